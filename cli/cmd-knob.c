@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reclaimctl.h"
+
+static int unknown_knob(const char *name)
+{
+	char list[512] = "";
+	size_t len = 0;
+
+	for (size_t i = 0; i < reclaim_knob_count(); i++) {
+		const struct reclaim_knob *k = reclaim_knob_get(i);
+
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", i ? ", " : "",
+					reclaim_knob_alias(k) ? reclaim_knob_alias(k)
+							      : reclaim_knob_name(k));
+	}
+	return usage_error("unknown knob '%s' (known: %s)", name, list);
+}
+
+static void get_help(FILE *out)
+{
+	fputs("Prints knobs as NAME = VALUE, every knob the kernel has when none is named.\n"
+	      "A knob is named by its name (kswapd_threads), sysctl name (vm.kswapd_threads)\n"
+	      "or alias (threads, throttle, swap-quota). Sizes are in KiB.\n"
+	      "\nOptions:\n"
+	      "  -n, --values  print only the values, one per line\n"
+	      "  -J, --json    JSON output\n"
+	      "  -h, --help    this help\n",
+	      out);
+}
+
+static int run_get(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {
+	    COMMON_LONG_OPTIONS, {"values", no_argument, NULL, 'n'}, {0}};
+	const struct reclaim_knob **knobs;
+	bool values_only = false;
+	size_t n = 0;
+	cJSON *root = NULL, *obj = NULL;
+	int c, r = EXIT_SUCCESS;
+
+	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS "n", opts, NULL)) != -1) {
+		bool done;
+
+		if (c == 'n') {
+			values_only = true;
+			continue;
+		}
+		r = common_option(cli, &cmd_get, c, &done);
+		if (done)
+			return r;
+	}
+	knobs = calloc(reclaim_knob_count() + (size_t)argc, sizeof(*knobs));
+	if (!knobs)
+		return fail(EXIT_FAILURE, "out of memory");
+	/* Resolve every name first: a typo must not print half the list. */
+	for (int i = optind; i < argc; i++) {
+		knobs[n] = reclaim_knob_find(argv[i]);
+		if (!knobs[n]) {
+			free(knobs);
+			return unknown_knob(argv[i]);
+		}
+		n++;
+	}
+	if (n == 0)
+		for (size_t i = 0; i < reclaim_knob_count(); i++)
+			if (reclaim_knob_supported(cli->ctx, reclaim_knob_get(i)) == 1)
+				knobs[n++] = reclaim_knob_get(i);
+	if (cli->json) {
+		root = json_document();
+		obj = cJSON_AddObjectToObject(root, "knobs");
+	}
+	for (size_t i = 0; i < n; i++) {
+		int64_t v;
+
+		if (reclaim_knob_read(cli->ctx, knobs[i], &v) < 0) {
+			r = lib_fail(cli, EXIT_FAILURE, NULL);
+			break;
+		}
+		if (obj)
+			cJSON_AddItemToObject(obj, reclaim_knob_name(knobs[i]),
+					      json_knob(cli->ctx, knobs[i]));
+		else if (values_only)
+			printf("%" PRId64 "\n", v);
+		else
+			printf("%s = %" PRId64 "\n", reclaim_knob_name(knobs[i]), v);
+	}
+	if (root && r == EXIT_SUCCESS)
+		json_print(root);
+	cJSON_Delete(root);
+	free(knobs);
+	return r;
+}
+
+/*
+ * Writing vm.kswapd_threads starts or stops threads before write() returns;
+ * check that every node with memory now runs exactly that many.
+ */
+static int verify_threads(struct cli *cli, int64_t expected, char *why, size_t size)
+{
+	struct reclaim_topology *topo = NULL;
+	struct reclaim_kswapd_list *list = NULL;
+	size_t len = 0;
+	int bad = -1;
+
+	if (reclaim_topology_new(cli->ctx, &topo) < 0 ||
+	    reclaim_kswapd_list_new(cli->ctx, &list) < 0) {
+		snprintf(why, size, "%s", reclaim_strerror(cli->ctx));
+		reclaim_topology_unref(topo);
+		return -1;
+	}
+	why[0] = '\0';
+	bad = 0;
+	for (size_t i = 0; i < reclaim_topology_node_count(topo); i++) {
+		const struct reclaim_node *n = reclaim_topology_node(topo, i);
+		size_t got;
+
+		if (!reclaim_node_has_memory(n))
+			continue;
+		got = reclaim_kswapd_list_count_node(list, reclaim_node_id(n));
+		if ((int64_t)got == expected)
+			continue;
+		if (len < size)
+			len += (size_t)snprintf(why + len, size - len, "%snode %d runs %zu",
+						bad ? ", " : "", reclaim_node_id(n), got);
+		bad++;
+	}
+	reclaim_kswapd_list_unref(list);
+	reclaim_topology_unref(topo);
+	return bad;
+}
+
+static void set_help(FILE *out)
+{
+	fputs("Sets one knob. VALUE is checked against the knob's range before anything\n"
+	      "is written; sizes (swap-quota, min_free_kbytes) accept K, M and G suffixes.\n"
+	      "After setting kswapd_threads, reclaimctl checks that every node with memory\n"
+	      "runs exactly that many kswapd threads; if not, the old value is put back\n"
+	      "and the command fails.\n"
+	      "\nOptions:\n"
+	      "  -n, --dry-run  check VALUE and show the change without writing it\n"
+	      "  -J, --json     JSON output\n"
+	      "  -h, --help     this help\n",
+	      out);
+}
+
+static void print_set(struct cli *cli, const struct reclaim_knob *k, int64_t old, int64_t new,
+		      bool dry_run, int verified)
+{
+	cJSON *root;
+
+	if (!cli->json) {
+		printf("%s%s: %" PRId64 " -> %" PRId64 "\n", dry_run ? "would set " : "",
+		       reclaim_knob_sysctl(k), old, new);
+		return;
+	}
+	root = json_document();
+	cJSON_AddStringToObject(root, "knob", reclaim_knob_name(k));
+	cJSON_AddNumberToObject(root, "old", (double)old);
+	cJSON_AddNumberToObject(root, "new", (double)new);
+	cJSON_AddBoolToObject(root, "dry_run", dry_run);
+	if (verified >= 0)
+		cJSON_AddBoolToObject(root, "verified", verified);
+	json_print(root);
+	cJSON_Delete(root);
+}
+
+static int apply_one(struct cli *cli, const struct reclaim_knob *k, int64_t value, int64_t *old)
+{
+	struct reclaim_change *change;
+	int r;
+
+	if (reclaim_change_new(cli->ctx, &change) < 0)
+		return fail(EXIT_FAILURE, "out of memory");
+	r = reclaim_change_add(change, k, value);
+	if (r == 0)
+		r = reclaim_change_apply(change);
+	if (r == 0)
+		*old = reclaim_change_old_value(change, 0);
+	reclaim_change_unref(change);
+	return r < 0 ? lib_fail(cli, EXIT_FAILURE, NULL) : 0;
+}
+
+/*
+ * "set throttle -1" must reach the range check, not getopt: returns a new
+ * argv with the options first, then "--" and the operands in their order.
+ */
+static char **options_first(int argc, char **argv, int *new_argc)
+{
+	char **v = calloc((size_t)argc + 2, sizeof(*v));
+	int n = 1, i;
+	bool operands = false;
+
+	if (!v)
+		abort();
+	v[0] = argv[0];
+	for (i = 1; i < argc; i++)
+		if (argv[i][0] == '-' && argv[i][1] && !(argv[i][1] >= '0' && argv[i][1] <= '9') &&
+		    !operands) {
+			if (strcmp(argv[i], "--") == 0)
+				operands = true;
+			else
+				v[n++] = argv[i];
+		}
+	v[n++] = "--";
+	operands = false;
+	for (i = 1; i < argc; i++) {
+		bool is_opt =
+		    argv[i][0] == '-' && argv[i][1] && !(argv[i][1] >= '0' && argv[i][1] <= '9');
+
+		if (!operands && strcmp(argv[i], "--") == 0)
+			operands = true;
+		else if (operands || !is_opt)
+			v[n++] = argv[i];
+	}
+	*new_argc = n;
+	return v;
+}
+
+static const struct option set_opts[] = {
+    COMMON_LONG_OPTIONS, {"dry-run", no_argument, NULL, 'n'}, {0}};
+
+static int set_main(struct cli *cli, int argc, char **argv);
+
+static int run_set(struct cli *cli, int argc, char **argv)
+{
+	int r;
+
+	argv = options_first(argc, argv, &argc);
+	r = set_main(cli, argc, argv);
+	free(argv);
+	return r;
+}
+
+static int set_main(struct cli *cli, int argc, char **argv)
+{
+	const struct reclaim_knob *k;
+	bool dry_run = false, threads;
+	int64_t value, old;
+	char why[512];
+	int c, r;
+
+	while ((c = getopt_long(argc, argv, "+" COMMON_SHORT_OPTIONS "n", set_opts, NULL)) != -1) {
+		bool done;
+
+		if (c == 'n') {
+			dry_run = true;
+			continue;
+		}
+		r = common_option(cli, &cmd_set, c, &done);
+		if (done)
+			return r;
+	}
+	if (argc - optind != 2)
+		return usage_error("set: expected KNOB VALUE (see reclaimctl set --help)");
+	k = reclaim_knob_find(argv[optind]);
+	if (!k)
+		return unknown_knob(argv[optind]);
+	if (reclaim_knob_parse(cli->ctx, k, argv[optind + 1], &value) < 0)
+		return lib_fail(cli, EXIT_USAGE, NULL);
+	if (reclaim_knob_read(cli->ctx, k, &old) < 0)
+		return lib_fail(cli, EXIT_FAILURE, NULL);
+	if (dry_run) {
+		print_set(cli, k, old, value, true, -1);
+		return EXIT_SUCCESS;
+	}
+	r = apply_one(cli, k, value, &old);
+	if (r)
+		return r;
+	threads = strcmp(reclaim_knob_name(k), "kswapd_threads") == 0;
+	if (threads && verify_threads(cli, value, why, sizeof(why)) != 0) {
+		int64_t dummy;
+
+		r = apply_one(cli, k, old, &dummy);
+		return fail(EXIT_FAILURE,
+			    "%s=%" PRId64 " did not take effect (%s, expected %" PRId64
+			    "); %s %" PRId64,
+			    reclaim_knob_sysctl(k), value, why, value,
+			    r ? "could not restore" : "restored", old);
+	}
+	print_set(cli, k, old, value, false, threads ? 1 : -1);
+	return EXIT_SUCCESS;
+}
+
+const struct command cmd_get = {
+    .name = "get",
+    .run = run_get,
+    .args = "[--values] [--json] [KNOB...]",
+    .summary = "Print knob values",
+    .help = get_help,
+};
+
+const struct command cmd_set = {
+    .name = "set",
+    .run = run_set,
+    .args = "[--dry-run] [--json] KNOB VALUE",
+    .summary = "Set a knob, checking its range first and its effect after",
+    .help = set_help,
+};

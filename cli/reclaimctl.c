@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "reclaimctl.h"
+
+static const struct command *const commands[] = {
+    &cmd_status,
+    &cmd_get,
+    &cmd_set,
+    &cmd_threads,
+};
+
+static const struct command *find_command(const char *name)
+{
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(commands[i]->name, name) == 0)
+			return commands[i];
+	return NULL;
+}
+
+static int usage(void)
+{
+	printf("Usage: reclaimctl [options] COMMAND [ARGS]\n\n"
+	       "See and tune Linux memory reclaim: kswapd threads per NUMA node, the\n"
+	       "direct-reclaim throttle and swap round-robin quota, reclaim counters.\n\n"
+	       "Commands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		printf("  %-9s %s\n", commands[i]->name, commands[i]->summary);
+	printf("  %-9s %s\n", "help", "Show the help of a command");
+	printf("\nOptions:\n"
+	       "      --sysroot DIR  read and write the system files under DIR\n"
+	       "  -J, --json         JSON output (where the command has it)\n"
+	       "      --no-color     no colors (also when NO_COLOR is set)\n"
+	       "  -h, --help         this help\n"
+	       "  -V, --version      print the version\n"
+	       "\nExit status: 0 success, 1 failure, 2 usage error.\n"
+	       "See reclaimctl(8) for more.\n");
+	return EXIT_SUCCESS;
+}
+
+static int run_help(int argc, char **argv)
+{
+	const struct command *cmd;
+
+	if (argc < 2)
+		return usage();
+	cmd = find_command(argv[1]);
+	if (!cmd)
+		return usage_error("help: unknown command '%s'", argv[1]);
+	return show_help(cmd);
+}
+
+static bool want_color(bool no_color)
+{
+	const char *nc = getenv("NO_COLOR");
+
+	if (no_color || (nc && nc[0]))
+		return false;
+	return isatty(STDOUT_FILENO);
+}
+
+int main(int argc, char **argv)
+{
+	enum { OPT_SYSROOT = 256, OPT_NO_COLOR };
+	static const struct option opts[] = {
+	    {"sysroot", required_argument, NULL, OPT_SYSROOT},
+	    {"json", no_argument, NULL, 'J'},
+	    {"no-color", no_argument, NULL, OPT_NO_COLOR},
+	    {"help", no_argument, NULL, 'h'},
+	    {"version", no_argument, NULL, 'V'},
+	    {0},
+	};
+	struct cli cli = {0};
+	const struct command *cmd;
+	const char *sysroot = NULL;
+	bool no_color = false;
+	int c, r;
+
+	/* "+": options after the command belong to the command. */
+	while ((c = getopt_long(argc, argv, "+JhV", opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_SYSROOT:
+			sysroot = optarg;
+			break;
+		case 'J':
+			cli.json = true;
+			break;
+		case OPT_NO_COLOR:
+			no_color = true;
+			break;
+		case 'h':
+			return usage();
+		case 'V':
+			printf("reclaimctl %s\n", RECLAIMCTL_VERSION);
+			return EXIT_SUCCESS;
+		default:
+			fprintf(stderr, "Try 'reclaimctl --help'.\n");
+			return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc)
+		return usage_error("no command given (see reclaimctl --help)");
+	if (strcmp(argv[optind], "help") == 0)
+		return run_help(argc - optind, argv + optind);
+	cmd = find_command(argv[optind]);
+	if (!cmd)
+		return usage_error("unknown command '%s' (see reclaimctl --help)", argv[optind]);
+	if (sysroot && access(sysroot, F_OK) != 0)
+		return usage_error("--sysroot %s: no such directory", sysroot);
+
+	r = reclaim_new(&cli.ctx, sysroot);
+	if (r < 0)
+		return fail(EXIT_FAILURE, "cannot create the library context: %s", strerror(-r));
+	cli.color = want_color(no_color);
+	argc -= optind;
+	argv += optind;
+	optind = 0; /* reset getopt for the command's own options */
+	r = cmd->run(&cli, argc, argv);
+	reclaim_unref(cli.ctx);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		return fail(EXIT_FAILURE, "write error on standard output");
+	return r;
+}

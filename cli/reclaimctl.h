@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef RECLAIMCTL_H
+#define RECLAIMCTL_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+#include <reclaim.h>
+
+#define EXIT_USAGE 2
+
+/* Bumped only when a key is renamed or removed; new keys keep the schema. */
+#define JSON_SCHEMA 1
+
+struct cli {
+	struct reclaim_ctx *ctx;
+	bool json;
+	bool color;
+};
+
+struct command {
+	const char *name;
+	int (*run)(struct cli *cli, int argc, char **argv);
+	const char *args;
+	const char *summary;
+	void (*help)(FILE *out);
+};
+
+extern const struct command cmd_status, cmd_get, cmd_set, cmd_threads;
+
+/* output.c */
+__attribute__((format(printf, 1, 2))) void warnmsg(const char *fmt, ...);
+/* Prints "reclaimctl: MESSAGE" and returns @code, for "return fail(1, ...)". */
+__attribute__((format(printf, 2, 3))) int fail(int code, const char *fmt, ...);
+/* A usage error: one line, exit status 2. */
+__attribute__((format(printf, 1, 2))) int usage_error(const char *fmt, ...);
+/* The library's last error, prefixed with @what when given. */
+int lib_fail(struct cli *cli, int code, const char *what);
+
+char *format_cpulist(const unsigned int *cpus, size_t n);
+void format_kb(char *buf, size_t size, uint64_t kb);
+void heading(struct cli *cli, const char *title);
+
+struct table;
+struct table *table_new(struct cli *cli, const char *const *headers, size_t ncols);
+/* Columns whose header starts with '>' are right-aligned (the '>' is not printed). */
+void table_add(struct table *t, ...); /* ncols strings */
+void table_print(struct table *t, FILE *out);
+void table_free(struct table *t);
+
+void json_print(cJSON *root);
+cJSON *json_cpus(const unsigned int *cpus, size_t n);
+cJSON *json_document(void);
+
+/* model.c: library objects as JSON, shared by the commands. */
+cJSON *json_knob(struct reclaim_ctx *ctx, const struct reclaim_knob *k);
+cJSON *json_kswapd(const struct reclaim_kswapd *k);
+cJSON *json_vmstat(const struct reclaim_vmstat *vs);
+
+/* cmd-threads.c: the thread table, also part of status. */
+void threads_table(struct cli *cli, const struct reclaim_kswapd_list *list, FILE *out);
+
+/* Prints the command's help to stdout; returns 0 for "return show_help(...)". */
+int show_help(const struct command *cmd);
+/* The common tail of a command's getopt loop: --help, --json, unknown options. */
+int common_option(struct cli *cli, const struct command *cmd, int opt, bool *done);
+
+#define COMMON_LONG_OPTIONS                                                                        \
+	{"help", no_argument, NULL, 'h'},                                                          \
+	{                                                                                          \
+		"json", no_argument, NULL, 'J'                                                     \
+	}
+#define COMMON_SHORT_OPTIONS "hJ"
+
+#endif

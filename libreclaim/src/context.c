@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+#include <errno.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct reclaim_ctx {
+	int refcount;
+	char *sysroot; /* "" for the live system, never with a trailing '/' */
+	char *release;
+	bool release_read;
+	char error[512];
+};
+
+RECLAIM_EXPORT int reclaim_new(struct reclaim_ctx **ret, const char *sysroot)
+{
+	struct reclaim_ctx *ctx;
+	size_t len;
+
+	assert_return(ret, -EINVAL);
+
+	ctx = calloc(1, sizeof(*ctx));
+	if (!ctx)
+		return -ENOMEM;
+	ctx->refcount = 1;
+	if (!sysroot)
+		sysroot = "";
+	len = strlen(sysroot);
+	while (len > 0 && sysroot[len - 1] == '/')
+		len--;
+	ctx->sysroot = strndup(sysroot, len);
+	if (!ctx->sysroot) {
+		free(ctx);
+		return -ENOMEM;
+	}
+	*ret = ctx;
+	return 0;
+}
+
+RECLAIM_EXPORT struct reclaim_ctx *reclaim_ref(struct reclaim_ctx *ctx)
+{
+	if (ctx)
+		ctx->refcount++;
+	return ctx;
+}
+
+RECLAIM_EXPORT struct reclaim_ctx *reclaim_unref(struct reclaim_ctx *ctx)
+{
+	if (!ctx || --ctx->refcount > 0)
+		return NULL;
+	free(ctx->sysroot);
+	free(ctx->release);
+	free(ctx);
+	return NULL;
+}
+
+RECLAIM_EXPORT const char *reclaim_get_sysroot(const struct reclaim_ctx *ctx)
+{
+	assert_return(ctx, NULL);
+	return ctx->sysroot[0] ? ctx->sysroot : "/";
+}
+
+RECLAIM_EXPORT const char *reclaim_strerror(const struct reclaim_ctx *ctx)
+{
+	assert_return(ctx, "invalid context");
+	return ctx->error[0] ? ctx->error : "no error";
+}
+
+RECLAIM_EXPORT const char *reclaim_kernel_release(struct reclaim_ctx *ctx)
+{
+	assert_return(ctx, NULL);
+	if (!ctx->release_read) {
+		ctx->release_read = true;
+		if (reclaim_read_line(ctx, "/proc/sys/kernel/osrelease", &ctx->release) < 0)
+			ctx->release = NULL;
+	}
+	return ctx->release;
+}
+
+int reclaim_error(struct reclaim_ctx *ctx, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ctx->error, sizeof(ctx->error), fmt, ap);
+	va_end(ap);
+	return -err;
+}
+
+char *reclaim_path(const struct reclaim_ctx *ctx, const char *path)
+{
+	char *p;
+
+	if (asprintf(&p, "%s%s", ctx->sysroot, path) < 0)
+		return NULL;
+	return p;
+}

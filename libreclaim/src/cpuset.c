@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+#include <ctype.h>
+#include <errno.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* Far above any NR_CPUS; bounds what a corrupt file can make us allocate. */
+#define MAX_CPU 65535u
+
+struct cpuvec {
+	unsigned int *v;
+	size_t n, cap;
+};
+
+static int cpuvec_push(struct cpuvec *cv, unsigned int cpu)
+{
+	if (cv->n == cv->cap) {
+		size_t cap = cv->cap ? cv->cap * 2 : 16;
+		unsigned int *v = realloc(cv->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		cv->v = v;
+		cv->cap = cap;
+	}
+	cv->v[cv->n++] = cpu;
+	return 0;
+}
+
+static int cmp_uint(const void *a, const void *b)
+{
+	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void cpuvec_finish(struct cpuvec *cv, unsigned int **cpus, size_t *count)
+{
+	size_t i, n = 0;
+
+	qsort(cv->v, cv->n, sizeof(*cv->v), cmp_uint);
+	for (i = 0; i < cv->n; i++)
+		if (n == 0 || cv->v[n - 1] != cv->v[i])
+			cv->v[n++] = cv->v[i];
+	*cpus = cv->v;
+	*count = n;
+}
+
+static int parse_cpu(const char **s, unsigned int *cpu)
+{
+	unsigned long x = 0;
+
+	if (!isdigit((unsigned char)**s))
+		return -EINVAL;
+	while (isdigit((unsigned char)**s)) {
+		x = x * 10 + (unsigned long)(**s - '0');
+		if (x > MAX_CPU)
+			return -ERANGE;
+		(*s)++;
+	}
+	*cpu = (unsigned int)x;
+	return 0;
+}
+
+int reclaim_cpulist_parse(const char *s, unsigned int **cpus, size_t *count)
+{
+	struct cpuvec cv = {0};
+	int r = 0;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	while (*s && !isspace((unsigned char)*s)) {
+		unsigned int a, b, c;
+
+		r = parse_cpu(&s, &a);
+		if (r < 0)
+			goto fail;
+		b = a;
+		if (*s == '-') {
+			s++;
+			r = parse_cpu(&s, &b);
+			if (r < 0)
+				goto fail;
+			if (b < a) {
+				r = -EINVAL;
+				goto fail;
+			}
+		}
+		for (c = a; c <= b; c++) {
+			r = cpuvec_push(&cv, c);
+			if (r < 0)
+				goto fail;
+		}
+		if (*s == ',')
+			s++;
+		else if (*s && !isspace((unsigned char)*s)) {
+			r = -EINVAL;
+			goto fail;
+		}
+	}
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s) {
+		r = -EINVAL;
+		goto fail;
+	}
+	cpuvec_finish(&cv, cpus, count);
+	return 0;
+fail:
+	free(cv.v);
+	return r;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = (char)tolower((unsigned char)c);
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/* Comma-separated 32-bit hex words, most significant first: "00000100,0000ff00". */
+int reclaim_cpumap_parse(const char *s, unsigned int **cpus, size_t *count)
+{
+	struct cpuvec cv = {0};
+	size_t len, bit = 0;
+	int r = 0;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	len = strlen(s);
+	while (len > 0 && isspace((unsigned char)s[len - 1]))
+		len--;
+	if (len == 0)
+		goto fail_inval;
+	/* Walk from the least significant digit, four CPUs per digit. */
+	while (len-- > 0) {
+		int v, k;
+
+		if (s[len] == ',')
+			continue;
+		v = hexval(s[len]);
+		if (v < 0)
+			goto fail_inval;
+		for (k = 0; k < 4; k++, bit++) {
+			if (!(v & (1 << k)))
+				continue;
+			if (bit > MAX_CPU) {
+				r = -ERANGE;
+				goto fail;
+			}
+			r = cpuvec_push(&cv, (unsigned int)bit);
+			if (r < 0)
+				goto fail;
+		}
+	}
+	cpuvec_finish(&cv, cpus, count);
+	return 0;
+fail_inval:
+	r = -EINVAL;
+fail:
+	free(cv.v);
+	return r;
+}

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* /proc and /sys files report size 0, so read until EOF instead of trusting stat. */
+int reclaim_read_file(const struct reclaim_ctx *ctx, const char *path, char **ret, size_t *ret_len)
+{
+	_cleanup_free_ char *full = reclaim_path(ctx, path);
+	size_t size = 4096, len = 0;
+	char *buf = NULL;
+	int fd, r = 0;
+
+	if (!full)
+		return -ENOMEM;
+	fd = open(full, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		ssize_t n;
+
+		if (!buf || len + 1 >= size) {
+			char *nbuf;
+
+			if (buf)
+				size *= 2;
+			nbuf = realloc(buf, size);
+			if (!nbuf) {
+				r = -ENOMEM;
+				break;
+			}
+			buf = nbuf;
+		}
+		n = read(fd, buf + len, size - len - 1);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			r = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	if (r < 0) {
+		free(buf);
+		return r;
+	}
+	buf[len] = '\0';
+	*ret = buf;
+	if (ret_len)
+		*ret_len = len;
+	return 0;
+}
+
+FILE *reclaim_fopen(const struct reclaim_ctx *ctx, const char *path)
+{
+	_cleanup_free_ char *full = reclaim_path(ctx, path);
+
+	if (!full) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return fopen(full, "re");
+}
+
+bool reclaim_exists(const struct reclaim_ctx *ctx, const char *path)
+{
+	_cleanup_free_ char *full = reclaim_path(ctx, path);
+
+	return full && access(full, F_OK) == 0;
+}
+
+int reclaim_read_line(const struct reclaim_ctx *ctx, const char *path, char **line)
+{
+	char *buf;
+	int r;
+
+	r = reclaim_read_file(ctx, path, &buf, NULL);
+	if (r < 0)
+		return r;
+	buf[strcspn(buf, "\n")] = '\0';
+	*line = buf;
+	return 0;
+}
+
+int reclaim_write_string(const struct reclaim_ctx *ctx, const char *path, const char *s)
+{
+	_cleanup_free_ char *full = reclaim_path(ctx, path);
+	size_t len = strlen(s);
+	ssize_t n;
+	int fd, r = 0;
+
+	if (!full)
+		return -ENOMEM;
+	/* No O_CREAT: a knob that does not exist must not be invented. */
+	fd = open(full, O_WRONLY | O_CLOEXEC | O_TRUNC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, len);
+	if (n < 0)
+		r = -errno;
+	else if ((size_t)n != len)
+		r = -EIO;
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	return r;
+}
+
+static const char *skip_space(const char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	return s;
+}
+
+static bool only_space(const char *s)
+{
+	return *skip_space(s) == '\0';
+}
+
+int reclaim_parse_i64(const char *s, int64_t *v)
+{
+	char *end;
+	long long x;
+
+	s = skip_space(s);
+	if (!*s)
+		return -EINVAL;
+	errno = 0;
+	x = strtoll(s, &end, 10);
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (end == s || !only_space(end))
+		return -EINVAL;
+	*v = x;
+	return 0;
+}
+
+int reclaim_parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+	unsigned long long x;
+
+	s = skip_space(s);
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	x = strtoull(s, &end, 10);
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (!only_space(end))
+		return -EINVAL;
+	*v = x;
+	return 0;
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#ifndef RECLAIM_INTERNAL_H
+#define RECLAIM_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "reclaim.h"
+
+#define RECLAIM_EXPORT __attribute__((visibility("default")))
+#define ARRAY_SIZE(a)  (sizeof(a) / sizeof((a)[0]))
+
+#define _cleanup_(f)	 __attribute__((cleanup(f)))
+#define _cleanup_free_	 _cleanup_(freep)
+#define _cleanup_fclose_ _cleanup_(fclosep)
+
+static inline void freep(void *p)
+{
+	free(*(void **)p);
+}
+
+static inline void fclosep(FILE **f)
+{
+	if (*f)
+		fclose(*f);
+}
+
+/* Argument checks of public functions, as in systemd's sd-* libraries. */
+#define assert_return(expr, r)                                                                     \
+	do {                                                                                       \
+		if (!(expr))                                                                       \
+			return (r);                                                                \
+	} while (0)
+
+/* context.c */
+__attribute__((format(printf, 3, 4))) int reclaim_error(struct reclaim_ctx *ctx, int err,
+							const char *fmt, ...);
+/* Builds "<sysroot><path>" into a new string; NULL on ENOMEM. */
+char *reclaim_path(const struct reclaim_ctx *ctx, const char *path);
+
+/* fileio.c: every read goes under the context's root. */
+/* Reads a whole file; -errno (without setting an error message). */
+int reclaim_read_file(const struct reclaim_ctx *ctx, const char *path, char **buf, size_t *len);
+/* Opens a file under the root for reading; NULL with errno set. */
+FILE *reclaim_fopen(const struct reclaim_ctx *ctx, const char *path);
+bool reclaim_exists(const struct reclaim_ctx *ctx, const char *path);
+/* Reads the first line, strips the newline. */
+int reclaim_read_line(const struct reclaim_ctx *ctx, const char *path, char **line);
+int reclaim_write_string(const struct reclaim_ctx *ctx, const char *path, const char *s);
+/* Strict decimal parse of a whole (trimmed) string. */
+int reclaim_parse_i64(const char *s, int64_t *v);
+int reclaim_parse_u64(const char *s, uint64_t *v);
+
+/* cpuset.c: sorted, de-duplicated CPU lists. */
+int reclaim_cpulist_parse(const char *s, unsigned int **cpus, size_t *count);
+int reclaim_cpumap_parse(const char *s, unsigned int **cpus, size_t *count);
+
+/* meminfo.c */
+/* Finds "Key: N kB" (optionally after a "Node N " prefix) in a meminfo text. */
+int reclaim_meminfo_field(const char *text, const char *key, uint64_t *kb);
+
+/* zoneinfo.c */
+struct reclaim_zone {
+	int node;
+	char *name;
+	uint64_t free, min, low, high, managed;
+};
+
+int reclaim_zoneinfo_parse(const char *text, struct reclaim_zone **zones, size_t *count);
+void reclaim_zones_free(struct reclaim_zone *zones, size_t count);
+
+/* vmstat.c */
+int reclaim_vmstat_parse(const char *text, struct reclaim_vmstat **vmstat);
+
+/* pressure.c */
+int reclaim_pressure_parse(const char *text, struct reclaim_pressure **pressure);
+
+/* kswapd.c */
+int reclaim_proc_stat_parse(const char *text, char *comm, size_t comm_size, char *state,
+			    uint64_t *ticks, int *last_cpu);
+
+#endif

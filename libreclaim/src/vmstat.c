@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+#include <errno.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct reclaim_vmstat {
+	int refcount;
+	size_t count;
+	char **names;
+	uint64_t *values;
+};
+
+static const char *const reclaim_prefixes[] = {
+    "pgscan_", "pgsteal_", "allocstall_", "kswapd_", "workingset_refault_",
+};
+
+static const char *const reclaim_names[] = {
+    "pageoutrun", "pgrefill", "pswpin", "pswpout", "direct_reclaim_throttled",
+};
+
+RECLAIM_EXPORT bool reclaim_vmstat_is_reclaim_counter(const char *name)
+{
+	assert_return(name, false);
+	for (size_t i = 0; i < ARRAY_SIZE(reclaim_prefixes); i++)
+		if (strncmp(name, reclaim_prefixes[i], strlen(reclaim_prefixes[i])) == 0)
+			return true;
+	for (size_t i = 0; i < ARRAY_SIZE(reclaim_names); i++)
+		if (strcmp(name, reclaim_names[i]) == 0)
+			return true;
+	return false;
+}
+
+static void vmstat_free(struct reclaim_vmstat *vs)
+{
+	for (size_t i = 0; i < vs->count; i++)
+		free(vs->names[i]);
+	free(vs->names);
+	free(vs->values);
+	free(vs);
+}
+
+static int vmstat_add(struct reclaim_vmstat *vs, const char *name, uint64_t value)
+{
+	char **names = realloc(vs->names, (vs->count + 1) * sizeof(*names));
+	uint64_t *values;
+
+	if (!names)
+		return -ENOMEM;
+	vs->names = names;
+	values = realloc(vs->values, (vs->count + 1) * sizeof(*values));
+	if (!values)
+		return -ENOMEM;
+	vs->values = values;
+	names[vs->count] = strdup(name);
+	if (!names[vs->count])
+		return -ENOMEM;
+	values[vs->count++] = value;
+	return 0;
+}
+
+int reclaim_vmstat_parse(const char *text, struct reclaim_vmstat **ret)
+{
+	struct reclaim_vmstat *vs = calloc(1, sizeof(*vs));
+	const char *line = text;
+
+	if (!vs)
+		return -ENOMEM;
+	vs->refcount = 1;
+	while (line && *line) {
+		const char *nl = strchr(line, '\n');
+		char name[128];
+		unsigned long long v;
+		int r;
+
+		if (sscanf(line, "%127s %llu", name, &v) != 2) {
+			vmstat_free(vs);
+			return -EINVAL;
+		}
+		line = nl ? nl + 1 : NULL;
+		if (!reclaim_vmstat_is_reclaim_counter(name))
+			continue;
+		r = vmstat_add(vs, name, v);
+		if (r < 0) {
+			vmstat_free(vs);
+			return r;
+		}
+	}
+	*ret = vs;
+	return 0;
+}
+
+static int vmstat_load(struct reclaim_ctx *ctx, const char *path, struct reclaim_vmstat **ret)
+{
+	_cleanup_free_ char *text = NULL;
+	int r;
+
+	r = reclaim_read_file(ctx, path, &text, NULL);
+	if (r < 0)
+		return reclaim_error(ctx, -r, "cannot read %s: %s", path, strerror(-r));
+	r = reclaim_vmstat_parse(text, ret);
+	if (r == -EINVAL)
+		return reclaim_error(ctx, EINVAL, "%s: malformed line", path);
+	return r;
+}
+
+RECLAIM_EXPORT int reclaim_vmstat_new(struct reclaim_ctx *ctx, struct reclaim_vmstat **ret)
+{
+	assert_return(ctx && ret, -EINVAL);
+	return vmstat_load(ctx, "/proc/vmstat", ret);
+}
+
+RECLAIM_EXPORT int reclaim_vmstat_new_node(struct reclaim_ctx *ctx, int node_id,
+					   struct reclaim_vmstat **ret)
+{
+	char path[64];
+
+	assert_return(ctx && ret && node_id >= 0, -EINVAL);
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/vmstat", node_id);
+	return vmstat_load(ctx, path, ret);
+}
+
+RECLAIM_EXPORT struct reclaim_vmstat *reclaim_vmstat_ref(struct reclaim_vmstat *vs)
+{
+	if (vs)
+		vs->refcount++;
+	return vs;
+}
+
+RECLAIM_EXPORT struct reclaim_vmstat *reclaim_vmstat_unref(struct reclaim_vmstat *vs)
+{
+	if (vs && --vs->refcount == 0)
+		vmstat_free(vs);
+	return NULL;
+}
+
+RECLAIM_EXPORT size_t reclaim_vmstat_count(const struct reclaim_vmstat *vs)
+{
+	assert_return(vs, 0);
+	return vs->count;
+}
+
+RECLAIM_EXPORT const char *reclaim_vmstat_name(const struct reclaim_vmstat *vs, size_t idx)
+{
+	assert_return(vs && idx < vs->count, NULL);
+	return vs->names[idx];
+}
+
+RECLAIM_EXPORT uint64_t reclaim_vmstat_value(const struct reclaim_vmstat *vs, size_t idx)
+{
+	assert_return(vs && idx < vs->count, 0);
+	return vs->values[idx];
+}
+
+RECLAIM_EXPORT int reclaim_vmstat_get(const struct reclaim_vmstat *vs, const char *name,
+				      uint64_t *value)
+{
+	assert_return(vs && name && value, -EINVAL);
+	for (size_t i = 0; i < vs->count; i++)
+		if (strcmp(vs->names[i], name) == 0) {
+			*value = vs->values[i];
+			return 0;
+		}
+	return -ENOENT;
+}
