@@ -1,0 +1,42 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Installs the Debian packages reclaimctl needs, only those that are missing.
+#   scripts/deps.sh build   what building needs
+#   scripts/deps.sh test    that plus everything the tests use (QEMU, kernel source...)
+set -euo pipefail
+
+build_pkgs=(
+	cmake pkg-config gcc make scdoc
+	libmount-dev libnl-3-dev libnl-genl-3-dev libsystemd-dev libcjson-dev
+)
+test_pkgs=(
+	libcmocka-dev python3 groff-base man-db bash-completion zsh fish
+	# the real-kernel tests: kernel build and QEMU
+	linux-source-6.12 build-essential bc flex bison libelf-dev libssl-dev cpio
+	qemu-system-x86 busybox-static
+)
+
+case "${1:-build}" in
+build) want=("${build_pkgs[@]}") ;;
+test) want=("${build_pkgs[@]}" "${test_pkgs[@]}") ;;
+*)
+	echo "usage: $0 build|test" >&2
+	exit 2
+	;;
+esac
+
+missing=()
+for p in "${want[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "deps: missing packages: ${missing[*]}; run as root to install them" >&2
+	exit 1
+fi
+echo "deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q --no-install-recommends "${missing[@]}"

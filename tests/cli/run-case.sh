@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Runs one CLI case on a copy of a fixture root and compares stdout, stderr,
+# the exit status and every file the command changed with the expected file.
+#   run-case.sh RECLAIMCTL CASE_FILE EXPECTED_FILE FIXTURES_DIR
+# A case file has "root: NAME" (a directory under FIXTURES_DIR) and
+# "args: ARGS" (words; $ROOT stands for the copy's path). UPDATE=1 rewrites
+# the expected file instead of comparing.
+set -euo pipefail
+
+reclaimctl=$1 case_file=$2 expected=$3 fixtures=$4
+
+root_name=$(sed -n 's/^root: *//p' "$case_file")
+args_line=$(sed -n 's/^args: *//p' "$case_file")
+[ -n "$root_name" ] && [ -n "$args_line" ] || {
+	echo "$case_file: needs root: and args: lines" >&2
+	exit 1
+}
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cp -a "$fixtures/$root_name" "$work/root"
+cp -a "$fixtures/$root_name" "$work/pristine"
+
+read -ra args <<<"${args_line//\$ROOT/$work/root}"
+rc=0
+NO_COLOR=1 "$reclaimctl" --sysroot "$work/root" "${args[@]}" >"$work/out" 2>"$work/err" || rc=$?
+
+# Anything printed with --json must be one valid JSON document.
+if [[ " ${args[*]} " == *" --json "* ]] && [ -s "$work/out" ]; then
+	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$work/out" || {
+		echo "stdout is not valid JSON" >&2
+		exit 1
+	}
+fi
+
+{
+	cat "$work/out"
+	echo "--- stderr"
+	cat "$work/err"
+	echo "--- exit $rc"
+	echo "--- changed files"
+	(cd "$work/root" && find . -type f | sort) >"$work/after"
+	(cd "$work/pristine" && find . -type f | sort) >"$work/before"
+	comm -3 "$work/before" "$work/after" | sed 's/^\t*/added or removed: /'
+	while read -r f; do
+		[ -f "$work/root/$f" ] || continue
+		cmp -s "$work/pristine/$f" "$work/root/$f" || echo "${f#./}: $(tr '\n' ' ' <"$work/root/$f")"
+	done <"$work/before"
+} | sed "s|$work/root|\$ROOT|g" >"$work/actual"
+
+if [ "${UPDATE:-0}" = 1 ]; then
+	cp "$work/actual" "$expected"
+	echo "updated $expected"
+	exit 0
+fi
+if [ ! -f "$expected" ]; then
+	echo "no expected file $expected; actual output:" >&2
+	cat "$work/actual" >&2
+	exit 1
+fi
+diff -u "$expected" "$work/actual"
