@@ -84,7 +84,7 @@ static int run_get(struct cli *cli, int argc, char **argv)
 		}
 		if (obj)
 			cJSON_AddItemToObject(obj, reclaim_knob_name(knobs[i]),
-					      json_knob(cli->ctx, knobs[i]));
+					      json_knob(knobs[i], v));
 		else if (values_only)
 			printf("%" PRId64 "\n", v);
 		else
@@ -101,12 +101,12 @@ static int run_get(struct cli *cli, int argc, char **argv)
  * Writing vm.kswapd_threads starts or stops threads before write() returns;
  * check that every node with memory now runs exactly that many.
  */
-static int verify_threads(struct cli *cli, int64_t expected, char *why, size_t size)
+static int verify_threads(struct cli *cli, int64_t expected, size_t *nodes, char *why, size_t size)
 {
 	struct reclaim_topology *topo = NULL;
 	struct reclaim_kswapd_list *list = NULL;
 	size_t len = 0;
-	int bad = -1;
+	int bad = 0;
 
 	if (reclaim_topology_new(cli->ctx, &topo) < 0 ||
 	    reclaim_kswapd_list_new(cli->ctx, &list) < 0) {
@@ -115,13 +115,13 @@ static int verify_threads(struct cli *cli, int64_t expected, char *why, size_t s
 		return -1;
 	}
 	why[0] = '\0';
-	bad = 0;
 	for (size_t i = 0; i < reclaim_topology_node_count(topo); i++) {
 		const struct reclaim_node *n = reclaim_topology_node(topo, i);
 		size_t got;
 
 		if (!reclaim_node_has_memory(n))
 			continue;
+		(*nodes)++;
 		got = reclaim_kswapd_list_count_node(list, reclaim_node_id(n));
 		if ((int64_t)got == expected)
 			continue;
@@ -149,14 +149,20 @@ static void set_help(FILE *out)
 	      out);
 }
 
+/* @nodes: for kswapd_threads, the nodes checked to run @new threads; else -1. */
 static void print_set(struct cli *cli, const struct reclaim_knob *k, int64_t old, int64_t new,
-		      bool dry_run, int verified)
+		      bool dry_run, ssize_t nodes)
 {
 	cJSON *root;
 
 	if (!cli->json) {
-		printf("%s%s: %" PRId64 " -> %" PRId64 "\n", dry_run ? "would set " : "",
+		printf("%s%s: %" PRId64 " -> %" PRId64, dry_run ? "would set " : "",
 		       reclaim_knob_sysctl(k), old, new);
+		if (nodes >= 0)
+			printf(" (checked: %" PRId64
+			       " kswapd thread%s on each of %zd node%s with memory)",
+			       new, new == 1 ? "" : "s", nodes, nodes == 1 ? "" : "s");
+		printf("\n");
 		return;
 	}
 	root = json_document();
@@ -164,8 +170,8 @@ static void print_set(struct cli *cli, const struct reclaim_knob *k, int64_t old
 	cJSON_AddNumberToObject(root, "old", (double)old);
 	cJSON_AddNumberToObject(root, "new", (double)new);
 	cJSON_AddBoolToObject(root, "dry_run", dry_run);
-	if (verified >= 0)
-		cJSON_AddBoolToObject(root, "verified", verified);
+	if (nodes >= 0)
+		cJSON_AddNumberToObject(root, "verified_nodes", (double)nodes);
 	json_print(root);
 	cJSON_Delete(root);
 }
@@ -225,24 +231,13 @@ static char **options_first(int argc, char **argv, int *new_argc)
 static const struct option set_opts[] = {
     COMMON_LONG_OPTIONS, {"dry-run", no_argument, NULL, 'n'}, {0}};
 
-static int set_main(struct cli *cli, int argc, char **argv);
-
-static int run_set(struct cli *cli, int argc, char **argv)
-{
-	int r;
-
-	argv = options_first(argc, argv, &argc);
-	r = set_main(cli, argc, argv);
-	free(argv);
-	return r;
-}
-
 static int set_main(struct cli *cli, int argc, char **argv)
 {
 	const struct reclaim_knob *k;
 	bool dry_run = false, threads;
 	int64_t value, old;
 	char why[512];
+	size_t nodes = 0;
 	int c, r;
 
 	while ((c = getopt_long(argc, argv, "+" COMMON_SHORT_OPTIONS "n", set_opts, NULL)) != -1) {
@@ -273,7 +268,7 @@ static int set_main(struct cli *cli, int argc, char **argv)
 	if (r)
 		return r;
 	threads = strcmp(reclaim_knob_name(k), "kswapd_threads") == 0;
-	if (threads && verify_threads(cli, value, why, sizeof(why)) != 0) {
+	if (threads && verify_threads(cli, value, &nodes, why, sizeof(why)) != 0) {
 		int64_t dummy;
 
 		r = apply_one(cli, k, old, &dummy);
@@ -283,8 +278,18 @@ static int set_main(struct cli *cli, int argc, char **argv)
 			    reclaim_knob_sysctl(k), value, why, value,
 			    r ? "could not restore" : "restored", old);
 	}
-	print_set(cli, k, old, value, false, threads ? 1 : -1);
+	print_set(cli, k, old, value, false, threads ? (ssize_t)nodes : -1);
 	return EXIT_SUCCESS;
+}
+
+static int run_set(struct cli *cli, int argc, char **argv)
+{
+	int r;
+
+	argv = options_first(argc, argv, &argc);
+	r = set_main(cli, argc, argv);
+	free(argv);
+	return r;
 }
 
 const struct command cmd_get = {

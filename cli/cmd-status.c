@@ -14,6 +14,8 @@ struct snapshot {
 	struct reclaim_vmstat *vmstat;
 	struct reclaim_pressure *pressure;
 	char *pressure_missing;
+	bool *has_knob; /* indexed like the knob table */
+	int64_t *knob_value;
 };
 
 static void snapshot_free(struct snapshot *s)
@@ -23,12 +25,38 @@ static void snapshot_free(struct snapshot *s)
 	reclaim_vmstat_unref(s->vmstat);
 	reclaim_pressure_unref(s->pressure);
 	free(s->pressure_missing);
+	free(s->has_knob);
+	free(s->knob_value);
+}
+
+/* A knob the kernel lacks is reported as such; one that cannot be read is an error. */
+static int read_knobs(struct cli *cli, struct snapshot *s)
+{
+	size_t n = reclaim_knob_count();
+
+	s->has_knob = calloc(n, sizeof(*s->has_knob));
+	s->knob_value = calloc(n, sizeof(*s->knob_value));
+	if (!s->has_knob || !s->knob_value)
+		return fail(EXIT_FAILURE, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		int r = reclaim_knob_read(cli->ctx, reclaim_knob_get(i), &s->knob_value[i]);
+
+		if (r == -EOPNOTSUPP)
+			continue;
+		if (r < 0)
+			return lib_fail(cli, EXIT_FAILURE, NULL);
+		s->has_knob[i] = true;
+	}
+	return 0;
 }
 
 static int snapshot_read(struct cli *cli, struct snapshot *s)
 {
 	int r;
 
+	r = read_knobs(cli, s);
+	if (r)
+		return r;
 	if (reclaim_topology_new(cli->ctx, &s->topo) < 0)
 		return lib_fail(cli, EXIT_FAILURE, NULL);
 	if (reclaim_kswapd_list_new(cli->ctx, &s->kswapd) < 0)
@@ -44,7 +72,7 @@ static int snapshot_read(struct cli *cli, struct snapshot *s)
 	return 0;
 }
 
-static cJSON *json_features(struct reclaim_ctx *ctx)
+static cJSON *json_features(const struct snapshot *s)
 {
 	cJSON *o = cJSON_CreateObject();
 
@@ -52,8 +80,7 @@ static cJSON *json_features(struct reclaim_ctx *ctx)
 		const struct reclaim_knob *k = reclaim_knob_get(i);
 
 		if (reclaim_knob_needs_patch(k))
-			cJSON_AddBoolToObject(o, reclaim_knob_name(k),
-					      reclaim_knob_supported(ctx, k) == 1);
+			cJSON_AddBoolToObject(o, reclaim_knob_name(k), s->has_knob[i]);
 	}
 	return o;
 }
@@ -135,13 +162,15 @@ static void status_json(struct cli *cli, const struct snapshot *s)
 		cJSON_AddStringToObject(o, "release", release);
 	else
 		cJSON_AddNullToObject(o, "release");
-	cJSON_AddItemToObject(o, "features", json_features(cli->ctx));
+	cJSON_AddItemToObject(o, "features", json_features(s));
 
 	o = cJSON_AddObjectToObject(root, "knobs");
 	for (size_t i = 0; i < reclaim_knob_count(); i++) {
 		const struct reclaim_knob *k = reclaim_knob_get(i);
 
-		cJSON_AddItemToObject(o, reclaim_knob_name(k), json_knob(cli->ctx, k));
+		cJSON_AddItemToObject(o, reclaim_knob_name(k),
+				      s->has_knob[i] ? json_knob(k, s->knob_value[i])
+						     : cJSON_CreateNull());
 	}
 
 	a = cJSON_AddArrayToObject(root, "nodes");
@@ -164,7 +193,7 @@ static void status_json(struct cli *cli, const struct snapshot *s)
 	cJSON_Delete(root);
 }
 
-static void print_kernel(struct cli *cli)
+static void print_kernel(struct cli *cli, const struct snapshot *s)
 {
 	const char *release = reclaim_kernel_release(cli->ctx);
 	bool missing = false;
@@ -175,7 +204,7 @@ static void print_kernel(struct cli *cli)
 
 		if (!reclaim_knob_needs_patch(k))
 			continue;
-		if (reclaim_knob_supported(cli->ctx, k) == 1) {
+		if (s->has_knob[i]) {
 			printf("  %-30s supported\n", reclaim_knob_sysctl(k));
 		} else {
 			printf("  %-30s unsupported (no %s)\n", reclaim_knob_sysctl(k),
@@ -196,7 +225,7 @@ static void format_value(char *buf, size_t size, const struct reclaim_knob *k, i
 		snprintf(buf, size, "%" PRId64, v);
 }
 
-static void print_knobs(struct cli *cli)
+static void print_knobs(struct cli *cli, const struct snapshot *s)
 {
 	static const char *const headers[] = {"KNOB", ">VALUE", ">DEFAULT",
 					      ">MIN", ">MAX",	"DESCRIPTION"};
@@ -205,10 +234,9 @@ static void print_knobs(struct cli *cli)
 	for (size_t i = 0; i < reclaim_knob_count(); i++) {
 		const struct reclaim_knob *k = reclaim_knob_get(i);
 		char value[48], def[48], min[32], max[32];
-		int64_t v;
 
-		if (reclaim_knob_read(cli->ctx, k, &v) == 0)
-			format_value(value, sizeof(value), k, v);
+		if (s->has_knob[i])
+			format_value(value, sizeof(value), k, s->knob_value[i]);
 		else
 			snprintf(value, sizeof(value), "unsupported");
 		if (reclaim_knob_default(k) >= 0)
@@ -338,10 +366,10 @@ static void print_pressure(struct cli *cli, const struct snapshot *s)
 
 static void status_text(struct cli *cli, const struct snapshot *s)
 {
-	print_kernel(cli);
+	print_kernel(cli, s);
 	printf("\n");
 	heading(cli, "Knobs");
-	print_knobs(cli);
+	print_knobs(cli, s);
 	printf("\n");
 	heading(cli, reclaim_topology_is_numa(s->topo) ? "NUMA nodes"
 						       : "NUMA nodes (no NUMA in sysfs: one node)");

@@ -1,15 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "reclaimctl.h"
 
-/* null when the running kernel lacks the knob (or it cannot be read). */
-cJSON *json_knob(struct reclaim_ctx *ctx, const struct reclaim_knob *k)
+cJSON *json_knob(const struct reclaim_knob *k, int64_t value)
 {
-	int64_t value;
-	cJSON *o;
+	cJSON *o = cJSON_CreateObject();
 
-	if (reclaim_knob_read(ctx, k, &value) < 0)
-		return cJSON_CreateNull();
-	o = cJSON_CreateObject();
 	cJSON_AddNumberToObject(o, "value", (double)value);
 	cJSON_AddNumberToObject(o, "min", (double)reclaim_knob_min(k));
 	cJSON_AddNumberToObject(o, "max", (double)reclaim_knob_max(k));

@@ -7,7 +7,7 @@
 
 #include "reclaimctl.h"
 
-static void vmsg(const char *fmt, va_list ap)
+__attribute__((format(printf, 1, 0))) static void vmsg(const char *fmt, va_list ap)
 {
 	fputs("reclaimctl: ", stderr);
 	vfprintf(stderr, fmt, ap);

@@ -54,7 +54,7 @@ cJSON *json_cpus(const unsigned int *cpus, size_t n);
 cJSON *json_document(void);
 
 /* model.c: library objects as JSON, shared by the commands. */
-cJSON *json_knob(struct reclaim_ctx *ctx, const struct reclaim_knob *k);
+cJSON *json_knob(const struct reclaim_knob *k, int64_t value);
 cJSON *json_kswapd(const struct reclaim_kswapd *k);
 cJSON *json_vmstat(const struct reclaim_vmstat *vs);
 

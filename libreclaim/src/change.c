@@ -54,15 +54,12 @@ RECLAIM_EXPORT int reclaim_change_add(struct reclaim_change *c, const struct rec
 				      int64_t value)
 {
 	struct change_entry *e;
-	char text[32];
+	int r;
 
 	assert_return(c && knob, -EINVAL);
-	if (value < reclaim_knob_min(knob) || value > reclaim_knob_max(knob)) {
-		int64_t dummy;
-
-		snprintf(text, sizeof(text), "%" PRId64, value);
-		return reclaim_knob_parse(c->ctx, knob, text, &dummy);
-	}
+	r = reclaim_knob_check(c->ctx, knob, value);
+	if (r < 0)
+		return r;
 	for (size_t i = 0; i < c->count; i++)
 		if (c->entries[i].knob == knob) {
 			c->entries[i].new_value = value;
@@ -76,20 +73,25 @@ RECLAIM_EXPORT int reclaim_change_add(struct reclaim_change *c, const struct rec
 	return 0;
 }
 
-static void rollback(struct reclaim_change *c, size_t written)
+/* Returns how many of the knobs written could not be put back. */
+static size_t rollback(struct reclaim_change *c, size_t written)
 {
+	size_t failed = 0;
+
 	while (written-- > 0) {
 		struct change_entry *e = &c->entries[written];
 
-		if (e->old_value != e->new_value)
-			(void)reclaim_knob_write(c->ctx, e->knob, e->old_value);
+		if (e->old_value != e->new_value &&
+		    reclaim_knob_write(c->ctx, e->knob, e->old_value) < 0)
+			failed++;
 	}
+	return failed;
 }
 
 RECLAIM_EXPORT int reclaim_change_apply(struct reclaim_change *c)
 {
 	char detail[512];
-	size_t i, written = 0;
+	size_t i, written = 0, unrestored;
 	int r = 0;
 
 	assert_return(c, -EINVAL);
@@ -118,7 +120,11 @@ RECLAIM_EXPORT int reclaim_change_apply(struct reclaim_change *c)
 		written += c->entries[j].old_value != c->entries[j].new_value;
 	/* Keep the failing write's message; the rollback's own errors must not replace it. */
 	snprintf(detail, sizeof(detail), "%s", reclaim_strerror(c->ctx));
-	rollback(c, i);
+	unrestored = rollback(c, i);
+	if (unrestored > 0)
+		return reclaim_error(
+		    c->ctx, -r, "%s; %zu of the %zu knob(s) already written could not be restored",
+		    detail, unrestored, written);
 	if (written > 0)
 		return reclaim_error(c->ctx, -r,
 				     "%s; the %zu knob(s) already written were restored", detail,

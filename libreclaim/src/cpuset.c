@@ -92,7 +92,7 @@ int reclaim_cpulist_parse(const char *s, unsigned int **cpus, size_t *count)
 			if (r < 0)
 				goto fail;
 		}
-		if (*s == ',')
+		if (*s == ',' && isdigit((unsigned char)s[1]))
 			s++;
 		else if (*s && !isspace((unsigned char)*s)) {
 			r = -EINVAL;
@@ -126,7 +126,7 @@ static int hexval(char c)
 int reclaim_cpumap_parse(const char *s, unsigned int **cpus, size_t *count)
 {
 	struct cpuvec cv = {0};
-	size_t len, bit = 0;
+	size_t len, word = 0, digit = 0;
 	int r = 0;
 
 	while (isspace((unsigned char)*s))
@@ -136,16 +136,23 @@ int reclaim_cpumap_parse(const char *s, unsigned int **cpus, size_t *count)
 		len--;
 	if (len == 0)
 		goto fail_inval;
-	/* Walk from the least significant digit, four CPUs per digit. */
+	/* Walk from the least significant digit; each word holds 32 CPUs, 4 per digit. */
 	while (len-- > 0) {
-		int v, k;
+		int v;
 
-		if (s[len] == ',')
+		if (s[len] == ',') {
+			if (digit == 0 || len == 0)
+				goto fail_inval;
+			word++;
+			digit = 0;
 			continue;
+		}
 		v = hexval(s[len]);
-		if (v < 0)
+		if (v < 0 || digit == 8)
 			goto fail_inval;
-		for (k = 0; k < 4; k++, bit++) {
+		for (int k = 0; k < 4; k++) {
+			size_t bit = word * 32 + digit * 4 + (size_t)k;
+
 			if (!(v & (1 << k)))
 				continue;
 			if (bit > MAX_CPU) {
@@ -156,7 +163,10 @@ int reclaim_cpumap_parse(const char *s, unsigned int **cpus, size_t *count)
 			if (r < 0)
 				goto fail;
 		}
+		digit++;
 	}
+	if (digit == 0)
+		goto fail_inval;
 	cpuvec_finish(&cv, cpus, count);
 	return 0;
 fail_inval:

@@ -57,8 +57,14 @@ int reclaim_cpulist_parse(const char *s, unsigned int **cpus, size_t *count);
 int reclaim_cpumap_parse(const char *s, unsigned int **cpus, size_t *count);
 
 /* meminfo.c */
+/*
+ * The text parsers below return -EINVAL for a malformed text and then, if
+ * @line is not NULL, store the number (from 1) of the first bad line.
+ */
+
+/* meminfo.c */
 /* Finds "Key: N kB" (optionally after a "Node N " prefix) in a meminfo text. */
-int reclaim_meminfo_field(const char *text, const char *key, uint64_t *kb);
+int reclaim_meminfo_field(const char *text, const char *key, uint64_t *kb, size_t *line);
 
 /* zoneinfo.c */
 struct reclaim_zone {
@@ -67,14 +73,19 @@ struct reclaim_zone {
 	uint64_t free, min, low, high, managed;
 };
 
-int reclaim_zoneinfo_parse(const char *text, struct reclaim_zone **zones, size_t *count);
+int reclaim_zoneinfo_parse(const char *text, struct reclaim_zone **zones, size_t *count,
+			   size_t *line);
 void reclaim_zones_free(struct reclaim_zone *zones, size_t count);
 
 /* vmstat.c */
-int reclaim_vmstat_parse(const char *text, struct reclaim_vmstat **vmstat);
+int reclaim_vmstat_parse(const char *text, struct reclaim_vmstat **vmstat, size_t *line);
 
 /* pressure.c */
 int reclaim_pressure_parse(const char *text, struct reclaim_pressure **pressure);
+
+/* knobs.c */
+/* 0 if @value is within the knob's range, else -ERANGE with the range in the message. */
+int reclaim_knob_check(struct reclaim_ctx *ctx, const struct reclaim_knob *k, int64_t value);
 
 /* kswapd.c */
 int reclaim_proc_stat_parse(const char *text, char *comm, size_t comm_size, char *state,

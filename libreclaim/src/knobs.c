@@ -269,6 +269,16 @@ static int write_error(struct reclaim_ctx *ctx, const struct reclaim_knob *k, in
 	}
 }
 
+int reclaim_knob_check(struct reclaim_ctx *ctx, const struct reclaim_knob *k, int64_t value)
+{
+	char buf[32];
+
+	if (value >= k->min && value <= k->max)
+		return 0;
+	snprintf(buf, sizeof(buf), "%" PRId64, value);
+	return range_error(ctx, k, ERANGE, buf);
+}
+
 RECLAIM_EXPORT int reclaim_knob_write(struct reclaim_ctx *ctx, const struct reclaim_knob *k,
 				      int64_t value)
 {
@@ -276,10 +286,9 @@ RECLAIM_EXPORT int reclaim_knob_write(struct reclaim_ctx *ctx, const struct recl
 	int r;
 
 	assert_return(ctx && k, -EINVAL);
-	if (value < k->min || value > k->max) {
-		snprintf(buf, sizeof(buf), "%" PRId64, value);
-		return range_error(ctx, k, ERANGE, buf);
-	}
+	r = reclaim_knob_check(ctx, k, value);
+	if (r < 0)
+		return r;
 	snprintf(buf, sizeof(buf), "%" PRId64 "\n", value);
 	r = reclaim_write_string(ctx, k->path, buf);
 	return r < 0 ? write_error(ctx, k, value, -r) : 0;

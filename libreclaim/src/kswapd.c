@@ -80,7 +80,7 @@ int reclaim_proc_stat_parse(const char *text, char *comm, size_t comm_size, char
 	long cpu = -1;
 	const char *p;
 	size_t len;
-	int field;
+	int field, parsed = 2;
 
 	if (!open || !close || close < open || close[1] != ' ')
 		return -EINVAL;
@@ -114,13 +114,15 @@ int reclaim_proc_stat_parse(const char *text, char *comm, size_t comm_size, char
 		}
 		if (end == p)
 			return -EINVAL;
+		parsed = field;
 		p = end;
 		while (*p == ' ')
 			p++;
 		if (*p == '\n' || field == 39)
 			break;
 	}
-	if (field < 15)
+	/* The loop's counter runs one past the last field when the text ends without a newline. */
+	if (parsed < 15)
 		return -EINVAL;
 	*ticks = utime + stime;
 	*last_cpu = (int)cpu;

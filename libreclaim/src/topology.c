@@ -43,10 +43,13 @@ static void topology_free(struct reclaim_topology *t)
 	free(t);
 }
 
-static int malformed(struct reclaim_ctx *ctx, const char *path, int r)
+/* @line: the first bad line of a multi-line file, 0 for a one-line file. */
+static int malformed(struct reclaim_ctx *ctx, const char *path, size_t line, int r)
 {
 	if (r == -ENOMEM)
 		return r;
+	if (line)
+		return reclaim_error(ctx, EINVAL, "%s:%zu: malformed line", path, line);
 	return reclaim_error(ctx, EINVAL, "%s: malformed", path);
 }
 
@@ -66,7 +69,7 @@ static int read_cpulist(struct reclaim_ctx *ctx, const char *path, bool cpumap, 
 	if (r < 0)
 		return reclaim_error(ctx, -r, "cannot read %s: %s", path, strerror(-r));
 	r = cpumap ? reclaim_cpumap_parse(text, cpus, n) : reclaim_cpulist_parse(text, cpus, n);
-	return r < 0 ? malformed(ctx, path, r) : 0;
+	return r < 0 ? malformed(ctx, path, 0, r) : 0;
 }
 
 static bool cpulist_has(const unsigned int *cpus, size_t n, unsigned int cpu)
@@ -100,7 +103,7 @@ static int read_distance(struct reclaim_ctx *ctx, struct reclaim_node *node, con
 		v = strtol(p, &end, 10);
 		if (end == p || errno || v < 0 || v > 255 ||
 		    (*end && !isspace((unsigned char)*end)))
-			return malformed(ctx, path, -EINVAL);
+			return malformed(ctx, path, 0, -EINVAL);
 		d = realloc(node->distance, (node->ndistance + 1) * sizeof(*d));
 		if (!d)
 			return -ENOMEM;
@@ -114,6 +117,7 @@ static int read_distance(struct reclaim_ctx *ctx, struct reclaim_node *node, con
 static int read_meminfo(struct reclaim_ctx *ctx, struct reclaim_node *node, const char *path)
 {
 	_cleanup_free_ char *text = NULL;
+	size_t line = 0;
 	int r;
 
 	r = reclaim_read_file(ctx, path, &text, NULL);
@@ -121,10 +125,12 @@ static int read_meminfo(struct reclaim_ctx *ctx, struct reclaim_node *node, cons
 		return 0;
 	if (r < 0)
 		return reclaim_error(ctx, -r, "cannot read %s: %s", path, strerror(-r));
-	r = reclaim_meminfo_field(text, "MemTotal", &node->mem_total_kb);
+	r = reclaim_meminfo_field(text, "MemTotal", &node->mem_total_kb, &line);
 	if (r == 0)
-		r = reclaim_meminfo_field(text, "MemFree", &node->mem_free_kb);
-	return r < 0 ? malformed(ctx, path, r) : 0;
+		r = reclaim_meminfo_field(text, "MemFree", &node->mem_free_kb, &line);
+	if (r == -ENOENT)
+		return reclaim_error(ctx, EINVAL, "%s: no MemTotal or MemFree", path);
+	return r < 0 ? malformed(ctx, path, line, r) : 0;
 }
 
 static int load_node(struct reclaim_ctx *ctx, struct reclaim_node *node)
@@ -287,6 +293,7 @@ static int load_zones(struct reclaim_ctx *ctx, struct reclaim_topology *t)
 {
 	static const char path[] = "/proc/zoneinfo";
 	_cleanup_free_ char *text = NULL;
+	size_t line = 0;
 	int r;
 
 	r = reclaim_read_file(ctx, path, &text, NULL);
@@ -294,9 +301,9 @@ static int load_zones(struct reclaim_ctx *ctx, struct reclaim_topology *t)
 		return 0;
 	if (r < 0)
 		return reclaim_error(ctx, -r, "cannot read %s: %s", path, strerror(-r));
-	r = reclaim_zoneinfo_parse(text, &t->zones, &t->nzones);
+	r = reclaim_zoneinfo_parse(text, &t->zones, &t->nzones, &line);
 	if (r < 0)
-		return malformed(ctx, path, r);
+		return malformed(ctx, path, line, r);
 	/* Zones come grouped by node, in node order. */
 	for (size_t i = 0; i < t->nzones; i++) {
 		struct reclaim_node *n = reclaim_topology_node_by_id(t, t->zones[i].node);
@@ -306,14 +313,22 @@ static int load_zones(struct reclaim_ctx *ctx, struct reclaim_topology *t)
 		if (!n->zones)
 			n->zones = &t->zones[i];
 		else if (&n->zones[n->nzones] != &t->zones[i])
-			return malformed(ctx, path, -EINVAL);
+			return malformed(ctx, path, 0, -EINVAL);
 		n->nzones++;
 	}
 	return 0;
 }
 
+static int cmp_uint(const void *a, const void *b)
+{
+	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+
+	return (x > y) - (x < y);
+}
+
 static int load_cpus(struct reclaim_ctx *ctx, struct reclaim_topology *t)
 {
+	size_t n = 0;
 	bool found;
 	int r;
 
@@ -331,6 +346,12 @@ static int load_cpus(struct reclaim_ctx *ctx, struct reclaim_topology *t)
 		memcpy(t->cpus + t->ncpus, t->nodes[i].cpus, t->nodes[i].ncpus * sizeof(*t->cpus));
 		t->ncpus += t->nodes[i].ncpus;
 	}
+	/* Nodes may interleave CPU numbers (node 0: 0,2,4; node 1: 1,3,5): sort, drop repeats. */
+	qsort(t->cpus, t->ncpus, sizeof(*t->cpus), cmp_uint);
+	for (size_t i = 0; i < t->ncpus; i++)
+		if (n == 0 || t->cpus[n - 1] != t->cpus[i])
+			t->cpus[n++] = t->cpus[i];
+	t->ncpus = n;
 	return 0;
 }
 

@@ -59,25 +59,32 @@ static int vmstat_add(struct reclaim_vmstat *vs, const char *name, uint64_t valu
 	return 0;
 }
 
-int reclaim_vmstat_parse(const char *text, struct reclaim_vmstat **ret)
+int reclaim_vmstat_parse(const char *text, struct reclaim_vmstat **ret, size_t *line_no)
 {
 	struct reclaim_vmstat *vs = calloc(1, sizeof(*vs));
 	const char *line = text;
+	size_t n = 0;
 
 	if (!vs)
 		return -ENOMEM;
 	vs->refcount = 1;
-	while (line && *line) {
+	while (*line) {
 		const char *nl = strchr(line, '\n');
-		char name[128];
+		char name[128], end;
 		unsigned long long v;
 		int r;
 
-		if (sscanf(line, "%127s %llu", name, &v) != 2) {
-			vmstat_free(vs);
-			return -EINVAL;
+		n++;
+		if (sscanf(line, "%127s %llu%c", name, &v, &end) != 3 || end != '\n') {
+			/* The last line may lack its newline. */
+			if (nl || sscanf(line, "%127s %llu%c", name, &v, &end) != 2) {
+				vmstat_free(vs);
+				if (line_no)
+					*line_no = n;
+				return -EINVAL;
+			}
 		}
-		line = nl ? nl + 1 : NULL;
+		line = nl ? nl + 1 : line + strlen(line);
 		if (!reclaim_vmstat_is_reclaim_counter(name))
 			continue;
 		r = vmstat_add(vs, name, v);
@@ -93,17 +100,17 @@ int reclaim_vmstat_parse(const char *text, struct reclaim_vmstat **ret)
 static int vmstat_load(struct reclaim_ctx *ctx, const char *path, struct reclaim_vmstat **ret)
 {
 	_cleanup_free_ char *text = NULL;
+	size_t line = 0;
 	int r;
 
 	r = reclaim_read_file(ctx, path, &text, NULL);
 	if (r < 0)
 		return reclaim_error(ctx, -r, "cannot read %s: %s", path, strerror(-r));
-	r = reclaim_vmstat_parse(text, ret);
+	r = reclaim_vmstat_parse(text, ret, &line);
 	if (r == -EINVAL)
-		return reclaim_error(ctx, EINVAL, "%s: malformed line", path);
+		return reclaim_error(ctx, EINVAL, "%s:%zu: malformed line", path, line);
 	return r;
 }
-
 RECLAIM_EXPORT int reclaim_vmstat_new(struct reclaim_ctx *ctx, struct reclaim_vmstat **ret)
 {
 	assert_return(ctx && ret, -EINVAL);

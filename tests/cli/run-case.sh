@@ -4,9 +4,10 @@
 # Runs one CLI case on a copy of a fixture root and compares stdout, stderr,
 # the exit status and every file the command changed with the expected file.
 #   run-case.sh RECLAIMCTL CASE_FILE EXPECTED_FILE FIXTURES_DIR
-# A case file has "root: NAME" (a directory under FIXTURES_DIR) and
-# "args: ARGS" (words; $ROOT stands for the copy's path). UPDATE=1 rewrites
-# the expected file instead of comparing.
+# A case file has "root: NAME" (a directory under FIXTURES_DIR), "args: ARGS"
+# (words; $ROOT stands for the copy's path) and any number of "setup: CMD"
+# lines, shell commands run in the copy before the command (to damage a file,
+# say). UPDATE=1 rewrites the expected file instead of comparing.
 set -euo pipefail
 
 reclaimctl=$1 case_file=$2 expected=$3 fixtures=$4
@@ -21,7 +22,10 @@ args_line=$(sed -n 's/^args: *//p' "$case_file")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp -a "$fixtures/$root_name" "$work/root"
-cp -a "$fixtures/$root_name" "$work/pristine"
+while IFS= read -r cmd; do
+	(cd "$work/root" && bash -euc "$cmd")
+done < <(sed -n 's/^setup: *//p' "$case_file")
+cp -a "$work/root" "$work/pristine"
 
 read -ra args <<<"${args_line//\$ROOT/$work/root}"
 rc=0

@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Transactions over several knobs, on a temporary root.
+ *
+ * The test is linked with --wrap=reclaim_write_string: every write the library
+ * makes goes through __wrap_reclaim_write_string() below. With mock_writes set,
+ * each write must have been announced with expect_write() (path, text, result),
+ * in order, or cmocka fails the test; a result < 0 makes that write fail for
+ * real (nothing is written), anything else performs it.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "internal.h"
+#include "tmproot.h"
+
+#define VM "/proc/sys/vm/"
+
+static bool mock_writes;
+
+int __real_reclaim_write_string(const struct reclaim_ctx *ctx, const char *path, const char *s);
+int __wrap_reclaim_write_string(const struct reclaim_ctx *ctx, const char *path, const char *s);
+
+int __wrap_reclaim_write_string(const struct reclaim_ctx *ctx, const char *path, const char *s)
+{
+	if (mock_writes) {
+		int r;
+
+		check_expected(path);
+		check_expected(s);
+		r = mock_type(int);
+		if (r < 0)
+			return r;
+	}
+	return __real_reclaim_write_string(ctx, path, s);
+}
+
+static void expect_write(const char *path, const char *s, int result)
+{
+	expect_string(__wrap_reclaim_write_string, path, path);
+	expect_string(__wrap_reclaim_write_string, s, s);
+	will_return(__wrap_reclaim_write_string, result);
+}
+
+struct fixture {
+	char *root;
+	struct reclaim_ctx *ctx;
+	struct reclaim_change *change;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	assert_non_null(f);
+	f->root = tmproot_new();
+	tmproot_write(f->root, VM "kswapd_threads", "1\n");
+	tmproot_write(f->root, VM "max_direct_reclaimers", "0\n");
+	tmproot_write(f->root, VM "swap_round_robin_quota_kb", "2048\n");
+	tmproot_write(f->root, VM "swappiness", "60\n");
+	assert_int_equal(reclaim_new(&f->ctx, f->root), 0);
+	assert_int_equal(reclaim_change_new(f->ctx, &f->change), 0);
+	mock_writes = true;
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	mock_writes = false;
+	reclaim_change_unref(f->change);
+	reclaim_unref(f->ctx);
+	tmproot_remove(f->root);
+	free(f);
+	return 0;
+}
+
+static const struct reclaim_knob *knob(const char *name)
+{
+	const struct reclaim_knob *k = reclaim_knob_find(name);
+
+	assert_non_null(k);
+	return k;
+}
+
+static void assert_file(const struct fixture *f, const char *path, const char *want)
+{
+	char *text = tmproot_read(f->root, path);
+
+	if (!text)
+		fail_msg("%s does not exist", path);
+	if (strcmp(text, want) != 0)
+		fail_msg("%s is \"%s\", want \"%s\"", path, text, want);
+	free(text);
+}
+
+/* threads=4, throttle=8, swap-quota=4096: three knobs to change. */
+static void add_three(struct fixture *f)
+{
+	assert_int_equal(reclaim_change_add(f->change, knob("threads"), 4), 0);
+	assert_int_equal(reclaim_change_add(f->change, knob("throttle"), 8), 0);
+	assert_int_equal(reclaim_change_add(f->change, knob("swap-quota"), 4096), 0);
+}
+
+static void test_apply_writes_all(void **state)
+{
+	struct fixture *f = *state;
+
+	add_three(f);
+	assert_int_equal(reclaim_change_count(f->change), 3);
+	expect_write(VM "kswapd_threads", "4\n", 0);
+	expect_write(VM "max_direct_reclaimers", "8\n", 0);
+	expect_write(VM "swap_round_robin_quota_kb", "4096\n", 0);
+	assert_int_equal(reclaim_change_apply(f->change), 0);
+
+	assert_file(f, VM "kswapd_threads", "4\n");
+	assert_file(f, VM "max_direct_reclaimers", "8\n");
+	assert_file(f, VM "swap_round_robin_quota_kb", "4096\n");
+	assert_file(f, VM "swappiness", "60\n");
+	assert_int_equal(reclaim_change_failed_index(f->change), -1);
+
+	assert_ptr_equal(reclaim_change_knob(f->change, 0), knob("kswapd_threads"));
+	assert_ptr_equal(reclaim_change_knob(f->change, 2), knob("swap_round_robin_quota_kb"));
+	assert_null(reclaim_change_knob(f->change, 3));
+	assert_int_equal(reclaim_change_new_value(f->change, 0), 4);
+	assert_int_equal(reclaim_change_new_value(f->change, 1), 8);
+	assert_int_equal(reclaim_change_new_value(f->change, 2), 4096);
+	assert_int_equal(reclaim_change_old_value(f->change, 0), 1);
+	assert_int_equal(reclaim_change_old_value(f->change, 1), 0);
+	assert_int_equal(reclaim_change_old_value(f->change, 2), 2048);
+}
+
+static void test_apply_without_mock(void **state)
+{
+	struct fixture *f = *state;
+
+	/* The real write path, unobserved. */
+	mock_writes = false;
+	add_three(f);
+	assert_int_equal(reclaim_change_apply(f->change), 0);
+	assert_file(f, VM "kswapd_threads", "4\n");
+	assert_file(f, VM "max_direct_reclaimers", "8\n");
+	assert_file(f, VM "swap_round_robin_quota_kb", "4096\n");
+}
+
+static void test_second_write_fails(void **state)
+{
+	struct fixture *f = *state;
+
+	add_three(f);
+	expect_write(VM "kswapd_threads", "4\n", 0);
+	expect_write(VM "max_direct_reclaimers", "8\n", -EIO);
+	/* Rollback of the first; the third is never touched. */
+	expect_write(VM "kswapd_threads", "1\n", 0);
+	assert_int_equal(reclaim_change_apply(f->change), -EIO);
+
+	assert_int_equal(reclaim_change_failed_index(f->change), 1);
+	assert_file(f, VM "kswapd_threads", "1\n");
+	assert_file(f, VM "max_direct_reclaimers", "0\n");
+	assert_file(f, VM "swap_round_robin_quota_kb", "2048\n");
+	assert_string_equal(reclaim_strerror(f->ctx),
+			    "cannot set vm.max_direct_reclaimers=8: Input/output error; the 1 "
+			    "knob(s) already written were restored");
+	assert_int_equal(reclaim_change_old_value(f->change, 0), 1);
+	assert_int_equal(reclaim_change_old_value(f->change, 1), 0);
+}
+
+static void test_kernel_refuses_value(void **state)
+{
+	struct fixture *f = *state;
+
+	add_three(f);
+	expect_write(VM "kswapd_threads", "4\n", 0);
+	expect_write(VM "max_direct_reclaimers", "8\n", 0);
+	expect_write(VM "swap_round_robin_quota_kb", "4096\n", -EINVAL);
+	expect_write(VM "max_direct_reclaimers", "0\n", 0);
+	expect_write(VM "kswapd_threads", "1\n", 0);
+	assert_int_equal(reclaim_change_apply(f->change), -EINVAL);
+	assert_int_equal(reclaim_change_failed_index(f->change), 2);
+	assert_file(f, VM "kswapd_threads", "1\n");
+	assert_file(f, VM "max_direct_reclaimers", "0\n");
+	assert_file(f, VM "swap_round_robin_quota_kb", "2048\n");
+	assert_string_equal(reclaim_strerror(f->ctx),
+			    "cannot set vm.swap_round_robin_quota_kb=4096: the kernel refused the "
+			    "value; the 2 knob(s) already written were restored");
+}
+
+static void test_first_write_fails(void **state)
+{
+	struct fixture *f = *state;
+
+	add_three(f);
+	expect_write(VM "kswapd_threads", "4\n", -EACCES);
+	assert_int_equal(reclaim_change_apply(f->change), -EACCES);
+	assert_int_equal(reclaim_change_failed_index(f->change), 0);
+	assert_file(f, VM "kswapd_threads", "1\n");
+	assert_file(f, VM "max_direct_reclaimers", "0\n");
+	assert_file(f, VM "swap_round_robin_quota_kb", "2048\n");
+	assert_string_equal(reclaim_strerror(f->ctx),
+			    "cannot set vm.kswapd_threads=4: permission denied (needs root)");
+}
+
+static void test_failing_rollback_keeps_first_error(void **state)
+{
+	struct fixture *f = *state;
+
+	add_three(f);
+	expect_write(VM "kswapd_threads", "4\n", 0);
+	expect_write(VM "max_direct_reclaimers", "8\n", -EROFS);
+	expect_write(VM "kswapd_threads", "1\n", -EIO);
+	assert_int_equal(reclaim_change_apply(f->change), -EROFS);
+	assert_int_equal(reclaim_change_failed_index(f->change), 1);
+	/* The message must not claim a restore that failed. */
+	assert_string_equal(
+	    reclaim_strerror(f->ctx),
+	    "cannot set vm.max_direct_reclaimers=8: /proc/sys/vm/max_direct_reclaimers "
+	    "is read-only (in a container?); 1 of the 1 knob(s) already written could "
+	    "not be restored");
+	assert_file(f, VM "kswapd_threads", "4\n");
+}
+
+static void test_partly_failing_rollback(void **state)
+{
+	struct fixture *f = *state;
+
+	add_three(f);
+	expect_write(VM "kswapd_threads", "4\n", 0);
+	expect_write(VM "max_direct_reclaimers", "8\n", 0);
+	expect_write(VM "swap_round_robin_quota_kb", "4096\n", -EIO);
+	/* Rolled back newest first; one of the two restores fails, the other still happens. */
+	expect_write(VM "max_direct_reclaimers", "0\n", -EIO);
+	expect_write(VM "kswapd_threads", "1\n", 0);
+	assert_int_equal(reclaim_change_apply(f->change), -EIO);
+	assert_int_equal(reclaim_change_failed_index(f->change), 2);
+	assert_string_equal(
+	    reclaim_strerror(f->ctx),
+	    "cannot set vm.swap_round_robin_quota_kb=4096: Input/output error; 1 of "
+	    "the 2 knob(s) already written could not be restored");
+	assert_file(f, VM "kswapd_threads", "1\n");
+	assert_file(f, VM "max_direct_reclaimers", "8\n");
+}
+
+static void test_unchanged_knobs_are_not_written(void **state)
+{
+	struct fixture *f = *state;
+
+	tmproot_write(f->root, VM "kswapd_threads", "4\n");
+	add_three(f);
+	/* threads already 4: only the other two are written, and only they are restored. */
+	expect_write(VM "max_direct_reclaimers", "8\n", 0);
+	expect_write(VM "swap_round_robin_quota_kb", "4096\n", -EIO);
+	expect_write(VM "max_direct_reclaimers", "0\n", 0);
+	assert_int_equal(reclaim_change_apply(f->change), -EIO);
+	assert_int_equal(reclaim_change_failed_index(f->change), 2);
+	assert_non_null(strstr(reclaim_strerror(f->ctx), "the 1 knob(s) already written"));
+	assert_file(f, VM "kswapd_threads", "4\n");
+	assert_file(f, VM "max_direct_reclaimers", "0\n");
+}
+
+static void test_missing_knob_fails_before_writing(void **state)
+{
+	struct fixture *f = *state;
+
+	tmproot_unlink(f->root, VM "max_direct_reclaimers");
+	add_three(f);
+	/* No expect_write(): any write fails the test. */
+	assert_int_equal(reclaim_change_apply(f->change), -EOPNOTSUPP);
+	assert_int_equal(reclaim_change_failed_index(f->change), 1);
+	assert_string_equal(reclaim_strerror(f->ctx),
+			    "this kernel has no vm.max_direct_reclaimers (no "
+			    "/proc/sys/vm/max_direct_reclaimers): it needs the patches in kernel/");
+	assert_file(f, VM "kswapd_threads", "1\n");
+	assert_file(f, VM "swap_round_robin_quota_kb", "2048\n");
+	assert_null(tmproot_read(f->root, VM "max_direct_reclaimers"));
+}
+
+static void test_unreadable_old_value_fails_before_writing(void **state)
+{
+	struct fixture *f = *state;
+
+	tmproot_write(f->root, VM "swap_round_robin_quota_kb", "lots\n");
+	add_three(f);
+	assert_int_equal(reclaim_change_apply(f->change), -EINVAL);
+	assert_int_equal(reclaim_change_failed_index(f->change), 2);
+	assert_file(f, VM "kswapd_threads", "1\n");
+	assert_file(f, VM "max_direct_reclaimers", "0\n");
+}
+
+static void test_add_out_of_range_is_refused(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_int_equal(reclaim_change_add(f->change, knob("threads"), 17), -ERANGE);
+	assert_string_equal(
+	    reclaim_strerror(f->ctx),
+	    "invalid value '17' for kswapd_threads: expected an integer from 1 to 16");
+	assert_int_equal(reclaim_change_add(f->change, knob("threads"), 0), -ERANGE);
+	assert_int_equal(reclaim_change_add(f->change, knob("throttle"), -1), -ERANGE);
+	assert_int_equal(reclaim_change_add(f->change, knob("swap-quota"), 1048577), -ERANGE);
+	assert_non_null(strstr(reclaim_strerror(f->ctx), "from 0 to 1048576"));
+	/* A negative size is out of range like any other number, not "not a value". */
+	assert_int_equal(reclaim_change_add(f->change, knob("swap-quota"), -1), -ERANGE);
+	assert_int_equal(reclaim_change_count(f->change), 0);
+	/* Nothing to do: nothing written. */
+	assert_int_equal(reclaim_change_apply(f->change), 0);
+}
+
+static void test_knob_write_out_of_range_is_refused(void **state)
+{
+	struct fixture *f = *state;
+
+	/* No expect_write(): reaching the write fails the test. */
+	assert_int_equal(reclaim_knob_write(f->ctx, knob("threads"), 17), -ERANGE);
+	assert_int_equal(reclaim_knob_write(f->ctx, knob("throttle"), 1025), -ERANGE);
+	assert_int_equal(reclaim_knob_write(f->ctx, knob("swap-quota"), -1), -ERANGE);
+	assert_file(f, VM "kswapd_threads", "1\n");
+
+	expect_write(VM "kswapd_threads", "16\n", 0);
+	assert_int_equal(reclaim_knob_write(f->ctx, knob("threads"), 16), 0);
+	assert_file(f, VM "kswapd_threads", "16\n");
+}
+
+static void test_add_twice_replaces(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_int_equal(reclaim_change_add(f->change, knob("threads"), 4), 0);
+	assert_int_equal(reclaim_change_add(f->change, knob("swappiness"), 10), 0);
+	assert_int_equal(reclaim_change_add(f->change, knob("vm.kswapd_threads"), 6), 0);
+	assert_int_equal(reclaim_change_count(f->change), 2);
+	assert_int_equal(reclaim_change_new_value(f->change, 0), 6);
+	expect_write(VM "kswapd_threads", "6\n", 0);
+	expect_write(VM "swappiness", "10\n", 0);
+	assert_int_equal(reclaim_change_apply(f->change), 0);
+	assert_file(f, VM "kswapd_threads", "6\n");
+	assert_file(f, VM "swappiness", "10\n");
+}
+
+static void test_failed_index_reset_by_next_apply(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_int_equal(reclaim_change_add(f->change, knob("threads"), 4), 0);
+	expect_write(VM "kswapd_threads", "4\n", -EIO);
+	assert_int_equal(reclaim_change_apply(f->change), -EIO);
+	assert_int_equal(reclaim_change_failed_index(f->change), 0);
+	assert_string_equal(reclaim_strerror(f->ctx),
+			    "cannot set vm.kswapd_threads=4: Input/output error");
+	expect_write(VM "kswapd_threads", "4\n", 0);
+	assert_int_equal(reclaim_change_apply(f->change), 0);
+	assert_int_equal(reclaim_change_failed_index(f->change), -1);
+	assert_file(f, VM "kswapd_threads", "4\n");
+}
+
+static void test_change_holds_context(void **state)
+{
+	struct fixture *f = *state;
+
+	/* Drop the caller's context reference: the change keeps its own. */
+	reclaim_unref(f->ctx);
+	assert_int_equal(reclaim_change_add(f->change, knob("threads"), 2), 0);
+	expect_write(VM "kswapd_threads", "2\n", 0);
+	assert_int_equal(reclaim_change_apply(f->change), 0);
+	assert_ptr_equal(reclaim_change_ref(f->change), f->change);
+	assert_null(reclaim_change_unref(f->change));
+	assert_int_equal(reclaim_change_count(f->change), 1);
+	/* teardown unrefs the change (freeing it and the context) and the context again */
+	reclaim_ref(f->ctx);
+}
+
+static void test_null_arguments(void **state)
+{
+	struct reclaim_change *c = (struct reclaim_change *)0x1;
+
+	assert_int_equal(reclaim_change_new(NULL, &c), -EINVAL);
+	assert_ptr_equal(c, (struct reclaim_change *)0x1);
+	assert_int_equal(reclaim_change_add(NULL, knob("threads"), 1), -EINVAL);
+	assert_int_equal(reclaim_change_apply(NULL), -EINVAL);
+	assert_int_equal(reclaim_change_failed_index(NULL), -1);
+	assert_int_equal(reclaim_change_count(NULL), 0);
+	assert_null(reclaim_change_unref(NULL));
+}
+
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    T(test_apply_writes_all),
+	    T(test_apply_without_mock),
+	    T(test_second_write_fails),
+	    T(test_kernel_refuses_value),
+	    T(test_first_write_fails),
+	    T(test_failing_rollback_keeps_first_error),
+	    T(test_partly_failing_rollback),
+	    T(test_unchanged_knobs_are_not_written),
+	    T(test_missing_knob_fails_before_writing),
+	    T(test_unreadable_old_value_fails_before_writing),
+	    T(test_add_out_of_range_is_refused),
+	    T(test_knob_write_out_of_range_is_refused),
+	    T(test_add_twice_replaces),
+	    T(test_failed_index_reset_by_next_apply),
+	    T(test_change_holds_context),
+	    cmocka_unit_test(test_null_arguments),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
