@@ -35,16 +35,24 @@ static int cmp_uint(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+void reclaim_cpus_normalize(unsigned int *cpus, size_t *count)
+{
+	size_t n = 0;
+
+	if (*count == 0)
+		return;
+	qsort(cpus, *count, sizeof(*cpus), cmp_uint);
+	for (size_t i = 0; i < *count; i++)
+		if (n == 0 || cpus[n - 1] != cpus[i])
+			cpus[n++] = cpus[i];
+	*count = n;
+}
+
 static void cpuvec_finish(struct cpuvec *cv, unsigned int **cpus, size_t *count)
 {
-	size_t i, n = 0;
-
-	qsort(cv->v, cv->n, sizeof(*cv->v), cmp_uint);
-	for (i = 0; i < cv->n; i++)
-		if (n == 0 || cv->v[n - 1] != cv->v[i])
-			cv->v[n++] = cv->v[i];
+	reclaim_cpus_normalize(cv->v, &cv->n);
 	*cpus = cv->v;
-	*count = n;
+	*count = cv->n;
 }
 
 static int parse_cpu(const char **s, unsigned int *cpu)

@@ -55,6 +55,8 @@ int reclaim_parse_u64(const char *s, uint64_t *v);
 /* cpuset.c: sorted, de-duplicated CPU lists. */
 int reclaim_cpulist_parse(const char *s, unsigned int **cpus, size_t *count);
 int reclaim_cpumap_parse(const char *s, unsigned int **cpus, size_t *count);
+/* Sorts a CPU list and drops repeats. */
+void reclaim_cpus_normalize(unsigned int *cpus, size_t *count);
 
 /* meminfo.c */
 /*

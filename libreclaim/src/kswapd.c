@@ -295,7 +295,8 @@ RECLAIM_EXPORT int reclaim_kswapd_list_new(struct reclaim_ctx *ctx,
 		list_free(l);
 		return r;
 	}
-	qsort(l->items, l->count, sizeof(*l->items), cmp_kswapd);
+	if (l->count > 1)
+		qsort(l->items, l->count, sizeof(*l->items), cmp_kswapd);
 	*ret = l;
 	return 0;
 }

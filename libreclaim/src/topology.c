@@ -204,7 +204,8 @@ static int list_nodes(struct reclaim_ctx *ctx, struct reclaim_topology *t)
 		n[t->nnodes++].id = id;
 	}
 	closedir(d);
-	qsort(t->nodes, t->nnodes, sizeof(*t->nodes), cmp_node);
+	if (t->nnodes > 1)
+		qsort(t->nodes, t->nnodes, sizeof(*t->nodes), cmp_node);
 	return 0;
 }
 
@@ -283,7 +284,8 @@ static int load_flat(struct reclaim_ctx *ctx, struct reclaim_topology *t)
 	n->cpus = malloc(t->ncpus * sizeof(*n->cpus) + 1);
 	if (!n->cpus)
 		return -ENOMEM;
-	memcpy(n->cpus, t->cpus, t->ncpus * sizeof(*n->cpus));
+	if (t->ncpus)
+		memcpy(n->cpus, t->cpus, t->ncpus * sizeof(*n->cpus));
 	n->ncpus = t->ncpus;
 	n->has_cpu = n->ncpus > 0;
 	return 0;
@@ -319,22 +321,17 @@ static int load_zones(struct reclaim_ctx *ctx, struct reclaim_topology *t)
 	return 0;
 }
 
-static int cmp_uint(const void *a, const void *b)
-{
-	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
-
-	return (x > y) - (x < y);
-}
-
 static int load_cpus(struct reclaim_ctx *ctx, struct reclaim_topology *t)
 {
-	size_t n = 0;
 	bool found;
 	int r;
 
 	r = read_cpulist(ctx, "/sys/devices/system/cpu/online", false, &t->cpus, &t->ncpus, &found);
-	if (r < 0 || found || !t->numa)
+	if (r < 0 || found)
 		return r;
+	if (!t->numa)
+		return read_cpulist(ctx, "/sys/devices/system/cpu/present", false, &t->cpus,
+				    &t->ncpus, &found);
 	/* No online file: the union of the nodes' CPUs. */
 	for (size_t i = 0; i < t->nnodes; i++)
 		t->ncpus += t->nodes[i].ncpus;
@@ -343,15 +340,13 @@ static int load_cpus(struct reclaim_ctx *ctx, struct reclaim_topology *t)
 		return -ENOMEM;
 	t->ncpus = 0;
 	for (size_t i = 0; i < t->nnodes; i++) {
-		memcpy(t->cpus + t->ncpus, t->nodes[i].cpus, t->nodes[i].ncpus * sizeof(*t->cpus));
+		if (t->nodes[i].ncpus)
+			memcpy(t->cpus + t->ncpus, t->nodes[i].cpus,
+			       t->nodes[i].ncpus * sizeof(*t->cpus));
 		t->ncpus += t->nodes[i].ncpus;
 	}
-	/* Nodes may interleave CPU numbers (node 0: 0,2,4; node 1: 1,3,5): sort, drop repeats. */
-	qsort(t->cpus, t->ncpus, sizeof(*t->cpus), cmp_uint);
-	for (size_t i = 0; i < t->ncpus; i++)
-		if (n == 0 || t->cpus[n - 1] != t->cpus[i])
-			t->cpus[n++] = t->cpus[i];
-	t->ncpus = n;
+	/* Nodes may interleave CPU numbers (node 0: 0,2,4; node 1: 1,3,5). */
+	reclaim_cpus_normalize(t->cpus, &t->ncpus);
 	return 0;
 }
 

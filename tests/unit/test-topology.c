@@ -450,6 +450,14 @@ static void test_flat_without_cpu_online(void **state)
 	assert_false(reclaim_node_has_cpu(reclaim_topology_node(t, 0)));
 	assert_int_equal(reclaim_node_mem_total_kb(reclaim_topology_node(t, 0)), 1024);
 	reclaim_topology_unref(t);
+
+	/* Kernels without cpu/online: the present CPUs. */
+	tmproot_write(root, "/sys/devices/system/cpu/present", "0-2\n");
+	t = load(root, 0, NULL);
+	assert_int_equal(reclaim_node_cpus(reclaim_topology_node(t, 0), &n)[2], 2);
+	assert_int_equal(n, 3);
+	assert_true(reclaim_node_has_cpu(reclaim_topology_node(t, 0)));
+	reclaim_topology_unref(t);
 	tmproot_remove(root);
 }
 
