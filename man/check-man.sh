@@ -1,0 +1,161 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# check-man.sh - check the man pages that scdoc generated.
+#
+# Usage: check-man.sh [--reclaimctl BIN --surface SCRIPT [--fixture DIR]] PAGE...
+#
+# For every PAGE (roff, as scdoc wrote it):
+#   - it has a .TH line and a NAME section;
+#   - groff renders it (-man -t -Tutf8 -ww) without a single warning; when
+#     groff is not installed this check is skipped, the others still run.
+# For reclaimctl.8, with --reclaimctl and --surface (tests/completions/
+# cli-surface.sh, which reads the binary's own --help):
+#   - it has the sections a util-linux page has;
+#   - every command has its ".SS COMMAND" and every global option, command
+#     option and knob is mentioned in bold: a command, option or knob added
+#     to the CLI fails here until it is documented;
+#   - with --fixture (a patched fixture root), every key of the JSON output
+#     of status, threads, get and set (run on a copy) is mentioned in bold
+#     (the reclaim counters, documented by prefix, excepted).
+# Prints TAP; exits 0 if all passed, 1 if not.
+
+set -u
+
+bin=
+surface=
+fixture=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--reclaimctl) bin=$2; shift 2 ;;
+	--surface) surface=$2; shift 2 ;;
+	--fixture) fixture=$2; shift 2 ;;
+	--) shift; break ;;
+	-*) echo "check-man.sh: unknown option '$1'" >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
+[ $# -gt 0 ] || { echo 'usage: check-man.sh [--reclaimctl BIN --surface SCRIPT [--fixture DIR]] PAGE...' >&2; exit 2; }
+
+n=0
+failed=0
+result() {
+	n=$((n + 1))
+	if [ "$1" = ok ]; then
+		echo "ok $n - $2"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $2"
+		[ -n "${3:-}" ] && printf '%s\n' "$3" | sed 's/^/#   /'
+	fi
+	return 0
+}
+skip() {
+	n=$((n + 1))
+	echo "ok $n - $1 # SKIP $2"
+}
+
+# bold TEXT PAGE: TEXT appears in bold (\fBTEXT\fR) in the roff source.
+bold() {
+	grep -qF -- "\\fB$1\\fR" "$2"
+}
+
+for page in "$@"; do
+	name=$(basename "$page")
+	if [ ! -s "$page" ]; then
+		result fail "$name exists and is not empty"
+		continue
+	fi
+	th=$(grep -m1 '^\.TH ' "$page")
+	if [ -n "$th" ]; then
+		result ok "$name: $th"
+	else
+		result fail "$name has a .TH line"
+	fi
+	if grep -q '^\.SH NAME' "$page"; then
+		result ok "$name has a NAME section"
+	else
+		result fail "$name has a NAME section"
+	fi
+
+	if command -v groff >/dev/null; then
+		warnings=$(LC_ALL=C.UTF-8 groff -man -t -Tutf8 -ww -z "$page" 2>&1)
+		if [ -z "$warnings" ]; then
+			result ok "$name renders without warnings (groff -man -t -Tutf8 -ww)"
+		else
+			result fail "$name renders without warnings (groff -man -t -Tutf8 -ww)" "$warnings"
+		fi
+	else
+		skip "$name renders without warnings" 'groff is not installed'
+	fi
+
+	[ "$name" = reclaimctl.8 ] || continue
+
+	missing=
+	for s in NAME SYNOPSIS DESCRIPTION COMMANDS 'GLOBAL OPTIONS' KNOBS 'JSON OUTPUT' \
+		'EXIT STATUS' ENVIRONMENT FILES EXAMPLES 'SEE ALSO'; do
+		grep -qx "\\.SH $s" "$page" || missing+=" '$s'"
+	done
+	if [ -z "$missing" ]; then
+		result ok "$name has the util-linux sections"
+	else
+		result fail "$name has the util-linux sections" "missing:$missing"
+	fi
+
+	if [ -z "$bin" ] || [ -z "$surface" ]; then
+		skip "$name documents every command, option and knob" 'no --reclaimctl/--surface'
+		continue
+	fi
+	items=$("$surface" "$bin")
+	if [ -z "$items" ]; then
+		result fail "$surface lists what $bin accepts"
+		continue
+	fi
+	missing=
+	while read -r kind a b; do
+		case $kind in
+		command) grep -qx "\\.SS $a" "$page" || missing+=" command:$a" ;;
+		global) bold "$a" "$page" || missing+=" global:$a" ;;
+		option) bold "$b" "$page" || missing+=" $a:$b" ;;
+		knob) bold "$a" "$page" || missing+=" knob:$a" ;;
+		esac
+	done <<<"$items"
+	if [ -z "$missing" ]; then
+		result ok "$name documents all $(wc -l <<<"$items") commands, options and knobs of $(basename "$bin")"
+	else
+		result fail "$name documents every command, option and knob" "missing:$missing"
+	fi
+
+	if [ -z "$fixture" ] || [ ! -d "$fixture" ]; then
+		skip "$name documents every JSON key" "no fixture root ${fixture:-given}"
+		continue
+	fi
+	# set writes: into a copy. Setting kswapd_threads to the number the
+	# fixture runs passes the check, so its keys show too.
+	copy=$(mktemp -d)
+	cp -r "$fixture/." "$copy"
+	threads=$("$bin" --sysroot "$copy" get --values kswapd_threads 2>/dev/null)
+	json=$(
+		"$bin" --sysroot "$copy" --json status
+		"$bin" --sysroot "$copy" --json threads
+		"$bin" --sysroot "$copy" --json get
+		"$bin" --sysroot "$copy" --json set --dry-run swappiness 10
+		[ -n "$threads" ] && "$bin" --sysroot "$copy" --json set kswapd_threads "$threads"
+	)
+	rm -rf "$copy"
+	keys=$(grep -oE '"[A-Za-z0-9_]+":' <<<"$json" | tr -d '":' | sort -u |
+		grep -vE '^(pgscan_|pgsteal_|allocstall_|kswapd_|workingset_refault_)' || true)
+	missing=
+	for k in $keys; do
+		bold "$k" "$page" || missing+=" $k"
+	done
+	if [ -n "$keys" ] && [ -z "$missing" ]; then
+		result ok "$name documents all $(wc -w <<<"$keys") JSON keys of status, threads, get, set"
+	else
+		result fail "$name documents every JSON key" "missing:${missing:- (no keys read)}"
+	fi
+done
+
+echo "1..$n"
+echo "# man: $n checks, $failed failed"
+[ $failed -eq 0 ]

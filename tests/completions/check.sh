@@ -1,0 +1,245 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The word lists ($commands, $knobs) are split into words on purpose:
+# shellcheck disable=SC2086
+#
+# check.sh - the completion checks, the same for every shell.
+#
+# Usage: check.sh SHELL COMPLETION_FILE [RECLAIMCTL]
+#
+# SHELL is bash (the file alone), bash-completion (after the bash-completion
+# package's script), zsh or fish; each is driven through its adapter beside
+# this script (bash-complete.sh, zsh-complete.zsh, fish-complete.sh), which
+# prints the candidates for a command line.  First a syntax check, then fixed
+# cases, then, with RECLAIMCTL, every command, option and knob the binary
+# reports (cli-surface.sh) must complete: a new command or knob fails here
+# until the completions know it.  Prints TAP; exits 0 if all passed, 1 if
+# not, 77 (skipped, for CTest's SKIP_RETURN_CODE) if SHELL is not installed.
+
+set -u
+
+shell=${1:?usage: check.sh SHELL COMPLETION_FILE [RECLAIMCTL]}
+file=${2:?usage: check.sh SHELL COMPLETION_FILE [RECLAIMCTL]}
+bin=${3:-}
+here=$(cd "$(dirname "$0")" && pwd)
+file=$(cd "$(dirname "$file")" && pwd)/$(basename "$file")
+n=0
+failed=0
+
+skip() {
+	echo "1..0 # SKIP $*"
+	exit 77
+}
+
+case $shell in
+bash)
+	complete_line() { "$here/bash-complete.sh" "$file" "$1"; }
+	syntax() { bash -n "$file"; }
+	;;
+bash-completion)
+	bc=${BASH_COMPLETION_SCRIPT:-/usr/share/bash-completion/bash_completion}
+	[ -r "$bc" ] || skip "bash-completion is not installed (no $bc)"
+	complete_line() { "$here/bash-complete.sh" --bash-completion "$file" "$1"; }
+	syntax() { bash -n "$file"; }
+	;;
+zsh)
+	command -v zsh >/dev/null || skip 'zsh is not installed'
+	zsh -fc 'zmodload zsh/zpty' 2>/dev/null || skip 'zsh has no zsh/zpty module'
+	[ "$(basename "$file")" = _reclaimctl ] || { echo "not ok - $file: a zsh completion must be named _reclaimctl"; exit 1; }
+	complete_line() {
+		ZSH_COMPLETE_DUMP=$cache/zcompdump timeout 30 zsh -f "$here/zsh-complete.zsh" "$(dirname "$file")" "$1"
+	}
+	syntax() { zsh -n "$file"; }
+	;;
+fish)
+	command -v fish >/dev/null || skip 'fish is not installed'
+	complete_line() { "$here/fish-complete.sh" "$file" "$1"; }
+	syntax() { fish --no-config -n "$file"; }
+	;;
+*)
+	echo "check.sh: unknown shell '$shell' (bash, bash-completion, zsh, fish)" >&2
+	exit 2
+	;;
+esac
+
+result() {
+	n=$((n + 1))
+	if [ "$1" = ok ]; then
+		echo "ok $n - $2"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $2"
+		[ -n "${3:-}" ] && printf '#   %s\n' "$3"
+	fi
+	return 0
+}
+
+# Candidates of LINE with the shells' decorations taken off: a directory's
+# trailing '/', and the '--sysroot=' that fish repeats before each directory.
+# Cached per line and working directory (a zsh run costs half a second).
+cache=$(mktemp -d)
+trap 'rm -rf "$cache"' EXIT
+candidates() {
+	local key out rc
+
+	key=$cache/$(printf '%s\n%s' "$PWD" "$1" | md5sum | cut -d' ' -f1)
+	if [ ! -e "$key" ]; then
+		out=$(complete_line "$1")
+		rc=$?
+		if [ $rc -ne 0 ]; then
+			echo "<completion failed: exit $rc>"
+			return
+		fi
+		[ -z "$out" ] || printf '%s\n' "$out" | sed 's|^--sysroot=||; s|/$||' | sort -u >"$key"
+		touch "$key"
+	fi
+	cat "$key"
+}
+
+# expect LINE [WORD...]: the candidates are exactly WORD...
+expect() {
+	local line=$1 got want
+	shift
+	got=$(candidates "$line" | tr '\n' ' ')
+	want=$(printf '%s\n' "$@" | sed '/^$/d' | sort -u | tr '\n' ' ')
+	if [ "$got" = "$want" ]; then
+		result ok "'$line' -> ${want:-nothing}"
+	else
+		result fail "'$line' -> ${want:-nothing}" "got: ${got:-nothing}"
+	fi
+}
+
+# contains LINE WORD...: the candidates include every WORD
+contains() {
+	local line=$1 got w missing=
+	shift
+	got=$(candidates "$line")
+	for w in "$@"; do
+		grep -qxF -- "$w" <<<"$got" || missing+=" $w"
+	done
+	if [ -z "$missing" ]; then
+		result ok "'$line' includes $*"
+	else
+		result fail "'$line' includes $*" "missing:$missing; got: $(tr '\n' ' ' <<<"$got")"
+	fi
+}
+
+# lacks LINE WORD...: the candidates include no WORD
+lacks() {
+	local line=$1 got w extra=
+	shift
+	got=$(candidates "$line")
+	for w in "$@"; do
+		grep -qxF -- "$w" <<<"$got" && extra+=" $w"
+	done
+	if [ -z "$extra" ]; then
+		result ok "'$line' excludes $*"
+	else
+		result fail "'$line' excludes $*" "unexpected:$extra"
+	fi
+}
+
+echo "# $shell: $file"
+if out=$(syntax 2>&1); then
+	result ok "syntax ($shell -n)"
+else
+	result fail "syntax ($shell -n)" "$out"
+fi
+
+commands='get help set status threads'
+knobs='kswapd_threads max_direct_reclaimers swap_round_robin_quota_kb swappiness
+watermark_scale_factor watermark_boost_factor min_free_kbytes zone_reclaim_mode
+threads throttle swap-quota'
+
+# Commands, and global options before the command.
+expect 'reclaimctl s' set status
+expect 'reclaimctl ' $commands
+expect 'reclaimctl th' threads
+expect 'reclaimctl --' --help --json --no-color --sysroot --version
+contains 'reclaimctl -' -J -V -h --sysroot --json
+expect 'reclaimctl --json st' status
+expect 'reclaimctl -J --no-color g' get
+
+# Knobs and their aliases for get (every operand) and set (the first).
+expect 'reclaimctl set th' threads throttle
+expect 'reclaimctl get ' $knobs
+expect 'reclaimctl get swappiness ' $knobs
+expect 'reclaimctl get sw' swap-quota swap_round_robin_quota_kb swappiness
+expect 'reclaimctl get m' max_direct_reclaimers min_free_kbytes
+expect 'reclaimctl set ' $knobs
+expect 'reclaimctl set --dry-run sw' swap-quota swap_round_robin_quota_kb swappiness
+expect 'reclaimctl set -n w' watermark_boost_factor watermark_scale_factor
+expect 'reclaimctl set -- th' threads throttle
+expect 'reclaimctl set threads ' ''
+# After KNOB VALUE: no more knobs (zsh and fish may still offer options).
+lacks 'reclaimctl set throttle -1 ' $knobs
+lacks 'reclaimctl set swap-quota 2M ' $knobs
+
+# Each command's options.
+contains 'reclaimctl get -' --values --json --help
+expect 'reclaimctl get --v' --values
+expect 'reclaimctl set --d' --dry-run
+contains 'reclaimctl set -' --dry-run --json --help
+lacks 'reclaimctl set -' --values --sysroot --version
+contains 'reclaimctl status -' --json --help
+lacks 'reclaimctl status -' --values --dry-run --sysroot
+contains 'reclaimctl threads --' --json --help
+
+# help COMMAND
+expect 'reclaimctl help ' $commands
+expect 'reclaimctl help s' set status
+expect 'reclaimctl help status ' ''
+
+# --sysroot DIR: directories only, in both spellings, and what follows it.
+tmp=$(mktemp -d)
+mkdir "$tmp/fixture-a" "$tmp/fixture-b" "$tmp/other"
+: >"$tmp/fixture-file"
+cd "$tmp" || exit 1
+expect 'reclaimctl --sysroot fix' fixture-a fixture-b
+expect 'reclaimctl --sysroot=fix' fixture-a fixture-b
+expect 'reclaimctl --sysroot fixture-a st' status
+expect 'reclaimctl --sysroot fixture-a ' $commands
+expect 'reclaimctl --sysroot=fixture-a --json get th' threads throttle
+contains 'reclaimctl --sysroot fixture-a set --' --dry-run --json --help
+cd / && rm -r "$tmp"
+
+# Everything the binary says it accepts must complete.
+if [ -n "$bin" ]; then
+	surface=$("$here/cli-surface.sh" "$bin")
+	if [ -z "$surface" ]; then
+		result fail "cli-surface.sh $bin lists the commands, options and knobs"
+	else
+		before=$failed
+		all_commands=$(candidates 'reclaimctl ')
+		all_knobs=$(candidates 'reclaimctl get ')
+		all_globals=$(candidates 'reclaimctl -')
+		while read -r kind a b; do
+			case $kind in
+			command)
+				grep -qxF -- "$a" <<<"$all_commands" ||
+					result fail "command '$a' (reclaimctl --help) completes"
+				;;
+			global)
+				grep -qxF -- "$a" <<<"$all_globals" ||
+					result fail "global option $a (reclaimctl --help) completes"
+				;;
+			option)
+				# A typed short option is complete: zsh and fish then
+				# offer clusters (-nJ); so look at the list after "-".
+				grep -qxF -- "$b" <<<"$(candidates "reclaimctl $a -")" ||
+					result fail "option $b (reclaimctl $a --help) completes"
+				;;
+			knob)
+				grep -qxF -- "$a" <<<"$all_knobs" ||
+					result fail "knob '$a' completes after get"
+				;;
+			esac
+		done <<<"$surface"
+		[ $failed -eq $before ] &&
+			result ok "all $(wc -l <<<"$surface") commands, options and knobs of $(basename "$bin") complete"
+	fi
+fi
+
+echo "1..$n"
+echo "# $shell: $n checks, $failed failed"
+[ $failed -eq 0 ]

@@ -1,0 +1,56 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# cli-surface.sh - what reclaimctl says it accepts, read from the binary itself,
+# so that the completion tests notice a command, option or knob that the
+# completions do not know yet.
+#
+# Usage: cli-surface.sh RECLAIMCTL
+#
+# Prints one item a line, without duplicates:
+#   command NAME          from 'reclaimctl --help' (Commands:)
+#   global OPTION         from 'reclaimctl --help' (Options:)
+#   option COMMAND OPTION from 'reclaimctl COMMAND --help' (Options:)
+#   knob NAME             from 'status --json' on an empty root (every knob)
+#   knob ALIAS            from the 'unknown knob' message (aliases)
+
+set -eu
+
+bin=${1:?usage: cli-surface.sh RECLAIMCTL}
+empty=$(mktemp -d)
+trap 'rmdir "$empty"' EXIT
+
+# Lines of section $1 ("Commands:", "Options:") up to the next blank line.
+section() {
+	awk -v s="$1" '$0 == s { on = 1; next } on && /^$/ { exit } on { print }'
+}
+
+options() {
+	section 'Options:' | grep -oE -- '(^|[ ,])--?[A-Za-z][-A-Za-z]*' | tr -d ' ,'
+}
+
+surface() {
+	top=$("$bin" --help)
+	commands=$(printf '%s\n' "$top" | section 'Commands:' | awk '{ print $1 }')
+	for c in $commands; do
+		echo "command $c"
+	done
+	for o in $(printf '%s\n' "$top" | options); do
+		echo "global $o"
+	done
+	for c in $commands; do
+		[ "$c" = help ] && continue
+		for o in $("$bin" "$c" --help | options); do
+			echo "option $c $o"
+		done
+	done
+	"$bin" --sysroot "$empty" status --json |
+		awk '/^\t"knobs":/ { on = 1; next } on && /^\t}/ { exit }
+		     on && match($0, /"[^"]+"/) { print "knob " substr($0, RSTART + 1, RLENGTH - 2) }'
+	# "unknown knob 'x' (known: threads, throttle, swap-quota, swappiness, ...)"
+	"$bin" --sysroot "$empty" get reclaimctl-no-such-knob 2>&1 >/dev/null |
+		sed -n 's/.*(known: \(.*\))$/\1/p' | tr -d ' ' | tr ',' '\n' | sed 's/^/knob /'
+}
+
+out=$(surface)
+printf '%s\n' "$out" | awk '!seen[$0]++'
