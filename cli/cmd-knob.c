@@ -51,7 +51,7 @@ static int run_get(struct cli *cli, int argc, char **argv)
 			values_only = true;
 			continue;
 		}
-		r = common_option(cli, &cmd_get, c, &done);
+		r = common_option(cli, &cmd_get, c, argv, &done);
 		if (done)
 			return r;
 	}
@@ -67,10 +67,18 @@ static int run_get(struct cli *cli, int argc, char **argv)
 		}
 		n++;
 	}
-	if (n == 0)
+	if (n == 0) {
 		for (size_t i = 0; i < reclaim_knob_count(); i++)
 			if (reclaim_knob_supported(cli->ctx, reclaim_knob_get(i)) == 1)
 				knobs[n++] = reclaim_knob_get(i);
+		if (n == 0) {
+			free(knobs);
+			return fail(EXIT_FAILURE, "no knob found under %s/proc/sys/vm",
+				    strcmp(reclaim_get_sysroot(cli->ctx), "/") == 0
+					? ""
+					: reclaim_get_sysroot(cli->ctx));
+		}
+	}
 	if (cli->json) {
 		root = json_document();
 		obj = cJSON_AddObjectToObject(root, "knobs");
@@ -156,13 +164,19 @@ static void print_set(struct cli *cli, const struct reclaim_knob *k, int64_t old
 	cJSON *root;
 
 	if (!cli->json) {
-		printf("%s%s: %" PRId64 " -> %" PRId64, dry_run ? "would set " : "",
-		       reclaim_knob_sysctl(k), old, new);
+		bool open = old == new || nodes >= 0;
+
+		if (old == new)
+			printf("%s: %" PRId64 " (unchanged", reclaim_knob_sysctl(k), new);
+		else
+			printf("%s%s: %" PRId64 " -> %" PRId64 "%s", dry_run ? "would set " : "",
+			       reclaim_knob_sysctl(k), old, new, open ? " (" : "");
 		if (nodes >= 0)
-			printf(" (checked: %" PRId64
-			       " kswapd thread%s on each of %zd node%s with memory)",
-			       new, new == 1 ? "" : "s", nodes, nodes == 1 ? "" : "s");
-		printf("\n");
+			printf("%schecked: %" PRId64
+			       " kswapd thread%s on each of %zd node%s with memory",
+			       old == new ? "; " : "", new, new == 1 ? "" : "s", nodes,
+			       nodes == 1 ? "" : "s");
+		printf("%s\n", open ? ")" : "");
 		return;
 	}
 	root = json_document();
@@ -247,7 +261,7 @@ static int set_main(struct cli *cli, int argc, char **argv)
 			dry_run = true;
 			continue;
 		}
-		r = common_option(cli, &cmd_set, c, &done);
+		r = common_option(cli, &cmd_set, c, argv, &done);
 		if (done)
 			return r;
 	}

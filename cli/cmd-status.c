@@ -16,6 +16,8 @@ struct snapshot {
 	char *pressure_missing;
 	bool *has_knob; /* indexed like the knob table */
 	int64_t *knob_value;
+	/* false for a root without sysctls (a dump): nothing is known of the knobs */
+	bool sysctls;
 };
 
 static void snapshot_free(struct snapshot *s)
@@ -46,6 +48,8 @@ static int read_knobs(struct cli *cli, struct snapshot *s)
 		if (r < 0)
 			return lib_fail(cli, EXIT_FAILURE, NULL);
 		s->has_knob[i] = true;
+		if (!reclaim_knob_needs_patch(reclaim_knob_get(i)))
+			s->sysctls = true;
 	}
 	return 0;
 }
@@ -79,8 +83,12 @@ static cJSON *json_features(const struct snapshot *s)
 	for (size_t i = 0; i < reclaim_knob_count(); i++) {
 		const struct reclaim_knob *k = reclaim_knob_get(i);
 
-		if (reclaim_knob_needs_patch(k))
+		if (!reclaim_knob_needs_patch(k))
+			continue;
+		if (s->sysctls)
 			cJSON_AddBoolToObject(o, reclaim_knob_name(k), s->has_knob[i]);
+		else
+			cJSON_AddNullToObject(o, reclaim_knob_name(k));
 	}
 	return o;
 }
@@ -199,6 +207,10 @@ static void print_kernel(struct cli *cli, const struct snapshot *s)
 	bool missing = false;
 
 	printf("Kernel: %s\n", release ? release : "unknown");
+	if (!s->sysctls) {
+		printf("  No /proc/sys/vm under this root: the knobs are unknown.\n");
+		return;
+	}
 	for (size_t i = 0; i < reclaim_knob_count(); i++) {
 		const struct reclaim_knob *k = reclaim_knob_get(i);
 
@@ -238,7 +250,7 @@ static void print_knobs(struct cli *cli, const struct snapshot *s)
 		if (s->has_knob[i])
 			format_value(value, sizeof(value), k, s->knob_value[i]);
 		else
-			snprintf(value, sizeof(value), "unsupported");
+			snprintf(value, sizeof(value), s->sysctls ? "unsupported" : "unknown");
 		if (reclaim_knob_default(k) >= 0)
 			format_value(def, sizeof(def), k, reclaim_knob_default(k));
 		else
@@ -412,7 +424,7 @@ static int run_status(struct cli *cli, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, opts, NULL)) != -1) {
 		bool done;
 
-		r = common_option(cli, &cmd_status, c, &done);
+		r = common_option(cli, &cmd_status, c, argv, &done);
 		if (done)
 			return r;
 	}

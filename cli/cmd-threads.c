@@ -50,7 +50,7 @@ static int run_threads(struct cli *cli, int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, opts, NULL)) != -1) {
 		bool done;
-		int r = common_option(cli, &cmd_threads, c, &done);
+		int r = common_option(cli, &cmd_threads, c, argv, &done);
 
 		if (done)
 			return r;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -60,7 +61,20 @@ int show_help(const struct command *cmd)
 	return 0;
 }
 
-int common_option(struct cli *cli, const struct command *cmd, int opt, bool *done)
+int option_error(const char *where, int opt, char **argv)
+{
+	const char *arg = argv[optind - 1];
+	const char *prefix = where ? where : "", *sep = where ? ": " : "";
+
+	if (opt == ':')
+		return usage_error("%s%soption '%s' needs a value", prefix, sep, arg);
+	/* For an unknown short option in a cluster (-Jx), optopt names it. */
+	if (optopt && arg[0] == '-' && arg[1] != '-')
+		return usage_error("%s%sunknown option '-%c'", prefix, sep, optopt);
+	return usage_error("%s%sunknown option '%s'", prefix, sep, arg);
+}
+
+int common_option(struct cli *cli, const struct command *cmd, int opt, char **argv, bool *done)
 {
 	*done = true;
 	switch (opt) {
@@ -71,9 +85,7 @@ int common_option(struct cli *cli, const struct command *cmd, int opt, bool *don
 		*done = false;
 		return 0;
 	default:
-		/* getopt already said what was wrong. */
-		fprintf(stderr, "Try 'reclaimctl %s --help'.\n", cmd->name);
-		return EXIT_USAGE;
+		return option_error(cmd->name, opt, argv);
 	}
 }
 

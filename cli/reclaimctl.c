@@ -45,7 +45,7 @@ static int run_help(int argc, char **argv)
 {
 	const struct command *cmd;
 
-	if (argc < 2)
+	if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)
 		return usage();
 	cmd = find_command(argv[1]);
 	if (!cmd)
@@ -62,13 +62,38 @@ static bool want_color(bool no_color)
 	return isatty(STDOUT_FILENO);
 }
 
+/*
+ * --sysroot and --no-color may also follow the command, as with systemctl:
+ * take them out of argv wherever they stand (before a "--").
+ */
+static int take_global_options(int *argc, char **argv, const char **sysroot, bool *no_color)
+{
+	int n = 1, i;
+
+	for (i = 1; i < *argc && strcmp(argv[i], "--") != 0; i++) {
+		if (strcmp(argv[i], "--no-color") == 0) {
+			*no_color = true;
+		} else if (strncmp(argv[i], "--sysroot=", 10) == 0) {
+			*sysroot = argv[i] + 10;
+		} else if (strcmp(argv[i], "--sysroot") == 0) {
+			if (i + 1 >= *argc)
+				return usage_error("option '--sysroot' needs a value");
+			*sysroot = argv[++i];
+		} else {
+			argv[n++] = argv[i];
+		}
+	}
+	while (i < *argc)
+		argv[n++] = argv[i++];
+	argv[n] = NULL;
+	*argc = n;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	enum { OPT_SYSROOT = 256, OPT_NO_COLOR };
 	static const struct option opts[] = {
-	    {"sysroot", required_argument, NULL, OPT_SYSROOT},
 	    {"json", no_argument, NULL, 'J'},
-	    {"no-color", no_argument, NULL, OPT_NO_COLOR},
 	    {"help", no_argument, NULL, 'h'},
 	    {"version", no_argument, NULL, 'V'},
 	    {0},
@@ -79,17 +104,15 @@ int main(int argc, char **argv)
 	bool no_color = false;
 	int c, r;
 
+	r = take_global_options(&argc, argv, &sysroot, &no_color);
+	if (r)
+		return r;
+	opterr = 0;
 	/* "+": options after the command belong to the command. */
-	while ((c = getopt_long(argc, argv, "+JhV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:JhV", opts, NULL)) != -1) {
 		switch (c) {
-		case OPT_SYSROOT:
-			sysroot = optarg;
-			break;
 		case 'J':
 			cli.json = true;
-			break;
-		case OPT_NO_COLOR:
-			no_color = true;
 			break;
 		case 'h':
 			return usage();
@@ -97,8 +120,7 @@ int main(int argc, char **argv)
 			printf("reclaimctl %s\n", RECLAIMCTL_VERSION);
 			return EXIT_SUCCESS;
 		default:
-			fprintf(stderr, "Try 'reclaimctl --help'.\n");
-			return EXIT_USAGE;
+			return option_error(NULL, c, argv);
 		}
 	}
 	if (optind >= argc)

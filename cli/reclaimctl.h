@@ -63,14 +63,19 @@ void threads_table(struct cli *cli, const struct reclaim_kswapd_list *list, FILE
 
 /* Prints the command's help to stdout; returns 0 for "return show_help(...)". */
 int show_help(const struct command *cmd);
-/* The common tail of a command's getopt loop: --help, --json, unknown options. */
-int common_option(struct cli *cli, const struct command *cmd, int opt, bool *done);
+/*
+ * The common tail of a command's getopt loop: --help, --json, and one-line
+ * errors for unknown options (getopt's own messages are off: opterr = 0).
+ */
+int common_option(struct cli *cli, const struct command *cmd, int opt, char **argv, bool *done);
+/* A one-line usage error for getopt's '?' or ':' (the option is argv[optind - 1]). */
+int option_error(const char *where, int opt, char **argv);
 
 #define COMMON_LONG_OPTIONS                                                                        \
 	{"help", no_argument, NULL, 'h'},                                                          \
 	{                                                                                          \
 		"json", no_argument, NULL, 'J'                                                     \
 	}
-#define COMMON_SHORT_OPTIONS "hJ"
+#define COMMON_SHORT_OPTIONS ":hJ"
 
 #endif

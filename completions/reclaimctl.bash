@@ -18,10 +18,11 @@ _reclaimctl_knobs='kswapd_threads max_direct_reclaimers swap_round_robin_quota_k
 # Options of command $1.
 _reclaimctl_command_opts()
 {
+	# --sysroot and --no-color are accepted after the command too.
 	case $1 in
-	status | threads) echo '--json -J --help -h' ;;
-	get) echo '--values -n --json -J --help -h' ;;
-	set) echo '--dry-run -n --json -J --help -h' ;;
+	status | threads) echo '--json -J --help -h --sysroot --no-color' ;;
+	get) echo '--values -n --json -J --help -h --sysroot --no-color' ;;
+	set) echo '--dry-run -n --json -J --help -h --sysroot --no-color' ;;
 	esac
 }
 
@@ -96,12 +97,19 @@ _reclaimctl()
 		return
 	fi
 
+	if [ "$prev" = --sysroot ]; then
+		_reclaimctl_dirs "$cur"
+		return
+	fi
 	# Count the command's operands before the cursor. A word like "-1" is
 	# an operand (set throttle -1 reaches the range check), as in reclaimctl.
 	for ((i = cmd_at + 1; i < cword; i++)); do
 		w=${words[i]}
 		if [ $dashdash -eq 0 ] && [ "$w" = -- ]; then
 			dashdash=1
+		elif [ $dashdash -eq 0 ] && [ "$w" = --sysroot ]; then
+			((i++))
+			[ "${words[i]}" = '=' ] && ((i++))
 		elif [ $dashdash -eq 0 ] && [[ $w == -[!0-9]* ]]; then
 			:
 		else

@@ -52,6 +52,8 @@ function __reclaimctl_words
             end
         else if test $dashdash -eq 0; and test "$w" = --
             set dashdash 1
+        else if test $dashdash -eq 0; and test "$w" = --sysroot
+            set -e words[1]
         else if test $dashdash -eq 0; and string match -qr -- '^-[^0-9]' $w
         else
             echo $w
@@ -89,8 +91,10 @@ complete -c reclaimctl -n __reclaimctl_needs_command -s h -l help -d 'Show the h
 complete -c reclaimctl -n __reclaimctl_needs_command -s V -l version -d 'Print the version'
 complete -c reclaimctl -n __reclaimctl_needs_command -a '(__reclaimctl_commands)'
 
-# Options every command has.
+# Options every command has; --sysroot and --no-color may follow the command too.
 complete -c reclaimctl -n 'not __reclaimctl_needs_command; and not __reclaimctl_using help' -s J -l json -d 'JSON output'
+complete -c reclaimctl -n 'not __reclaimctl_needs_command; and not __reclaimctl_using help' -l sysroot -xa '(__fish_complete_directories)' -d 'Read and write the system files under DIR'
+complete -c reclaimctl -n 'not __reclaimctl_needs_command; and not __reclaimctl_using help' -l no-color -d 'No colors'
 complete -c reclaimctl -n 'not __reclaimctl_needs_command; and not __reclaimctl_using help' -s h -l help -d 'Show the help of the command'
 
 # get

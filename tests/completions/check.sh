@@ -171,6 +171,11 @@ expect 'reclaimctl set --dry-run sw' swap-quota swap_round_robin_quota_kb swappi
 expect 'reclaimctl set -n w' watermark_boost_factor watermark_scale_factor
 expect 'reclaimctl set -- th' threads throttle
 expect 'reclaimctl set threads ' ''
+# --sysroot and --no-color after the command; the directory is not an operand.
+contains 'reclaimctl status --' --sysroot --no-color --json
+expect 'reclaimctl get --sysroot / sw' swap-quota swap_round_robin_quota_kb swappiness
+expect 'reclaimctl set --sysroot / th' threads throttle
+expect 'reclaimctl get --json sw' swap-quota swap_round_robin_quota_kb swappiness
 # After KNOB VALUE: no more knobs (zsh and fish may still offer options).
 lacks 'reclaimctl set throttle -1 ' $knobs
 lacks 'reclaimctl set swap-quota 2M ' $knobs
@@ -180,9 +185,9 @@ contains 'reclaimctl get -' --values --json --help
 expect 'reclaimctl get --v' --values
 expect 'reclaimctl set --d' --dry-run
 contains 'reclaimctl set -' --dry-run --json --help
-lacks 'reclaimctl set -' --values --sysroot --version
+lacks 'reclaimctl set -' --values --version
 contains 'reclaimctl status -' --json --help
-lacks 'reclaimctl status -' --values --dry-run --sysroot
+lacks 'reclaimctl status -' --values --dry-run
 contains 'reclaimctl threads --' --json --help
 
 # help COMMAND
