@@ -60,6 +60,19 @@ int reclaim_read_file(const struct reclaim_ctx *ctx, const char *path, char **re
 	return 0;
 }
 
+int reclaim_read_optional(struct reclaim_ctx *ctx, const char *path, char **buf)
+{
+	int r = reclaim_read_file(ctx, path, buf, NULL);
+
+	if (r == -ENOENT) {
+		*buf = NULL;
+		return 0;
+	}
+	if (r < 0)
+		return reclaim_error(ctx, -r, "cannot read %s: %s", path, strerror(-r));
+	return 0;
+}
+
 FILE *reclaim_fopen(const struct reclaim_ctx *ctx, const char *path)
 {
 	_cleanup_free_ char *full = reclaim_path(ctx, path);

@@ -42,6 +42,8 @@ char *reclaim_path(const struct reclaim_ctx *ctx, const char *path);
 /* fileio.c: every read goes under the context's root. */
 /* Reads a whole file; -errno (without setting an error message). */
 int reclaim_read_file(const struct reclaim_ctx *ctx, const char *path, char **buf, size_t *len);
+/* The same for a file that may be absent: 0 with *buf NULL then; sets the error message. */
+int reclaim_read_optional(struct reclaim_ctx *ctx, const char *path, char **buf);
 /* Opens a file under the root for reading; NULL with errno set. */
 FILE *reclaim_fopen(const struct reclaim_ctx *ctx, const char *path);
 bool reclaim_exists(const struct reclaim_ctx *ctx, const char *path);

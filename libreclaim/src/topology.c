@@ -62,12 +62,10 @@ static int read_cpulist(struct reclaim_ctx *ctx, const char *path, bool cpumap, 
 
 	*cpus = NULL;
 	*n = 0;
-	r = reclaim_read_file(ctx, path, &text, NULL);
-	*found = r >= 0;
-	if (r == -ENOENT)
-		return 0;
-	if (r < 0)
-		return reclaim_error(ctx, -r, "cannot read %s: %s", path, strerror(-r));
+	r = reclaim_read_optional(ctx, path, &text);
+	*found = text != NULL;
+	if (r < 0 || !text)
+		return r;
 	r = cpumap ? reclaim_cpumap_parse(text, cpus, n) : reclaim_cpulist_parse(text, cpus, n);
 	return r < 0 ? malformed(ctx, path, 0, r) : 0;
 }
@@ -86,11 +84,9 @@ static int read_distance(struct reclaim_ctx *ctx, struct reclaim_node *node, con
 	char *p, *end;
 	int r;
 
-	r = reclaim_read_file(ctx, path, &text, NULL);
-	if (r == -ENOENT)
-		return 0;
-	if (r < 0)
-		return reclaim_error(ctx, -r, "cannot read %s: %s", path, strerror(-r));
+	r = reclaim_read_optional(ctx, path, &text);
+	if (r < 0 || !text)
+		return r;
 	for (p = text;;) {
 		long v;
 		int *d;
@@ -120,11 +116,9 @@ static int read_meminfo(struct reclaim_ctx *ctx, struct reclaim_node *node, cons
 	size_t line = 0;
 	int r;
 
-	r = reclaim_read_file(ctx, path, &text, NULL);
-	if (r == -ENOENT)
-		return 0;
-	if (r < 0)
-		return reclaim_error(ctx, -r, "cannot read %s: %s", path, strerror(-r));
+	r = reclaim_read_optional(ctx, path, &text);
+	if (r < 0 || !text)
+		return r;
 	r = reclaim_meminfo_field(text, "MemTotal", &node->mem_total_kb, &line);
 	if (r == 0)
 		r = reclaim_meminfo_field(text, "MemFree", &node->mem_free_kb, &line);
@@ -298,11 +292,9 @@ static int load_zones(struct reclaim_ctx *ctx, struct reclaim_topology *t)
 	size_t line = 0;
 	int r;
 
-	r = reclaim_read_file(ctx, path, &text, NULL);
-	if (r == -ENOENT)
-		return 0;
-	if (r < 0)
-		return reclaim_error(ctx, -r, "cannot read %s: %s", path, strerror(-r));
+	r = reclaim_read_optional(ctx, path, &text);
+	if (r < 0 || !text)
+		return r;
 	r = reclaim_zoneinfo_parse(text, &t->zones, &t->nzones, &line);
 	if (r < 0)
 		return malformed(ctx, path, line, r);

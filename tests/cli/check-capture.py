@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""tests/capture-sysroot.sh must copy everything reclaimctl reads: status on
+the capture of this machine equals status on the machine itself, apart from
+what changes from one moment to the next (free memory, counters, CPU time).
+
+usage: check-capture.py RECLAIMCTL CAPTURE_SCRIPT
+"""
+import json
+import subprocess
+import sys
+import tempfile
+
+VOLATILE_NODE = {"memory_free_kb", "zones", "vmstat"}
+VOLATILE_THREAD = {"state", "cpu_seconds", "last_cpu"}
+
+
+def stable(status):
+    for node in status["nodes"]:
+        for key in VOLATILE_NODE:
+            node.pop(key, None)
+        for k in node["kswapd"]:
+            for key in VOLATILE_THREAD:
+                k.pop(key)
+    for key in ("vmstat", "pressure"):
+        status[key] = status[key] is not None and sorted(status[key])
+    return status
+
+
+def status(reclaimctl, *root):
+    out = subprocess.run([reclaimctl, *root, "status", "--json"], check=True,
+                         capture_output=True, text=True).stdout
+    return stable(json.loads(out))
+
+
+def main():
+    reclaimctl, capture = sys.argv[1], sys.argv[2]
+    with tempfile.TemporaryDirectory() as tmp:
+        root = f"{tmp}/root"
+        subprocess.run([capture, root], check=True, capture_output=True)
+        live, captured = status(reclaimctl), status(reclaimctl, "--sysroot", root)
+    if live != captured:
+        print("live:    ", json.dumps(live, sort_keys=True), file=sys.stderr)
+        print("captured:", json.dumps(captured, sort_keys=True), file=sys.stderr)
+        print("capture differs from the live machine: FAIL")
+        return 1
+    print(f"capture of {len(live['nodes'])} node(s) matches the live machine: ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
