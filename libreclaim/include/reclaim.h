@@ -184,6 +184,265 @@ double reclaim_pressure_avg300(const struct reclaim_pressure *p, enum reclaim_pr
 uint64_t reclaim_pressure_total_us(const struct reclaim_pressure *p,
 				   enum reclaim_pressure_kind kind);
 
+/* Recommendations from the topology */
+/*
+ * A recommended value of @knob for the machine @topo describes, and in
+ * @reason (if not NULL; free() it) why. max_direct_reclaimers:
+ * clamp(round(0.75 x CPUs of the node with the most memory among those with
+ * CPUs), 1, 16). -EOPNOTSUPP for a knob without a recommendation.
+ */
+int reclaim_knob_recommend(struct reclaim_ctx *ctx, const struct reclaim_knob *knob,
+			   const struct reclaim_topology *topo, int64_t *value, char **reason);
+
+/* Swap devices, from /proc/swaps (through libmount), and their priority rings */
+struct reclaim_swaps;
+struct reclaim_swap;
+struct reclaim_swap_ring;
+
+enum reclaim_swap_kind {
+	RECLAIM_SWAP_KIND_UNKNOWN = 0, /* a block device not found in the root's sysfs */
+	RECLAIM_SWAP_KIND_ZRAM,	       /* a zram device: compressed memory */
+	RECLAIM_SWAP_KIND_DISK,	       /* a disk or a partition of one */
+	RECLAIM_SWAP_KIND_FILE,	       /* a file in a filesystem */
+};
+
+/* -ENOENT when there is no /proc/swaps (no swap support), -EINVAL when it is malformed. */
+int reclaim_swaps_new(struct reclaim_ctx *ctx, struct reclaim_swaps **swaps);
+struct reclaim_swaps *reclaim_swaps_ref(struct reclaim_swaps *swaps);
+struct reclaim_swaps *reclaim_swaps_unref(struct reclaim_swaps *swaps);
+/* The devices in the order of /proc/swaps. */
+size_t reclaim_swaps_count(const struct reclaim_swaps *swaps);
+struct reclaim_swap *reclaim_swaps_get(const struct reclaim_swaps *swaps, size_t idx);
+/* The device named @path as in /proc/swaps, or by a link to it under the root; NULL if none. */
+struct reclaim_swap *reclaim_swaps_find(const struct reclaim_swaps *swaps, const char *path);
+/* Rings: the devices of one priority; highest priority first. */
+size_t reclaim_swaps_ring_count(const struct reclaim_swaps *swaps);
+struct reclaim_swap_ring *reclaim_swaps_ring(const struct reclaim_swaps *swaps, size_t idx);
+
+const char *reclaim_swap_path(const struct reclaim_swap *swap);
+/* "partition" or "file", as the kernel says. */
+const char *reclaim_swap_type(const struct reclaim_swap *swap);
+enum reclaim_swap_kind reclaim_swap_kind(const struct reclaim_swap *swap);
+/* "unknown", "zram", "disk", "file" */
+const char *reclaim_swap_kind_name(enum reclaim_swap_kind kind);
+uint64_t reclaim_swap_size_kb(const struct reclaim_swap *swap);
+uint64_t reclaim_swap_used_kb(const struct reclaim_swap *swap);
+int reclaim_swap_priority(const struct reclaim_swap *swap);
+/*
+ * The whole disk the device is or is part of (for a file: the disk holding
+ * its filesystem), e.g. "nvme0n1"; NULL if unknown.
+ */
+const char *reclaim_swap_disk(const struct reclaim_swap *swap);
+/* 1 if that disk is rotational, 0 if not, -ENODATA if unknown. */
+int reclaim_swap_rotational(const struct reclaim_swap *swap);
+/* A swap file's filesystem: its device as mounted ("/dev/nvme0n1p2") and mount point; else NULL. */
+const char *reclaim_swap_backing_device(const struct reclaim_swap *swap);
+const char *reclaim_swap_mountpoint(const struct reclaim_swap *swap);
+
+int reclaim_swap_ring_priority(const struct reclaim_swap_ring *ring);
+size_t reclaim_swap_ring_count(const struct reclaim_swap_ring *ring);
+struct reclaim_swap *reclaim_swap_ring_get(const struct reclaim_swap_ring *ring, size_t idx);
+uint64_t reclaim_swap_ring_size_kb(const struct reclaim_swap_ring *ring);
+uint64_t reclaim_swap_ring_used_kb(const struct reclaim_swap_ring *ring);
+/*
+ * How evenly the ring's used space is spread: min(used/size) / max(used/size)
+ * over its devices (of non-zero size); 1.0 for one device or nothing used.
+ */
+double reclaim_swap_ring_balance(const struct reclaim_swap_ring *ring);
+
+/* The swap entries of /etc/fstab, through libmount */
+struct reclaim_fstab;
+
+enum reclaim_swap_discard {
+	RECLAIM_SWAP_DISCARD_NONE = 0,
+	RECLAIM_SWAP_DISCARD_ALL,   /* "discard": at swapon and of freed pages */
+	RECLAIM_SWAP_DISCARD_ONCE,  /* "discard=once": the whole device at swapon */
+	RECLAIM_SWAP_DISCARD_PAGES, /* "discard=pages": freed pages */
+};
+
+/* -ENOENT without /etc/fstab, -EINVAL when a line of it is not an entry. */
+int reclaim_fstab_new(struct reclaim_ctx *ctx, struct reclaim_fstab **fstab);
+struct reclaim_fstab *reclaim_fstab_ref(struct reclaim_fstab *fstab);
+struct reclaim_fstab *reclaim_fstab_unref(struct reclaim_fstab *fstab);
+/* The entries of type swap, in file order. */
+size_t reclaim_fstab_count(const struct reclaim_fstab *fstab);
+/* As written: "/dev/sda2", "UUID=...". */
+const char *reclaim_fstab_source(const struct reclaim_fstab *fstab, size_t idx);
+const char *reclaim_fstab_options(const struct reclaim_fstab *fstab, size_t idx);
+/* 1 and the pri= value, 0 without pri=, -EINVAL if it is not a priority. */
+int reclaim_fstab_priority(const struct reclaim_fstab *fstab, size_t idx, int *prio);
+enum reclaim_swap_discard reclaim_fstab_discard(const struct reclaim_fstab *fstab, size_t idx);
+/*
+ * The entry of the swap device @device: by path, by links under the root and
+ * by UUID=, LABEL=, PARTUUID=, PARTLABEL= through /dev/disk/by-*; -ENOENT if none.
+ */
+ssize_t reclaim_fstab_find(const struct reclaim_fstab *fstab, const char *device);
+/*
+ * Sets pri=@prio (0..32767) in entry @idx and replaces /etc/fstab atomically;
+ * only that entry's line changes, every other byte stays.
+ */
+int reclaim_fstab_set_priority(struct reclaim_fstab *fstab, size_t idx, int prio);
+
+/*
+ * A priority change of an active swap device: swapoff, then swapon(2) with
+ * the new priority and the discard flags of its fstab entry.
+ */
+struct reclaim_swap_plan;
+
+enum reclaim_swap_plan_flags {
+	RECLAIM_SWAP_LIVE = 1 << 0,    /* change the running kernel's device */
+	RECLAIM_SWAP_PERSIST = 1 << 1, /* set pri= in the device's /etc/fstab entry */
+};
+
+/* Reads the device's state; -ENOENT if @device is not an active swap device, -ERANGE for @prio. */
+int reclaim_swap_plan_new(struct reclaim_ctx *ctx, const char *device, int prio,
+			  struct reclaim_swap_plan **plan);
+struct reclaim_swap_plan *reclaim_swap_plan_ref(struct reclaim_swap_plan *plan);
+struct reclaim_swap_plan *reclaim_swap_plan_unref(struct reclaim_swap_plan *plan);
+/* The device as /proc/swaps names it. */
+const char *reclaim_swap_plan_device(const struct reclaim_swap_plan *plan);
+int reclaim_swap_plan_old_priority(const struct reclaim_swap_plan *plan);
+int reclaim_swap_plan_new_priority(const struct reclaim_swap_plan *plan);
+uint64_t reclaim_swap_plan_used_kb(const struct reclaim_swap_plan *plan);
+uint64_t reclaim_swap_plan_mem_available_kb(const struct reclaim_swap_plan *plan);
+/* max(64 MiB, MemTotal / 32) */
+uint64_t reclaim_swap_plan_margin_kb(const struct reclaim_swap_plan *plan);
+/* MemAvailable > used + margin, or nothing used. */
+bool reclaim_swap_plan_has_room(const struct reclaim_swap_plan *plan);
+enum reclaim_swap_discard reclaim_swap_plan_discard(const struct reclaim_swap_plan *plan);
+/* As reclaim_fstab_priority() for the device's entry; -ENOENT without one. */
+int reclaim_swap_plan_fstab_priority(const struct reclaim_swap_plan *plan, int *prio);
+/* The checks of reclaim_swap_plan_apply() alone: room (LIVE), an fstab entry (PERSIST). */
+int reclaim_swap_plan_check(struct reclaim_swap_plan *plan, unsigned int flags);
+/*
+ * Checks, then changes. LIVE needs the live root ("/") and CAP_SYS_ADMIN;
+ * if swapon with the new priority fails the device is swapped on with the old one.
+ */
+int reclaim_swap_plan_apply(struct reclaim_swap_plan *plan, unsigned int flags);
+/* After apply: whether the running kernel's device and the fstab entry were changed. */
+bool reclaim_swap_plan_live_changed(const struct reclaim_swap_plan *plan);
+bool reclaim_swap_plan_fstab_changed(const struct reclaim_swap_plan *plan);
+
+/*
+ * Repeated sampling (monitor, record): the files stay open and are re-read
+ * with pread(). kswapd threads are looked for again only when kthreadd's
+ * children change (or, on a kernel without that file, when the
+ * kswapd_threads knob changes or a thread is gone).
+ */
+struct reclaim_sampler;
+struct reclaim_sample;
+
+enum reclaim_sampler_flags {
+	RECLAIM_SAMPLER_NODES = 1 << 0, /* also each node's vmstat */
+	RECLAIM_SAMPLER_KNOBS = 1 << 1, /* also the values of the knobs */
+};
+
+int reclaim_sampler_new(struct reclaim_ctx *ctx, unsigned int flags,
+			struct reclaim_sampler **sampler);
+struct reclaim_sampler *reclaim_sampler_ref(struct reclaim_sampler *sampler);
+struct reclaim_sampler *reclaim_sampler_unref(struct reclaim_sampler *sampler);
+/* Reads everything once more into a new sample. */
+int reclaim_sampler_read(struct reclaim_sampler *sampler, struct reclaim_sample **sample);
+
+struct reclaim_sample *reclaim_sample_ref(struct reclaim_sample *sample);
+struct reclaim_sample *reclaim_sample_unref(struct reclaim_sample *sample);
+/* When the sample was taken: CLOCK_MONOTONIC and CLOCK_REALTIME, in ns. */
+uint64_t reclaim_sample_monotonic_ns(const struct reclaim_sample *sample);
+uint64_t reclaim_sample_realtime_ns(const struct reclaim_sample *sample);
+/* The reclaim counters of /proc/vmstat (owned by the sample). */
+struct reclaim_vmstat *reclaim_sample_vmstat(const struct reclaim_sample *sample);
+/* NULL when the kernel has no PSI. */
+struct reclaim_pressure *reclaim_sample_pressure(const struct reclaim_sample *sample);
+/* Nodes with a vmstat file (RECLAIM_SAMPLER_NODES), by node id. */
+size_t reclaim_sample_node_count(const struct reclaim_sample *sample);
+int reclaim_sample_node_id(const struct reclaim_sample *sample, size_t idx);
+struct reclaim_vmstat *reclaim_sample_node_vmstat(const struct reclaim_sample *sample, size_t idx);
+/* kswapd threads, sorted by node, then index. */
+size_t reclaim_sample_kswapd_count(const struct reclaim_sample *sample);
+pid_t reclaim_sample_kswapd_pid(const struct reclaim_sample *sample, size_t idx);
+const char *reclaim_sample_kswapd_name(const struct reclaim_sample *sample, size_t idx);
+int reclaim_sample_kswapd_node(const struct reclaim_sample *sample, size_t idx);
+double reclaim_sample_kswapd_cpu_seconds(const struct reclaim_sample *sample, size_t idx);
+/* True if the threads differ from the previous sample's (always false for the first). */
+bool reclaim_sample_kswapd_changed(const struct reclaim_sample *sample);
+/* With RECLAIM_SAMPLER_KNOBS: 0 and the value, -EOPNOTSUPP if the kernel lacks the knob. */
+int reclaim_sample_knob(const struct reclaim_sample *sample, const struct reclaim_knob *knob,
+			int64_t *value);
+
+/*
+ * Rates. A cumulative counter only grows; one that went backwards was reset
+ * or wrapped, and then its increase over that interval is unknown: it counts
+ * as 0, never as a huge number. A kswapd thread that is new in the later
+ * sample (a new pid: started, or restarted, during the interval) counts from
+ * 0, so its whole CPU time is its use over the interval.
+ */
+uint64_t reclaim_counter_delta(uint64_t prev, uint64_t cur);
+/* The delta per second; 0 for an interval <= 0. */
+double reclaim_counter_rate(uint64_t prev, uint64_t cur, double seconds);
+/* Seconds between two samples. */
+double reclaim_sample_interval(const struct reclaim_sample *prev, const struct reclaim_sample *cur);
+/*
+ * Per-second increase of the vmstat counter @name between two samples, or,
+ * for a @name ending in '_' ("allocstall_"), of the sum of the counters with
+ * that prefix (each one's delta taken separately). -ENOENT if a sample lacks it.
+ */
+int reclaim_sample_rate(const struct reclaim_sample *prev, const struct reclaim_sample *cur,
+			const char *name, double *rate);
+/* The same for node @node_id's vmstat. */
+int reclaim_sample_node_rate(const struct reclaim_sample *prev, const struct reclaim_sample *cur,
+			     int node_id, const char *name, double *rate);
+/* CPU use of thread @idx of @cur over the interval, in percent of one CPU. */
+double reclaim_sample_kswapd_cpu_percent(const struct reclaim_sample *prev,
+					 const struct reclaim_sample *cur, size_t idx);
+
+/*
+ * Delay accounting of tasks (taskstats over generic netlink): how long a
+ * task waited in direct reclaim ("freepages"), on thrashing pages, on swap-in
+ * and in compaction. The kernel counts only while kernel.task_delayacct is 1,
+ * and only for tasks started while it was 1.
+ */
+struct reclaim_taskstats;
+struct reclaim_task_delays;
+
+enum reclaim_delay {
+	RECLAIM_DELAY_RECLAIM = 0, /* direct reclaim (freepages_*) */
+	RECLAIM_DELAY_THRASHING,   /* waiting for a page of the working set (thrashing_*) */
+	RECLAIM_DELAY_SWAPIN,	   /* swap-in (swapin_*) */
+	RECLAIM_DELAY_COMPACT,	   /* memory compaction (compact_*) */
+};
+
+/* 1 if kernel.task_delayacct is on, 0 if off, -ENOENT if the kernel has no such sysctl. */
+int reclaim_delayacct_get(struct reclaim_ctx *ctx);
+int reclaim_delayacct_set(struct reclaim_ctx *ctx, bool on);
+/* The numeric entries of /proc (processes), sorted; free() *pids. */
+int reclaim_proc_pids(struct reclaim_ctx *ctx, pid_t **pids, size_t *count);
+
+/*
+ * Connects to the kernel's TASKSTATS family. Only on the live system (root
+ * "/"): -EOPNOTSUPP under another root; -ENOENT when the kernel has no taskstats.
+ */
+int reclaim_taskstats_new(struct reclaim_ctx *ctx, struct reclaim_taskstats **ts);
+struct reclaim_taskstats *reclaim_taskstats_ref(struct reclaim_taskstats *ts);
+struct reclaim_taskstats *reclaim_taskstats_unref(struct reclaim_taskstats *ts);
+/*
+ * The delays of process @tgid, its threads summed (TASKSTATS_CMD_ATTR_TGID).
+ * -ESRCH if it is gone, -EPERM without CAP_NET_ADMIN.
+ */
+int reclaim_taskstats_query(struct reclaim_taskstats *ts, pid_t tgid,
+			    struct reclaim_task_delays **delays);
+
+struct reclaim_task_delays *reclaim_task_delays_ref(struct reclaim_task_delays *d);
+struct reclaim_task_delays *reclaim_task_delays_unref(struct reclaim_task_delays *d);
+pid_t reclaim_task_delays_pid(const struct reclaim_task_delays *d);
+/* /proc/PID/comm when it was queried; "?" if that could not be read. */
+const char *reclaim_task_delays_comm(const struct reclaim_task_delays *d);
+/* The kernel's struct taskstats version (13 on 6.1, 14 on 6.12). */
+int reclaim_task_delays_version(const struct reclaim_task_delays *d);
+/* False when the kernel's struct taskstats is too old to have that delay. */
+bool reclaim_task_delays_has(const struct reclaim_task_delays *d, enum reclaim_delay kind);
+uint64_t reclaim_task_delays_count(const struct reclaim_task_delays *d, enum reclaim_delay kind);
+uint64_t reclaim_task_delays_total_ns(const struct reclaim_task_delays *d, enum reclaim_delay kind);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,756 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Cheap repeated sampling: /proc/vmstat, /proc/pressure/memory, the nodes'
+ * vmstat, the knobs and every kswapd thread's /proc/PID/stat are opened once
+ * and re-read with pread() at offset 0 (seq_file and sysctl files restart
+ * there). kthreadd's children list is re-read too; only pids that came are
+ * looked at, so the thread set is found again without a directory scan.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define CHILDREN_PATH "/proc/2/task/2/children"
+
+struct sample_thread {
+	pid_t pid;
+	char name[32];
+	int node, index;
+	uint64_t ticks;
+};
+
+struct reclaim_sample {
+	int refcount;
+	uint64_t mono_ns, real_ns;
+	struct reclaim_vmstat *vmstat;
+	struct reclaim_pressure *pressure;
+	size_t nnodes;
+	int *node_ids;
+	struct reclaim_vmstat **node_vmstat;
+	size_t nthreads;
+	struct sample_thread *threads;
+	bool threads_changed;
+	double hz;
+	/* indexed like the knob table; has_knob NULL without RECLAIM_SAMPLER_KNOBS */
+	bool *has_knob;
+	int64_t *knob_value;
+};
+
+/* A kswapd thread being followed: its stat file stays open. */
+struct tracked {
+	pid_t pid;
+	int fd;
+	char name[32];
+	int node, index;
+};
+
+struct reclaim_sampler {
+	int refcount;
+	struct reclaim_ctx *ctx;
+	unsigned int flags;
+	int vmstat_fd, psi_fd, children_fd, threads_knob_fd;
+	size_t nnodes;
+	int *node_ids, *node_fds;
+	int *knob_fds; /* indexed like the knob table, -1 where the kernel lacks it */
+	pid_t *children;
+	size_t nchildren;
+	struct tracked *threads;
+	size_t nthreads;
+	int64_t threads_knob; /* last kswapd_threads value, for the fallback */
+	bool rescan;	      /* the fallback: scan /proc at the next sample */
+	bool sampled;	      /* a sample was taken: later ones report thread changes */
+	double hz;
+	char *buf;
+	size_t size;
+};
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+static int open_under(struct reclaim_ctx *ctx, const char *path)
+{
+	_cleanup_free_ char *full = reclaim_path(ctx, path);
+	int fd;
+
+	if (!full)
+		return -ENOMEM;
+	fd = open(full, O_RDONLY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+/* Reads the whole file behind @fd from offset 0 into s->buf (NUL-terminated). */
+static int pread_all(struct reclaim_sampler *s, int fd, size_t *len_out)
+{
+	size_t len = 0;
+
+	for (;;) {
+		ssize_t n;
+
+		if (len + 1 >= s->size) {
+			size_t size = s->size ? s->size * 2 : 16384;
+			char *buf = realloc(s->buf, size);
+
+			if (!buf)
+				return -ENOMEM;
+			s->buf = buf;
+			s->size = size;
+		}
+		n = pread(fd, s->buf + len, s->size - len - 1, (off_t)len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	s->buf[len] = '\0';
+	if (len_out)
+		*len_out = len;
+	return 0;
+}
+
+static uint64_t clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- kswapd threads ---- */
+
+static void tracked_drop(struct reclaim_sampler *s, size_t i)
+{
+	close_fd(&s->threads[i].fd);
+	memmove(&s->threads[i], &s->threads[i + 1], (s->nthreads - i - 1) * sizeof(*s->threads));
+	s->nthreads--;
+}
+
+static ssize_t tracked_find(const struct reclaim_sampler *s, pid_t pid)
+{
+	for (size_t i = 0; i < s->nthreads; i++)
+		if (s->threads[i].pid == pid)
+			return (ssize_t)i;
+	return -1;
+}
+
+/*
+ * Opens /proc/PID/stat and keeps it if the task is a kswapd thread: 1 if it
+ * is followed now, 0 if not (or gone), negative errno.
+ */
+static int probe(struct reclaim_sampler *s, pid_t pid, bool need_kthread)
+{
+	struct tracked t = {.pid = pid};
+	char path[64], state;
+	uint64_t ticks;
+	int last_cpu, r;
+	struct tracked *v;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	t.fd = open_under(s->ctx, path);
+	if (t.fd == -ENOENT || t.fd == -ESRCH)
+		return 0;
+	if (t.fd < 0)
+		return reclaim_error(s->ctx, -t.fd, "cannot open %s: %s", path, strerror(-t.fd));
+	r = pread_all(s, t.fd, NULL);
+	if (r == 0)
+		r = reclaim_proc_stat_parse(s->buf, t.name, sizeof(t.name), &state, &ticks,
+					    &last_cpu);
+	if (r < 0 || (r == 0 && need_kthread) ||
+	    !reclaim_kswapd_parse_name(t.name, &t.node, &t.index)) {
+		close(t.fd);
+		/* A task that exited between the listing and now is no error. */
+		return (r == -ESRCH || r == -ENOENT || r >= 0) ? 0 : r;
+	}
+	v = realloc(s->threads, (s->nthreads + 1) * sizeof(*v));
+	if (!v) {
+		close(t.fd);
+		return -ENOMEM;
+	}
+	s->threads = v;
+	s->threads[s->nthreads++] = t;
+	return 1;
+}
+
+static int parse_pids(struct reclaim_ctx *ctx, const char *text, pid_t **ret, size_t *count)
+{
+	pid_t *pids = NULL;
+	size_t n = 0;
+
+	for (const char *p = text;;) {
+		char *end;
+		long pid;
+		pid_t *v;
+
+		while (*p == ' ' || *p == '\n')
+			p++;
+		if (!*p)
+			break;
+		pid = strtol(p, &end, 10);
+		if (end == p || pid <= 0 || (*end && *end != ' ' && *end != '\n')) {
+			free(pids);
+			return reclaim_error(ctx, EINVAL, CHILDREN_PATH ": malformed");
+		}
+		v = realloc(pids, (n + 1) * sizeof(*v));
+		if (!v) {
+			free(pids);
+			return -ENOMEM;
+		}
+		pids = v;
+		pids[n++] = (pid_t)pid;
+		p = end;
+	}
+	*ret = pids;
+	*count = n;
+	return 0;
+}
+
+static bool has_pid(const pid_t *pids, size_t n, pid_t pid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (pids[i] == pid)
+			return true;
+	return false;
+}
+
+/* Re-reads kthreadd's children; probes pids that came, drops threads that went. */
+static int update_children(struct reclaim_sampler *s, bool *changed)
+{
+	pid_t *pids;
+	size_t n, len;
+	int r;
+
+	r = pread_all(s, s->children_fd, &len);
+	if (r < 0)
+		return reclaim_error(s->ctx, -r, "cannot read " CHILDREN_PATH ": %s", strerror(-r));
+	r = parse_pids(s->ctx, s->buf, &pids, &n);
+	if (r < 0)
+		return r;
+	for (size_t i = s->nthreads; i-- > 0;)
+		if (!has_pid(pids, n, s->threads[i].pid)) {
+			tracked_drop(s, i);
+			*changed = true;
+		}
+	for (size_t i = 0; i < n && r >= 0; i++) {
+		if (has_pid(s->children, s->nchildren, pids[i]))
+			continue;
+		r = probe(s, pids[i], false);
+		if (r > 0)
+			*changed = true;
+	}
+	free(s->children);
+	s->children = pids;
+	s->nchildren = n;
+	return r < 0 ? r : 0;
+}
+
+/* Without the children file: every process, once, and again only when needed. */
+static int scan_proc(struct reclaim_sampler *s, bool *changed)
+{
+	_cleanup_free_ pid_t *pids = NULL;
+	size_t n;
+	int r;
+
+	r = reclaim_proc_pids(s->ctx, &pids, &n);
+	if (r < 0)
+		return r;
+	for (size_t i = s->nthreads; i-- > 0;)
+		if (!has_pid(pids, n, s->threads[i].pid)) {
+			tracked_drop(s, i);
+			*changed = true;
+		}
+	for (size_t i = 0; i < n; i++) {
+		if (tracked_find(s, pids[i]) >= 0)
+			continue;
+		r = probe(s, pids[i], true);
+		if (r < 0)
+			return r;
+		if (r > 0)
+			*changed = true;
+	}
+	s->rescan = false;
+	return 0;
+}
+
+/* The fallback's trigger: the kswapd_threads knob changed. */
+static void check_threads_knob(struct reclaim_sampler *s)
+{
+	int64_t v;
+
+	if (s->threads_knob_fd < 0 || pread_all(s, s->threads_knob_fd, NULL) < 0 ||
+	    reclaim_parse_i64(s->buf, &v) < 0)
+		return;
+	if (v != s->threads_knob)
+		s->rescan = true;
+	s->threads_knob = v;
+}
+
+static int cmp_thread(const void *a, const void *b)
+{
+	const struct sample_thread *x = a, *y = b;
+
+	if (x->node != y->node)
+		return (x->node > y->node) - (x->node < y->node);
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+/* Reads every followed thread's CPU time into @smp; a thread that is gone is dropped. */
+static int read_threads(struct reclaim_sampler *s, struct reclaim_sample *smp, bool *changed)
+{
+	smp->threads = calloc(s->nthreads ? s->nthreads : 1, sizeof(*smp->threads));
+	if (!smp->threads)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->nthreads;) {
+		struct tracked *t = &s->threads[i];
+		struct sample_thread *st = &smp->threads[smp->nthreads];
+		char comm[32], state;
+		int last_cpu, r;
+
+		r = pread_all(s, t->fd, NULL);
+		if (r == 0)
+			r = reclaim_proc_stat_parse(s->buf, comm, sizeof(comm), &state, &st->ticks,
+						    &last_cpu);
+		if (r == -ENOMEM)
+			return r;
+		if (r < 0) {
+			/* ESRCH: the thread exited; its pid is no longer kthreadd's child either.
+			 */
+			tracked_drop(s, i);
+			*changed = true;
+			s->rescan = true;
+			continue;
+		}
+		st->pid = t->pid;
+		memcpy(st->name, t->name, sizeof(st->name));
+		st->node = t->node;
+		st->index = t->index;
+		smp->nthreads++;
+		i++;
+	}
+	if (smp->nthreads > 1)
+		qsort(smp->threads, smp->nthreads, sizeof(*smp->threads), cmp_thread);
+	return 0;
+}
+
+static int sample_threads(struct reclaim_sampler *s, struct reclaim_sample *smp)
+{
+	bool changed = false;
+	int r;
+
+	if (s->children_fd >= 0) {
+		r = update_children(s, &changed);
+	} else {
+		check_threads_knob(s);
+		r = s->rescan ? scan_proc(s, &changed) : 0;
+	}
+	if (r < 0)
+		return r;
+	r = read_threads(s, smp, &changed);
+	smp->threads_changed = changed && s->sampled;
+	s->sampled = true;
+	return r;
+}
+
+/* ---- counters, pressure, knobs ---- */
+
+static int read_vmstat(struct reclaim_sampler *s, int fd, const char *path,
+		       struct reclaim_vmstat **ret)
+{
+	size_t line = 0;
+	int r;
+
+	r = pread_all(s, fd, NULL);
+	if (r < 0)
+		return reclaim_error(s->ctx, -r, "cannot read %s: %s", path, strerror(-r));
+	r = reclaim_vmstat_parse(s->buf, ret, &line);
+	if (r == -EINVAL)
+		return reclaim_error(s->ctx, EINVAL, "%s:%zu: malformed line", path, line);
+	return r;
+}
+
+static int read_pressure(struct reclaim_sampler *s, struct reclaim_sample *smp)
+{
+	int r;
+
+	if (s->psi_fd < 0)
+		return 0;
+	r = pread_all(s, s->psi_fd, NULL);
+	if (r == -EOPNOTSUPP)
+		return 0;
+	if (r < 0)
+		return reclaim_error(s->ctx, -r, "cannot read /proc/pressure/memory: %s",
+				     strerror(-r));
+	r = reclaim_pressure_parse(s->buf, &smp->pressure);
+	if (r == -EINVAL)
+		return reclaim_error(s->ctx, EINVAL, "/proc/pressure/memory: malformed");
+	return r;
+}
+
+static int read_nodes(struct reclaim_sampler *s, struct reclaim_sample *smp)
+{
+	if (!s->nnodes)
+		return 0;
+	smp->node_ids = calloc(s->nnodes, sizeof(*smp->node_ids));
+	smp->node_vmstat = calloc(s->nnodes, sizeof(*smp->node_vmstat));
+	if (!smp->node_ids || !smp->node_vmstat)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->nnodes; i++) {
+		char path[64];
+		int r;
+
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/vmstat",
+			 s->node_ids[i]);
+		r = read_vmstat(s, s->node_fds[i], path, &smp->node_vmstat[i]);
+		if (r < 0)
+			return r;
+		smp->node_ids[i] = s->node_ids[i];
+		smp->nnodes++;
+	}
+	return 0;
+}
+
+static int read_knobs(struct reclaim_sampler *s, struct reclaim_sample *smp)
+{
+	size_t n = reclaim_knob_count();
+
+	if (!s->knob_fds)
+		return 0;
+	smp->has_knob = calloc(n, sizeof(*smp->has_knob));
+	smp->knob_value = calloc(n, sizeof(*smp->knob_value));
+	if (!smp->has_knob || !smp->knob_value)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const struct reclaim_knob *k = reclaim_knob_get(i);
+
+		if (s->knob_fds[i] < 0)
+			continue;
+		if (pread_all(s, s->knob_fds[i], NULL) < 0 ||
+		    reclaim_parse_i64(s->buf, &smp->knob_value[i]) < 0)
+			return reclaim_error(s->ctx, EINVAL, "cannot read %s",
+					     reclaim_knob_path(k));
+		smp->has_knob[i] = true;
+	}
+	return 0;
+}
+
+static void sample_free(struct reclaim_sample *smp)
+{
+	reclaim_vmstat_unref(smp->vmstat);
+	reclaim_pressure_unref(smp->pressure);
+	for (size_t i = 0; i < smp->nnodes; i++)
+		reclaim_vmstat_unref(smp->node_vmstat[i]);
+	free(smp->node_vmstat);
+	free(smp->node_ids);
+	free(smp->threads);
+	free(smp->has_knob);
+	free(smp->knob_value);
+	free(smp);
+}
+
+RECLAIM_EXPORT int reclaim_sampler_read(struct reclaim_sampler *s, struct reclaim_sample **ret)
+{
+	struct reclaim_sample *smp;
+	int r;
+
+	assert_return(s && ret, -EINVAL);
+	smp = calloc(1, sizeof(*smp));
+	if (!smp)
+		return -ENOMEM;
+	smp->refcount = 1;
+	smp->hz = s->hz;
+	smp->mono_ns = clock_ns(CLOCK_MONOTONIC);
+	smp->real_ns = clock_ns(CLOCK_REALTIME);
+	r = read_vmstat(s, s->vmstat_fd, "/proc/vmstat", &smp->vmstat);
+	if (r == 0)
+		r = read_pressure(s, smp);
+	if (r == 0)
+		r = read_nodes(s, smp);
+	if (r == 0)
+		r = read_knobs(s, smp);
+	if (r == 0)
+		r = sample_threads(s, smp);
+	if (r < 0) {
+		sample_free(smp);
+		return r;
+	}
+	*ret = smp;
+	return 0;
+}
+
+/* ---- the sampler ---- */
+
+static int open_nodes(struct reclaim_sampler *s)
+{
+	struct reclaim_topology *topo;
+	size_t n;
+	int r;
+
+	r = reclaim_topology_new(s->ctx, &topo);
+	if (r < 0)
+		return r;
+	n = reclaim_topology_node_count(topo);
+	s->node_ids = calloc(n ? n : 1, sizeof(*s->node_ids));
+	s->node_fds = calloc(n ? n : 1, sizeof(*s->node_fds));
+	if (!s->node_ids || !s->node_fds) {
+		reclaim_topology_unref(topo);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n && reclaim_topology_is_numa(topo); i++) {
+		int id = reclaim_node_id(reclaim_topology_node(topo, i)), fd;
+		char path[64];
+
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/vmstat", id);
+		fd = open_under(s->ctx, path);
+		if (fd == -ENOENT)
+			continue;
+		if (fd < 0) {
+			reclaim_topology_unref(topo);
+			return reclaim_error(s->ctx, -fd, "cannot open %s: %s", path,
+					     strerror(-fd));
+		}
+		s->node_ids[s->nnodes] = id;
+		s->node_fds[s->nnodes++] = fd;
+	}
+	reclaim_topology_unref(topo);
+	return 0;
+}
+
+static int open_knobs(struct reclaim_sampler *s)
+{
+	size_t n = reclaim_knob_count();
+
+	s->knob_fds = malloc(n * sizeof(*s->knob_fds));
+	if (!s->knob_fds)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const char *path = reclaim_knob_path(reclaim_knob_get(i));
+
+		s->knob_fds[i] = open_under(s->ctx, path);
+		if (s->knob_fds[i] == -ENOENT)
+			continue;
+		if (s->knob_fds[i] < 0) {
+			int r = s->knob_fds[i];
+
+			s->knob_fds[i] = -1;
+			return reclaim_error(s->ctx, -r, "cannot open %s: %s", path, strerror(-r));
+		}
+	}
+	return 0;
+}
+
+static int open_files(struct reclaim_sampler *s)
+{
+	int r;
+
+	s->vmstat_fd = open_under(s->ctx, "/proc/vmstat");
+	if (s->vmstat_fd < 0) {
+		r = s->vmstat_fd;
+		return reclaim_error(s->ctx, -r, "cannot open /proc/vmstat: %s", strerror(-r));
+	}
+	s->psi_fd = open_under(s->ctx, "/proc/pressure/memory");
+	if (s->psi_fd < 0 && s->psi_fd != -ENOENT)
+		return reclaim_error(s->ctx, -s->psi_fd, "cannot open /proc/pressure/memory: %s",
+				     strerror(-s->psi_fd));
+	s->children_fd = open_under(s->ctx, CHILDREN_PATH);
+	if (s->children_fd < 0 && s->children_fd != -ENOENT)
+		return reclaim_error(s->ctx, -s->children_fd, "cannot open " CHILDREN_PATH ": %s",
+				     strerror(-s->children_fd));
+	if (s->children_fd < 0) {
+		s->threads_knob_fd = open_under(s->ctx, "/proc/sys/vm/kswapd_threads");
+		s->rescan = true;
+	}
+	if (s->flags & RECLAIM_SAMPLER_NODES) {
+		r = open_nodes(s);
+		if (r < 0)
+			return r;
+	}
+	if (s->flags & RECLAIM_SAMPLER_KNOBS)
+		return open_knobs(s);
+	return 0;
+}
+
+static void sampler_free(struct reclaim_sampler *s)
+{
+	close_fd(&s->vmstat_fd);
+	close_fd(&s->psi_fd);
+	close_fd(&s->children_fd);
+	close_fd(&s->threads_knob_fd);
+	for (size_t i = 0; i < s->nnodes; i++)
+		close_fd(&s->node_fds[i]);
+	for (size_t i = 0; s->knob_fds && i < reclaim_knob_count(); i++)
+		close_fd(&s->knob_fds[i]);
+	for (size_t i = 0; i < s->nthreads; i++)
+		close_fd(&s->threads[i].fd);
+	free(s->node_ids);
+	free(s->node_fds);
+	free(s->knob_fds);
+	free(s->children);
+	free(s->threads);
+	free(s->buf);
+	reclaim_unref(s->ctx);
+	free(s);
+}
+
+RECLAIM_EXPORT int reclaim_sampler_new(struct reclaim_ctx *ctx, unsigned int flags,
+				       struct reclaim_sampler **ret)
+{
+	struct reclaim_sampler *s;
+	long hz;
+	int r;
+
+	assert_return(ctx && ret, -EINVAL);
+	assert_return((flags & ~(unsigned int)(RECLAIM_SAMPLER_NODES | RECLAIM_SAMPLER_KNOBS)) == 0,
+		      -EINVAL);
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->refcount = 1;
+	s->ctx = reclaim_ref(ctx);
+	s->flags = flags;
+	s->vmstat_fd = s->psi_fd = s->children_fd = s->threads_knob_fd = -1;
+	s->threads_knob = -1;
+	hz = sysconf(_SC_CLK_TCK);
+	s->hz = hz > 0 ? (double)hz : 100.0;
+	r = open_files(s);
+	if (r < 0) {
+		sampler_free(s);
+		return r;
+	}
+	*ret = s;
+	return 0;
+}
+
+RECLAIM_EXPORT struct reclaim_sampler *reclaim_sampler_ref(struct reclaim_sampler *s)
+{
+	if (s)
+		s->refcount++;
+	return s;
+}
+
+RECLAIM_EXPORT struct reclaim_sampler *reclaim_sampler_unref(struct reclaim_sampler *s)
+{
+	if (s && --s->refcount == 0)
+		sampler_free(s);
+	return NULL;
+}
+
+/* ---- sample getters ---- */
+
+RECLAIM_EXPORT struct reclaim_sample *reclaim_sample_ref(struct reclaim_sample *smp)
+{
+	if (smp)
+		smp->refcount++;
+	return smp;
+}
+
+RECLAIM_EXPORT struct reclaim_sample *reclaim_sample_unref(struct reclaim_sample *smp)
+{
+	if (smp && --smp->refcount == 0)
+		sample_free(smp);
+	return NULL;
+}
+
+RECLAIM_EXPORT uint64_t reclaim_sample_monotonic_ns(const struct reclaim_sample *smp)
+{
+	assert_return(smp, 0);
+	return smp->mono_ns;
+}
+
+RECLAIM_EXPORT uint64_t reclaim_sample_realtime_ns(const struct reclaim_sample *smp)
+{
+	assert_return(smp, 0);
+	return smp->real_ns;
+}
+
+RECLAIM_EXPORT struct reclaim_vmstat *reclaim_sample_vmstat(const struct reclaim_sample *smp)
+{
+	assert_return(smp, NULL);
+	return smp->vmstat;
+}
+
+RECLAIM_EXPORT struct reclaim_pressure *reclaim_sample_pressure(const struct reclaim_sample *smp)
+{
+	assert_return(smp, NULL);
+	return smp->pressure;
+}
+
+RECLAIM_EXPORT size_t reclaim_sample_node_count(const struct reclaim_sample *smp)
+{
+	assert_return(smp, 0);
+	return smp->nnodes;
+}
+
+RECLAIM_EXPORT int reclaim_sample_node_id(const struct reclaim_sample *smp, size_t idx)
+{
+	assert_return(smp && idx < smp->nnodes, -EINVAL);
+	return smp->node_ids[idx];
+}
+
+RECLAIM_EXPORT struct reclaim_vmstat *reclaim_sample_node_vmstat(const struct reclaim_sample *smp,
+								 size_t idx)
+{
+	assert_return(smp && idx < smp->nnodes, NULL);
+	return smp->node_vmstat[idx];
+}
+
+RECLAIM_EXPORT size_t reclaim_sample_kswapd_count(const struct reclaim_sample *smp)
+{
+	assert_return(smp, 0);
+	return smp->nthreads;
+}
+
+RECLAIM_EXPORT pid_t reclaim_sample_kswapd_pid(const struct reclaim_sample *smp, size_t idx)
+{
+	assert_return(smp && idx < smp->nthreads, -EINVAL);
+	return smp->threads[idx].pid;
+}
+
+RECLAIM_EXPORT const char *reclaim_sample_kswapd_name(const struct reclaim_sample *smp, size_t idx)
+{
+	assert_return(smp && idx < smp->nthreads, NULL);
+	return smp->threads[idx].name;
+}
+
+RECLAIM_EXPORT int reclaim_sample_kswapd_node(const struct reclaim_sample *smp, size_t idx)
+{
+	assert_return(smp && idx < smp->nthreads, -EINVAL);
+	return smp->threads[idx].node;
+}
+
+RECLAIM_EXPORT double reclaim_sample_kswapd_cpu_seconds(const struct reclaim_sample *smp,
+							size_t idx)
+{
+	assert_return(smp && idx < smp->nthreads, 0.0);
+	return (double)smp->threads[idx].ticks / smp->hz;
+}
+
+RECLAIM_EXPORT bool reclaim_sample_kswapd_changed(const struct reclaim_sample *smp)
+{
+	assert_return(smp, false);
+	return smp->threads_changed;
+}
+
+RECLAIM_EXPORT int reclaim_sample_knob(const struct reclaim_sample *smp,
+				       const struct reclaim_knob *knob, int64_t *value)
+{
+	assert_return(smp && knob && value, -EINVAL);
+	assert_return(smp->has_knob, -EINVAL);
+	for (size_t i = 0; i < reclaim_knob_count(); i++) {
+		if (reclaim_knob_get(i) != knob)
+			continue;
+		if (!smp->has_knob[i])
+			return -EOPNOTSUPP;
+		*value = smp->knob_value[i];
+		return 0;
+	}
+	return -EINVAL;
+}

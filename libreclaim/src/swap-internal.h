@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Helpers shared by swap.c, fstab.c and swapprio.c; not part of the ABI. */
+#ifndef RECLAIM_SWAP_INTERNAL_H
+#define RECLAIM_SWAP_INTERNAL_H
+
+#include <libmount/libmount.h>
+
+#include "internal.h"
+
+#define _cleanup_mnt_table_ _cleanup_(mnt_unref_tablep)
+#define _cleanup_mnt_iter_  _cleanup_(mnt_free_iterp)
+
+static inline void mnt_unref_tablep(struct libmnt_table **tb)
+{
+	mnt_unref_table(*tb);
+}
+
+static inline void mnt_free_iterp(struct libmnt_iter **itr)
+{
+	mnt_free_iter(*itr);
+}
+
+/*
+ * libmount's parsers skip a malformed line unless an error callback says
+ * otherwise, and an error on the last line does not even fail the parse; so
+ * the callback records the first bad line in the table's userdata (a size_t).
+ */
+int reclaim_mnt_errcb(struct libmnt_table *tb, const char *filename, int line);
+/*
+ * Parses the file @path under the root with @parse (mnt_table_parse_swaps,
+ * _fstab, _file, ...) and that callback: 0 and the table in @ret, or a
+ * negative errno: -EINVAL with the first bad line in @bad.
+ */
+int reclaim_mnt_parse(const struct reclaim_ctx *ctx, const char *path,
+		      int (*parse)(struct libmnt_table *, const char *), struct libmnt_table **ret,
+		      size_t *bad);
+
+/*
+ * Resolves the symbolic links of @path (absolute, as seen inside the root)
+ * under the context's root, as the kernel would inside a chroot: the result
+ * is again a path inside the root. Components that do not exist are kept
+ * as they are. NULL only on ENOMEM.
+ */
+char *reclaim_resolve_path(const struct reclaim_ctx *ctx, const char *path);
+
+/* "UUID=x", "LABEL=x", "PARTUUID=x", "PARTLABEL=x" -> "/dev/disk/by-uuid/x"...; NULL if no tag. */
+char *reclaim_tag_path(const char *name, const char *value);
+
+/* swapsys.c: the syscalls, apart so that the unit tests can wrap them. */
+bool reclaim_sys_is_live(const struct reclaim_ctx *ctx);
+int reclaim_sys_swapon(const char *path, int flags);
+int reclaim_sys_swapoff(const char *path);
+
+#endif
