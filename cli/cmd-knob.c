@@ -149,7 +149,8 @@ static void set_help(FILE *out)
 	      "is written; sizes (swap-quota, min_free_kbytes) accept K, M and G suffixes.\n"
 	      "After setting kswapd_threads, reclaimctl checks that every node with memory\n"
 	      "runs exactly that many kswapd threads; if not, the old value is put back\n"
-	      "and the command fails.\n"
+	      "and the command fails. VALUE auto (for throttle) is computed from the\n"
+	      "topology: 3/4 of the CPUs of the largest node with CPUs, within 1..16.\n"
 	      "\nOptions:\n"
 	      "  -n, --dry-run  check VALUE and show the change without writing it\n"
 	      "  -J, --json     JSON output\n"
@@ -157,15 +158,20 @@ static void set_help(FILE *out)
 	      out);
 }
 
-/* @nodes: for kswapd_threads, the nodes checked to run @new threads; else -1. */
+/*
+ * @nodes: for kswapd_threads, the nodes checked to run @new threads; else -1.
+ * @reason: why, for a value given as "auto"; else NULL.
+ */
 static void print_set(struct cli *cli, const struct reclaim_knob *k, int64_t old, int64_t new,
-		      bool dry_run, ssize_t nodes)
+		      bool dry_run, ssize_t nodes, const char *reason)
 {
 	cJSON *root;
 
 	if (!cli->json) {
 		bool open = old == new || nodes >= 0;
 
+		if (reason)
+			printf("auto: %s\n", reason);
 		if (old == new)
 			printf("%s: %" PRId64 " (unchanged", reclaim_knob_sysctl(k), new);
 		else
@@ -186,6 +192,8 @@ static void print_set(struct cli *cli, const struct reclaim_knob *k, int64_t old
 	cJSON_AddBoolToObject(root, "dry_run", dry_run);
 	if (nodes >= 0)
 		cJSON_AddNumberToObject(root, "verified_nodes", (double)nodes);
+	if (reason)
+		cJSON_AddStringToObject(root, "auto_reason", reason);
 	json_print(root);
 	cJSON_Delete(root);
 }
@@ -206,46 +214,29 @@ static int apply_one(struct cli *cli, const struct reclaim_knob *k, int64_t valu
 	return r < 0 ? lib_fail(cli, EXIT_FAILURE, NULL) : 0;
 }
 
-/*
- * "set throttle -1" must reach the range check, not getopt: returns a new
- * argv with the options first, then "--" and the operands in their order.
- */
-static char **options_first(int argc, char **argv, int *new_argc)
+/* "set KNOB auto": the library's recommendation for this machine, and why. */
+static int auto_value(struct cli *cli, const struct reclaim_knob *k, int64_t *value, char **reason)
 {
-	char **v = calloc((size_t)argc + 2, sizeof(*v));
-	int n = 1, i;
-	bool operands = false;
+	struct reclaim_topology *topo;
+	int r;
 
-	if (!v)
-		abort();
-	v[0] = argv[0];
-	for (i = 1; i < argc; i++)
-		if (argv[i][0] == '-' && argv[i][1] && !(argv[i][1] >= '0' && argv[i][1] <= '9') &&
-		    !operands) {
-			if (strcmp(argv[i], "--") == 0)
-				operands = true;
-			else
-				v[n++] = argv[i];
-		}
-	v[n++] = "--";
-	operands = false;
-	for (i = 1; i < argc; i++) {
-		bool is_opt =
-		    argv[i][0] == '-' && argv[i][1] && !(argv[i][1] >= '0' && argv[i][1] <= '9');
-
-		if (!operands && strcmp(argv[i], "--") == 0)
-			operands = true;
-		else if (operands || !is_opt)
-			v[n++] = argv[i];
-	}
-	*new_argc = n;
-	return v;
+	if (reclaim_topology_new(cli->ctx, &topo) < 0)
+		return lib_fail(cli, EXIT_FAILURE, NULL);
+	r = reclaim_knob_recommend(cli->ctx, k, topo, value, reason);
+	reclaim_topology_unref(topo);
+	if (r == -EOPNOTSUPP)
+		return usage_error("invalid value 'auto' for %s: %s (auto is known for throttle)",
+				   reclaim_knob_name(k), reclaim_strerror(cli->ctx));
+	if (r < 0)
+		return lib_fail(cli, EXIT_FAILURE, NULL);
+	return 0;
 }
 
 static const struct option set_opts[] = {
     COMMON_LONG_OPTIONS, {"dry-run", no_argument, NULL, 'n'}, {0}};
 
-static int set_main(struct cli *cli, int argc, char **argv)
+/* @reason: set to why, for "auto"; the caller frees it. */
+static int set_main(struct cli *cli, int argc, char **argv, char **reason)
 {
 	const struct reclaim_knob *k;
 	bool dry_run = false, threads;
@@ -270,12 +261,17 @@ static int set_main(struct cli *cli, int argc, char **argv)
 	k = reclaim_knob_find(argv[optind]);
 	if (!k)
 		return unknown_knob(argv[optind]);
-	if (reclaim_knob_parse(cli->ctx, k, argv[optind + 1], &value) < 0)
+	if (strcmp(argv[optind + 1], "auto") == 0) {
+		r = auto_value(cli, k, &value, reason);
+		if (r)
+			return r;
+	} else if (reclaim_knob_parse(cli->ctx, k, argv[optind + 1], &value) < 0) {
 		return lib_fail(cli, EXIT_USAGE, NULL);
+	}
 	if (reclaim_knob_read(cli->ctx, k, &old) < 0)
 		return lib_fail(cli, EXIT_FAILURE, NULL);
 	if (dry_run) {
-		print_set(cli, k, old, value, true, -1);
+		print_set(cli, k, old, value, true, -1, *reason);
 		return EXIT_SUCCESS;
 	}
 	r = apply_one(cli, k, value, &old);
@@ -292,17 +288,19 @@ static int set_main(struct cli *cli, int argc, char **argv)
 			    reclaim_knob_sysctl(k), value, why, value,
 			    r ? "could not restore" : "restored", old);
 	}
-	print_set(cli, k, old, value, false, threads ? (ssize_t)nodes : -1);
+	print_set(cli, k, old, value, false, threads ? (ssize_t)nodes : -1, *reason);
 	return EXIT_SUCCESS;
 }
 
 static int run_set(struct cli *cli, int argc, char **argv)
 {
+	char *reason = NULL;
 	int r;
 
 	argv = options_first(argc, argv, &argc);
-	r = set_main(cli, argc, argv);
+	r = set_main(cli, argc, argv, &reason);
 	free(argv);
+	free(reason);
 	return r;
 }
 

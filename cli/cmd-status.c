@@ -14,6 +14,8 @@ struct snapshot {
 	struct reclaim_vmstat *vmstat;
 	struct reclaim_pressure *pressure;
 	char *pressure_missing;
+	struct reclaim_swaps *swaps; /* NULL without /proc/swaps */
+	char *swaps_missing;
 	bool *has_knob; /* indexed like the knob table */
 	int64_t *knob_value;
 	/* false for a root without sysctls (a dump): nothing is known of the knobs */
@@ -27,6 +29,8 @@ static void snapshot_free(struct snapshot *s)
 	reclaim_vmstat_unref(s->vmstat);
 	reclaim_pressure_unref(s->pressure);
 	free(s->pressure_missing);
+	reclaim_swaps_unref(s->swaps);
+	free(s->swaps_missing);
 	free(s->has_knob);
 	free(s->knob_value);
 }
@@ -73,7 +77,44 @@ static int snapshot_read(struct cli *cli, struct snapshot *s)
 		s->pressure_missing = strdup(reclaim_strerror(cli->ctx));
 	else if (r < 0)
 		return lib_fail(cli, EXIT_FAILURE, NULL);
+	r = reclaim_swaps_new(cli->ctx, &s->swaps);
+	if (r == -ENOENT)
+		s->swaps_missing = strdup(reclaim_strerror(cli->ctx));
+	else if (r < 0)
+		return lib_fail(cli, EXIT_FAILURE, NULL);
 	return 0;
+}
+
+/* The value of knob @name, or NULL when the kernel lacks it. */
+static const int64_t *knob_value(const struct snapshot *s, const char *name)
+{
+	for (size_t i = 0; i < reclaim_knob_count(); i++)
+		if (strcmp(reclaim_knob_name(reclaim_knob_get(i)), name) == 0)
+			return s->has_knob[i] ? &s->knob_value[i] : NULL;
+	return NULL;
+}
+
+/* direct_reclaim_throttled, or false when /proc/vmstat lacks it. */
+static bool throttled_count(const struct snapshot *s, uint64_t *v)
+{
+	return s->vmstat && reclaim_vmstat_get(s->vmstat, "direct_reclaim_throttled", v) == 0;
+}
+
+static cJSON *json_throttle(const struct snapshot *s)
+{
+	const int64_t *limit = knob_value(s, "max_direct_reclaimers");
+	cJSON *o = cJSON_CreateObject();
+	uint64_t n;
+
+	if (limit)
+		cJSON_AddNumberToObject(o, "limit", (double)*limit);
+	else
+		cJSON_AddNullToObject(o, "limit");
+	if (throttled_count(s, &n))
+		cJSON_AddNumberToObject(o, "throttled", (double)n);
+	else
+		cJSON_AddNullToObject(o, "throttled");
+	return o;
 }
 
 static cJSON *json_features(const struct snapshot *s)
@@ -197,6 +238,10 @@ static void status_json(struct cli *cli, const struct snapshot *s)
 	} else {
 		cJSON_AddNullToObject(root, "pressure");
 	}
+
+	cJSON_AddItemToObject(root, "throttle", json_throttle(s));
+	o = cJSON_AddObjectToObject(root, "swap");
+	json_add_swap(o, s->swaps, knob_value(s, "swap_round_robin_quota_kb"));
 	json_print(root);
 	cJSON_Delete(root);
 }
@@ -376,6 +421,31 @@ static void print_pressure(struct cli *cli, const struct snapshot *s)
 	table_free(t);
 }
 
+#define NO_SYSCTLS "unknown (no /proc/sys/vm under this root)"
+
+static void print_throttle(const struct snapshot *s)
+{
+	const int64_t *limit = knob_value(s, "max_direct_reclaimers");
+	uint64_t n;
+
+	if (!limit && !s->sysctls)
+		printf("Limit: " NO_SYSCTLS "\n");
+	else if (!limit)
+		printf("Limit: not supported by this kernel (no "
+		       "/proc/sys/vm/max_direct_reclaimers)\n");
+	else if (*limit == 0)
+		printf("Limit: none (vm.max_direct_reclaimers = 0)\n");
+	else
+		printf("Limit: %" PRId64 " task%s in direct reclaim per node at once "
+		       "(vm.max_direct_reclaimers)\n",
+		       *limit, *limit == 1 ? "" : "s");
+	if (throttled_count(s, &n))
+		printf("Waits: %" PRIu64 " (direct_reclaim_throttled)\n", n);
+	else
+		printf("Waits: not counted by this kernel (no direct_reclaim_throttled in "
+		       "/proc/vmstat)\n");
+}
+
 static void status_text(struct cli *cli, const struct snapshot *s)
 {
 	print_kernel(cli, s);
@@ -393,6 +463,13 @@ static void status_text(struct cli *cli, const struct snapshot *s)
 	else
 		printf("none found\n");
 	printf("\n");
+	heading(cli, "Direct reclaim throttle");
+	print_throttle(s);
+	printf("\n");
+	heading(cli, "Swap");
+	swap_print(cli, s->swaps, knob_value(s, "swap_round_robin_quota_kb"),
+		   s->sysctls ? NULL : NO_SYSCTLS, s->swaps_missing);
+	printf("\n");
 	heading(cli, "Zones (pages)");
 	print_zones(cli, s);
 	printf("\n");
@@ -406,30 +483,50 @@ static void status_text(struct cli *cli, const struct snapshot *s)
 static void status_help(FILE *out)
 {
 	fputs("Shows kernel support for the reclaim knobs, their values, the NUMA nodes\n"
-	      "with their CPUs, memory, zones and kswapd threads, the reclaim counters\n"
-	      "of /proc/vmstat and memory pressure (PSI). What the kernel lacks is shown\n"
-	      "as unsupported.\n"
+	      "with their CPUs, memory, zones and kswapd threads, the direct reclaim\n"
+	      "throttle, the swap rings, the reclaim counters of /proc/vmstat and memory\n"
+	      "pressure (PSI). What the kernel lacks is shown as unsupported.\n"
 	      "\nOptions:\n"
 	      "  -J, --json   JSON output (schema 1, see reclaimctl(8))\n"
-	      "  -h, --help   this help\n",
+	      "  -h, --help   this help\n"
+	      "  -P, --prometheus    Prometheus text format (see PROMETHEUS METRICS in\n"
+	      "                      reclaimctl(8))\n"
+	      "      --textfile DIR  write it to DIR/reclaimctl.prom, atomically (for\n"
+	      "                      node_exporter's textfile collector)\n",
 	      out);
 }
 
 static int run_status(struct cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = {COMMON_LONG_OPTIONS, {0}};
+	static const struct option opts[] = {
+	    COMMON_LONG_OPTIONS,
+	    {"prometheus", no_argument, NULL, 'P'},
+	    {"textfile", required_argument, NULL, 'T'},
+	    {0},
+	};
 	struct snapshot s = {0};
+	const char *textfile = NULL;
+	bool prometheus = false;
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS "P", opts, NULL)) != -1) {
 		bool done;
 
+		if (c == 'P' || c == 'T') {
+			prometheus = true;
+			textfile = c == 'T' ? optarg : textfile;
+			continue;
+		}
 		r = common_option(cli, &cmd_status, c, argv, &done);
 		if (done)
 			return r;
 	}
 	if (optind < argc)
 		return usage_error("status: unexpected argument '%s'", argv[optind]);
+	if (prometheus && cli->json)
+		return usage_error("status: --json and --prometheus exclude each other");
+	if (prometheus)
+		return prometheus_status(cli, textfile);
 	r = snapshot_read(cli, &s);
 	if (r == 0) {
 		if (cli->json)
@@ -444,7 +541,7 @@ static int run_status(struct cli *cli, int argc, char **argv)
 const struct command cmd_status = {
     .name = "status",
     .run = run_status,
-    .args = "[--json]",
+    .args = "[--json | --prometheus | --textfile DIR]",
     .summary = "Show kernel support, knobs, nodes, kswapd threads, counters and pressure",
     .help = status_help,
 };

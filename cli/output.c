@@ -266,3 +266,39 @@ cJSON *json_document(void)
 	cJSON_AddNumberToObject(root, "schema", JSON_SCHEMA);
 	return root;
 }
+
+/*
+ * "set throttle -1" must reach the range check, not getopt: returns a new
+ * argv with the options first, then "--" and the operands in their order.
+ */
+char **options_first(int argc, char **argv, int *new_argc)
+{
+	char **v = calloc((size_t)argc + 2, sizeof(*v));
+	int n = 1, i;
+	bool operands = false;
+
+	if (!v)
+		abort();
+	v[0] = argv[0];
+	for (i = 1; i < argc; i++)
+		if (argv[i][0] == '-' && argv[i][1] && !(argv[i][1] >= '0' && argv[i][1] <= '9') &&
+		    !operands) {
+			if (strcmp(argv[i], "--") == 0)
+				operands = true;
+			else
+				v[n++] = argv[i];
+		}
+	v[n++] = "--";
+	operands = false;
+	for (i = 1; i < argc; i++) {
+		bool is_opt =
+		    argv[i][0] == '-' && argv[i][1] && !(argv[i][1] >= '0' && argv[i][1] <= '9');
+
+		if (!operands && strcmp(argv[i], "--") == 0)
+			operands = true;
+		else if (operands || !is_opt)
+			v[n++] = argv[i];
+	}
+	*new_argc = n;
+	return v;
+}

@@ -11,6 +11,11 @@ static const struct command *const commands[] = {
     &cmd_get,
     &cmd_set,
     &cmd_threads,
+    &cmd_swap,
+    &cmd_monitor,
+    &cmd_stalls,
+    &cmd_record,
+    &cmd_report,
 };
 
 static const struct command *find_command(const char *name)

@@ -28,6 +28,8 @@ struct command {
 };
 
 extern const struct command cmd_status, cmd_get, cmd_set, cmd_threads;
+extern const struct command cmd_swap;
+extern const struct command cmd_monitor, cmd_stalls, cmd_record, cmd_report;
 
 /* output.c */
 __attribute__((format(printf, 1, 2))) void warnmsg(const char *fmt, ...);
@@ -77,5 +79,26 @@ int option_error(const char *where, int opt, char **argv);
 		"json", no_argument, NULL, 'J'                                                     \
 	}
 #define COMMON_SHORT_OPTIONS ":hJ"
+
+/*
+ * output.c: "set throttle -1" must reach the range check, not getopt: a new
+ * argv (free() it) with the options first, then "--" and the operands.
+ */
+char **options_first(int argc, char **argv, int *new_argc);
+
+/* cmd-swap.c: the swap rings, also part of status. */
+/* Reads vm.swap_round_robin_quota_kb: 0 (*has false if the kernel lacks it) or an exit status. */
+int swap_quota_read(struct cli *cli, int64_t *quota, bool *has);
+/* Adds "round_robin_quota_kb" and "rings" (null without @swaps) to @obj. */
+void json_add_swap(cJSON *obj, const struct reclaim_swaps *swaps, const int64_t *quota);
+/*
+ * The quota line, then the rings and devices tables; @quota_missing says why
+ * @quota is NULL (NULL: the kernel lacks it), @missing why @swaps is.
+ */
+void swap_print(struct cli *cli, const struct reclaim_swaps *swaps, const int64_t *quota,
+		const char *quota_missing, const char *missing);
+
+/* prometheus.c: status --prometheus; to stdout, or to DIR/reclaimctl.prom when @textfile_dir. */
+int prometheus_status(struct cli *cli, const char *textfile_dir);
 
 #endif

@@ -15,6 +15,8 @@ test_pkgs=(
 	# the real-kernel tests: kernel build and QEMU
 	linux-source-6.12 build-essential bc flex bison libelf-dev libssl-dev cpio
 	qemu-system-x86 busybox-static
+	# status --prometheus is checked with promtool, reports in headless Chromium
+	prometheus chromium
 )
 
 case "${1:-build}" in

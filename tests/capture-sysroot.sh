@@ -17,6 +17,10 @@
 # that lists just those pids (in the kernel's format: "PID " per entry, no
 # newline), so the tree stays small and deterministic.
 #
+# Swap: /proc/swaps; per device its /sys/class/block and /sys/block links
+# (as links), partition file and the disk's queue/rotational; for swap files
+# only the /proc/self/mountinfo lines of the mounts above them.
+#
 # --tar      also write DIR.tar.gz (sorted, owner 0, mtime 0)
 # --from R   read from R instead of "/" (e.g. to re-capture a fixture tree)
 #
@@ -28,7 +32,7 @@ prog=${0##*/}
 kswapd_re='^kswapd[0-9]+(:[0-9]+)?$'
 
 usage() {
-	sed -n 's/^# \{0,1\}//; 4,23p' "$0"
+	sed -n 's/^# \{0,1\}//; 4,27p' "$0"
 }
 
 die() {
@@ -195,6 +199,85 @@ if [ "$has_children" = 1 ] || [ ${#kept[@]} -gt 0 ]; then
 	ncopied=$((ncopied + 1))
 else
 	echo "  (none)"
+fi
+
+# Swap: /proc/swaps, and what tells each device's kind: its sysfs block links
+# (recreated as the same relative links), the partition file, the disk's
+# queue/rotational; for a swap file, the lines of /proc/self/mountinfo for the
+# mounts above it (only those) and its filesystem's device (/sys/dev/block).
+srcreal=$(readlink -f -- "${src:-/}")
+[ "$srcreal" = / ] && srcreal=
+
+# copy_link REL: $src/REL is a symbolic link: make the same link in $dst.
+copy_link() {
+	local rel=$1 target
+
+	target=$(readlink -- "$src$rel") || return 1
+	mkdir -p "$(dirname -- "$dst$rel")"
+	ln -sfn -- "$target" "$dst$rel"
+	printf '  %-52s -> %s\n' "$rel" "$target"
+}
+
+# resolved REL: the path REL (a link in $src) points to, as a path in $src.
+resolved() {
+	local real
+	real=$(readlink -f -- "$src$1") || return 1
+	printf '%s\n' "${real#"$srcreal"}"
+}
+
+# capture_block NAME: a block device's links, its partition file and its disk.
+capture_block() {
+	local name=$1 dev disk
+	[ -L "$src/sys/class/block/$name" ] || return 0
+	copy_link "/sys/class/block/$name"
+	dev=$(resolved "/sys/class/block/$name") || return 0
+	copy "$dev/partition"
+	disk=$name
+	[ -e "$src$dev/partition" ] && disk=$(basename -- "$(dirname -- "$dev")")
+	[ "$disk" = "$name" ] || copy_link "/sys/class/block/$disk"
+	[ -L "$src/sys/block/$disk" ] || return 0
+	copy_link "/sys/block/$disk"
+	copy "$(resolved "/sys/block/$disk")/queue/rotational"
+}
+
+swap_files=()
+copy /proc/swaps
+if [ -f "$dst/proc/swaps" ]; then
+	echo "swap devices:"
+	while read -r epath type _; do
+		[ "$epath" = Filename ] && continue
+		[ -n "$epath" ] || continue
+		# the kernel escapes " \t\n\\" as \ooo (every backslash); %b wants \0ooo
+		printf -v path '%b' "${epath//\\/\\0}"
+		if [ "$type" = file ]; then
+			swap_files+=("$epath")
+			continue
+		fi
+		name=${path##*/}
+		if [ ! -e "$src/sys/class/block/$name" ] && [ -L "$src$path" ]; then
+			copy_link "$path"
+			name=$(basename -- "$(readlink -f -- "$src$path")")
+		fi
+		capture_block "$name"
+	done <"$dst/proc/swaps"
+fi
+if [ ${#swap_files[@]} -gt 0 ] && [ -r "$src/proc/self/mountinfo" ]; then
+	mkdir -p "$dst/proc/self"
+	# mount points are escaped as in /proc/swaps: compare the escaped forms
+	# (through the environment: awk -v would undo the escapes)
+	SWAP_FILES=$(printf '%s\n' "${swap_files[@]}") awk '
+		BEGIN { n = split(ENVIRON["SWAP_FILES"], f, "\n") }
+		{
+			for (i = 1; i <= n; i++)
+				if ($5 == "/" || f[i] == $5 || index(f[i], $5 "/") == 1) { print; next }
+		}' "$src/proc/self/mountinfo" >"$dst/proc/self/mountinfo"
+	printf '  %-52s %6d lines\n' /proc/self/mountinfo "$(wc -l <"$dst/proc/self/mountinfo")"
+	ncopied=$((ncopied + 1))
+	while read -r majmin; do
+		[ -L "$src/sys/dev/block/$majmin" ] || continue
+		copy_link "/sys/dev/block/$majmin"
+		capture_block "$(basename -- "$(readlink -- "$src/sys/dev/block/$majmin")")"
+	done < <(awk '{ print $3 }' "$dst/proc/self/mountinfo" | sort -u)
 fi
 
 echo "captured $ncopied files, skipped $nskipped unreadable," \

@@ -8,6 +8,8 @@
 # (words; $ROOT stands for the copy's path) and any number of "setup: CMD"
 # lines, shell commands run in the copy before the command (to damage a file,
 # say). UPDATE=1 rewrites the expected file instead of comparing.
+# "expect-file: PATH NAME" lines compare the copy's PATH after the command
+# byte for byte with NAME beside the expected file (UPDATE=1 writes NAME).
 set -euo pipefail
 
 reclaimctl=$1 case_file=$2 expected=$3 fixtures=$4
@@ -54,6 +56,23 @@ fi
 	done <"$work/before"
 } | sed "s|$work/root|\$ROOT|g" >"$work/actual"
 
+status=0
+while read -r path name; do
+	if [ -z "$path" ] || [ -z "$name" ]; then
+		echo "$case_file: expect-file: needs PATH NAME" >&2
+		exit 1
+	fi
+	want=$(dirname "$expected")/$name
+	if [ "${UPDATE:-0}" = 1 ]; then
+		cp "$work/root/$path" "$want"
+		echo "updated $want"
+	elif ! cmp -s "$want" "$work/root/$path"; then
+		echo "$path differs from $want:" >&2
+		diff -u "$want" "$work/root/$path" >&2 || true
+		status=1
+	fi
+done < <(sed -n 's/^expect-file: *//p' "$case_file")
+
 if [ "${UPDATE:-0}" = 1 ]; then
 	cp "$work/actual" "$expected"
 	echo "updated $expected"
@@ -64,4 +83,5 @@ if [ ! -f "$expected" ]; then
 	cat "$work/actual" >&2
 	exit 1
 fi
-diff -u "$expected" "$work/actual"
+diff -u "$expected" "$work/actual" || status=1
+exit $status

@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * reclaimctl monitor: one line per interval, like vmstat, of reclaim rates,
+ * kswapd CPU use and memory pressure.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "reclaimctl.h"
+#include "sampling.h"
+
+/* The columns of a line: group (over several columns), name, width. */
+struct column {
+	const char *group, *name;
+	int width;
+};
+
+enum {
+	COL_NODE,
+	COL_SCAN_K,
+	COL_SCAN_D,
+	COL_STEAL_K,
+	COL_STEAL_D,
+	COL_STALL,
+	COL_THROTTLED,
+	COL_SWPIN,
+	COL_SWPOUT,
+	COL_REFAULT,
+	COL_THREADS,
+	COL_CPU_SUM,
+	COL_CPU_MAX,
+	COL_SOME,
+	COL_FULL,
+	NCOLS
+};
+
+static const struct column columns[NCOLS] = {
+    [COL_NODE] = {"", "node", 4},
+    [COL_SCAN_K] = {"pgscan/s", "kswapd", 8},
+    [COL_SCAN_D] = {"pgscan/s", "direct", 8},
+    [COL_STEAL_K] = {"pgsteal/s", "kswapd", 8},
+    [COL_STEAL_D] = {"pgsteal/s", "direct", 8},
+    [COL_STALL] = {"direct/s", "stall", 6},
+    [COL_THROTTLED] = {"direct/s", "thrtl", 6},
+    [COL_SWPIN] = {"swap/s", "in", 7},
+    [COL_SWPOUT] = {"swap/s", "out", 7},
+    [COL_REFAULT] = {"", "refault", 8},
+    [COL_THREADS] = {"kswapd %cpu", "n", 3},
+    [COL_CPU_SUM] = {"kswapd %cpu", "sum", 6},
+    [COL_CPU_MAX] = {"kswapd %cpu", "max", 6},
+    [COL_SOME] = {"psi avg10", "some", 6},
+    [COL_FULL] = {"psi avg10", "full", 6},
+};
+
+static const int rate_column[NRATES] = {
+    [RATE_PGSCAN_KSWAPD] = COL_SCAN_K,	 [RATE_PGSCAN_DIRECT] = COL_SCAN_D,
+    [RATE_PGSTEAL_KSWAPD] = COL_STEAL_K, [RATE_PGSTEAL_DIRECT] = COL_STEAL_D,
+    [RATE_ALLOCSTALL] = COL_STALL,	 [RATE_THROTTLED] = COL_THROTTLED,
+    [RATE_PSWPIN] = COL_SWPIN,		 [RATE_PSWPOUT] = COL_SWPOUT,
+    [RATE_REFAULT] = COL_REFAULT,
+};
+
+struct monitor {
+	struct cli *cli;
+	double interval;
+	long count; /* 0: until interrupted */
+	bool per_node;
+	int lines_per_header;
+	int lines; /* data lines since the last header */
+};
+
+/* A rate that fits @width: plain, or with k, M, G as vmstat -w would not. */
+static void format_rate(char *buf, size_t size, int width, double v)
+{
+	static const char units[] = "kMGT";
+	double x = round(v);
+
+	snprintf(buf, size, "%.0f", x);
+	for (int u = 0; (int)strlen(buf) > width && units[u]; u++) {
+		x /= 1000.0;
+		snprintf(buf, size, "%.0f%c", x, units[u]);
+	}
+}
+
+static void cell(char *line, size_t size, size_t *len, int col, bool lead, const char *text)
+{
+	int n =
+	    snprintf(line + *len, size - *len, "%s%*s", lead ? " " : "", columns[col].width, text);
+
+	if (n > 0 && (size_t)n < size - *len)
+		*len += (size_t)n;
+}
+
+/* "--pgscan/s--": @title centred in @width with dashes, as vmstat does; blanks without a title. */
+static size_t centre(char *out, const char *title, int width)
+{
+	int tl = (int)strlen(title), left = (width - tl) / 2, i = 0;
+
+	if (left < 0)
+		left = 0;
+	for (; i < left; i++)
+		out[i] = tl ? '-' : ' ';
+	memcpy(out + i, title, (size_t)tl);
+	for (i += tl; i < width; i++)
+		out[i] = tl ? '-' : ' ';
+	out[i] = '\0';
+	return (size_t)i;
+}
+
+static void print_header(const struct monitor *m)
+{
+	char groups[512], names[512];
+	size_t g = 0, n = 0;
+	int first = m->per_node ? COL_NODE : COL_SCAN_K;
+
+	for (int c = first; c < NCOLS;) {
+		int end = c, span = -1;
+
+		while (end < NCOLS && strcmp(columns[end].group, columns[c].group) == 0)
+			span += columns[end++].width + 1;
+		if (c > first)
+			groups[g++] = ' ';
+		g += centre(groups + g, columns[c].group, span);
+		for (; c < end; c++)
+			cell(names, sizeof(names), &n, c, c > first, columns[c].name);
+	}
+	printf("%s\n%s\n", groups, names);
+}
+
+static void print_row(const struct monitor *m, const struct row *r, int node)
+{
+	char line[512], buf[32];
+	size_t len = 0;
+	int first = m->per_node ? COL_NODE : COL_SCAN_K;
+
+	if (m->per_node) {
+		if (node < 0)
+			snprintf(buf, sizeof(buf), "all");
+		else
+			snprintf(buf, sizeof(buf), "%d", node);
+		cell(line, sizeof(line), &len, COL_NODE, false, buf);
+	}
+	for (int id = 0; id < NRATES; id++) {
+		int col = rate_column[id];
+
+		if (r->has[id])
+			format_rate(buf, sizeof(buf), columns[col].width, r->rate[id]);
+		else
+			snprintf(buf, sizeof(buf), "-");
+		cell(line, sizeof(line), &len, col, col > first, buf);
+	}
+	snprintf(buf, sizeof(buf), "%zu", r->threads);
+	cell(line, sizeof(line), &len, COL_THREADS, true, buf);
+	snprintf(buf, sizeof(buf), "%.1f", r->kswapd_sum);
+	cell(line, sizeof(line), &len, COL_CPU_SUM, true, buf);
+	snprintf(buf, sizeof(buf), "%.1f", r->kswapd_max);
+	cell(line, sizeof(line), &len, COL_CPU_MAX, true, buf);
+	snprintf(buf, sizeof(buf), r->has_some ? "%.2f" : "-", r->some_avg10);
+	cell(line, sizeof(line), &len, COL_SOME, true, buf);
+	snprintf(buf, sizeof(buf), r->has_full ? "%.2f" : "-", r->full_avg10);
+	cell(line, sizeof(line), &len, COL_FULL, true, buf);
+	puts(line);
+}
+
+static void print_text(struct monitor *m, const struct reclaim_sample *prev,
+		       const struct reclaim_sample *cur)
+{
+	int rows = 1 + (m->per_node ? (int)reclaim_sample_node_count(cur) : 0);
+	struct row r;
+
+	if (m->lines == 0 || m->lines + rows > m->lines_per_header) {
+		print_header(m);
+		m->lines = 0;
+	}
+	row_compute(&r, prev, cur, -1);
+	print_row(m, &r, -1);
+	for (size_t i = 0; m->per_node && i < reclaim_sample_node_count(cur); i++) {
+		int node = reclaim_sample_node_id(cur, i);
+
+		row_compute(&r, prev, cur, node);
+		print_row(m, &r, node);
+	}
+	m->lines += rows;
+}
+
+static void print_json(const struct monitor *m, const struct reclaim_sample *first,
+		       const struct reclaim_sample *prev, const struct reclaim_sample *cur)
+{
+	cJSON *o = cJSON_CreateObject();
+	struct row r;
+	char *s;
+
+	cJSON_AddNumberToObject(o, "schema", JSON_SCHEMA);
+	cJSON_AddNumberToObject(o, "timestamp",
+				round_to((double)reclaim_sample_realtime_ns(cur) / 1e9, 3));
+	cJSON_AddNumberToObject(o, "elapsed", round_to(reclaim_sample_interval(first, cur), 3));
+	row_compute(&r, prev, cur, -1);
+	cJSON_AddNumberToObject(o, "interval", round_to(r.interval, 3));
+	row_add_json(o, &r, -1);
+	if (m->per_node) {
+		cJSON *a = cJSON_AddArrayToObject(o, "nodes");
+
+		for (size_t i = 0; i < reclaim_sample_node_count(cur); i++) {
+			cJSON *n = cJSON_CreateObject();
+			int node = reclaim_sample_node_id(cur, i);
+
+			row_compute(&r, prev, cur, node);
+			row_add_json(n, &r, node);
+			cJSON_AddItemToArray(a, n);
+		}
+	}
+	s = cJSON_PrintUnformatted(o);
+	if (!s)
+		abort();
+	puts(s);
+	free(s);
+	cJSON_Delete(o);
+}
+
+/* Data lines between headers: a screenful on a terminal, 22 otherwise (as vmstat). */
+static int lines_per_header(void)
+{
+	struct winsize ws;
+
+	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 5)
+		return ws.ws_row - 3;
+	return 22;
+}
+
+static int run_loop(struct monitor *m, struct reclaim_sampler *sampler)
+{
+	struct reclaim_sample *first, *prev, *cur;
+	uint64_t start, step = (uint64_t)(m->interval * 1e9);
+	int r = 0;
+
+	if (reclaim_sampler_read(sampler, &first) < 0)
+		return lib_fail(m->cli, EXIT_FAILURE, NULL);
+	start = reclaim_sample_monotonic_ns(first);
+	prev = reclaim_sample_ref(first);
+	for (long n = 1, tick = 1; m->count == 0 || n <= m->count; n++, tick++) {
+		tick = (long)next_tick(start, step, (uint64_t)tick);
+		while (!sleep_until(start + (uint64_t)tick * step))
+			;
+		if (reclaim_sampler_read(sampler, &cur) < 0) {
+			r = lib_fail(m->cli, EXIT_FAILURE, NULL);
+			break;
+		}
+		if (m->cli->json)
+			print_json(m, first, prev, cur);
+		else
+			print_text(m, prev, cur);
+		fflush(stdout);
+		reclaim_sample_unref(prev);
+		prev = cur;
+		if (ferror(stdout))
+			break;
+	}
+	reclaim_sample_unref(prev);
+	reclaim_sample_unref(first);
+	return r;
+}
+
+static void monitor_help(FILE *out)
+{
+	fputs("Prints, every interval, the reclaim rates per second: pages scanned and\n"
+	      "reclaimed by kswapd and by direct reclaim, direct reclaim stalls\n"
+	      "(allocstall) and throttled waits, pages swapped in and out, refaults;\n"
+	      "the kswapd threads' CPU use (n threads, sum and busiest, % of one CPU) and\n"
+	      "memory pressure (PSI some/full avg10). A counter that went backwards\n"
+	      "counts 0 for that interval. The first line comes after one interval.\n"
+	      "\nOptions:\n"
+	      "  -i, --interval SECONDS  time between lines (default 1; fractions allowed)\n"
+	      "  -c, --count N           stop after N lines (default: until interrupted)\n"
+	      "  -N, --per-node          also a line per NUMA node (refaults, kswapd CPU)\n"
+	      "  -J, --json              one JSON object per line (JSON lines)\n"
+	      "  -h, --help              this help\n",
+	      out);
+}
+
+static int parse_options(struct monitor *m, int argc, char **argv)
+{
+	static const struct option opts[] = {
+	    {"interval", required_argument, NULL, 'i'},
+	    {"count", required_argument, NULL, 'c'},
+	    {"per-node", no_argument, NULL, 'N'},
+	    COMMON_LONG_OPTIONS,
+	    {0},
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS "i:c:N", opts, NULL)) != -1) {
+		bool done;
+		int r;
+
+		switch (c) {
+		case 'i':
+			if (!parse_seconds(optarg, false, &m->interval) || m->interval < 0.01)
+				return usage_error("monitor: --interval: not a number of seconds "
+						   "(at least 0.01): '%s'",
+						   optarg);
+			break;
+		case 'c':
+			if (!parse_count(optarg, &m->count))
+				return usage_error("monitor: --count: not a positive number: '%s'",
+						   optarg);
+			break;
+		case 'N':
+			m->per_node = true;
+			break;
+		default:
+			r = common_option(m->cli, &cmd_monitor, c, argv, &done);
+			if (done)
+				return r ? r : -1;
+		}
+	}
+	if (optind < argc)
+		return usage_error("monitor: unexpected argument '%s'", argv[optind]);
+	return 0;
+}
+
+static int run_monitor(struct cli *cli, int argc, char **argv)
+{
+	struct monitor m = {.cli = cli, .interval = 1.0};
+	struct reclaim_sampler *sampler;
+	int r;
+
+	r = parse_options(&m, argc, argv);
+	if (r)
+		return r < 0 ? 0 : r;
+	m.lines_per_header = lines_per_header();
+	if (reclaim_sampler_new(cli->ctx, m.per_node ? RECLAIM_SAMPLER_NODES : 0, &sampler) < 0)
+		return lib_fail(cli, EXIT_FAILURE, NULL);
+	r = run_loop(&m, sampler);
+	reclaim_sampler_unref(sampler);
+	return r;
+}
+
+const struct command cmd_monitor = {
+    .name = "monitor",
+    .run = run_monitor,
+    .args = "[-i SECONDS] [-c COUNT] [--per-node] [--json]",
+    .summary = "Show reclaim rates, kswapd CPU and pressure every interval",
+    .help = monitor_help,
+};

@@ -1,0 +1,503 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * reclaimctl swap [rings]                      the rings, by priority
+ * reclaimctl swap priority DEVICE PRIO         a safe live priority change
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reclaimctl.h"
+
+#define PRIO_MAX 32767
+
+/* The discard policy in JSON, and as the fstab option says it. */
+static const char *const discard_names[] = {
+    [RECLAIM_SWAP_DISCARD_NONE] = "none",
+    [RECLAIM_SWAP_DISCARD_ALL] = "both",
+    [RECLAIM_SWAP_DISCARD_ONCE] = "once",
+    [RECLAIM_SWAP_DISCARD_PAGES] = "pages",
+};
+
+static const char *const discard_options[] = {
+    [RECLAIM_SWAP_DISCARD_NONE] = "no discard",
+    [RECLAIM_SWAP_DISCARD_ALL] = "discard",
+    [RECLAIM_SWAP_DISCARD_ONCE] = "discard=once",
+    [RECLAIM_SWAP_DISCARD_PAGES] = "discard=pages",
+};
+
+/* ---- shared with status ---- */
+
+int swap_quota_read(struct cli *cli, int64_t *quota, bool *has)
+{
+	const struct reclaim_knob *k = reclaim_knob_find("swap_round_robin_quota_kb");
+	int r = reclaim_knob_read(cli->ctx, k, quota);
+
+	*has = r == 0;
+	if (r < 0 && r != -EOPNOTSUPP)
+		return lib_fail(cli, EXIT_FAILURE, NULL);
+	return 0;
+}
+
+static cJSON *json_rotational(const struct reclaim_swap *d)
+{
+	int r = reclaim_swap_rotational(d);
+
+	return r < 0 ? cJSON_CreateNull() : cJSON_CreateBool(r);
+}
+
+static cJSON *json_string_or_null(const char *s)
+{
+	return s ? cJSON_CreateString(s) : cJSON_CreateNull();
+}
+
+static cJSON *json_swap_device(const struct reclaim_swap *d)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "path", reclaim_swap_path(d));
+	cJSON_AddStringToObject(o, "type", reclaim_swap_type(d));
+	cJSON_AddStringToObject(o, "kind", reclaim_swap_kind_name(reclaim_swap_kind(d)));
+	cJSON_AddNumberToObject(o, "size_kb", (double)reclaim_swap_size_kb(d));
+	cJSON_AddNumberToObject(o, "used_kb", (double)reclaim_swap_used_kb(d));
+	cJSON_AddNumberToObject(o, "priority", reclaim_swap_priority(d));
+	cJSON_AddItemToObject(o, "disk", json_string_or_null(reclaim_swap_disk(d)));
+	cJSON_AddItemToObject(o, "rotational", json_rotational(d));
+	cJSON_AddItemToObject(o, "backing_device",
+			      json_string_or_null(reclaim_swap_backing_device(d)));
+	cJSON_AddItemToObject(o, "mountpoint", json_string_or_null(reclaim_swap_mountpoint(d)));
+	return o;
+}
+
+/* The balance, rounded to 3 decimals so that the output does not depend on float noise. */
+static double balance_rounded(const struct reclaim_swap_ring *ring)
+{
+	return (double)(int64_t)(reclaim_swap_ring_balance(ring) * 1000.0 + 0.5) / 1000.0;
+}
+
+static cJSON *json_ring(const struct reclaim_swap_ring *ring)
+{
+	cJSON *o = cJSON_CreateObject(), *a;
+
+	cJSON_AddNumberToObject(o, "priority", reclaim_swap_ring_priority(ring));
+	cJSON_AddNumberToObject(o, "size_kb", (double)reclaim_swap_ring_size_kb(ring));
+	cJSON_AddNumberToObject(o, "used_kb", (double)reclaim_swap_ring_used_kb(ring));
+	cJSON_AddNumberToObject(o, "balance", balance_rounded(ring));
+	a = cJSON_AddArrayToObject(o, "devices");
+	for (size_t i = 0; i < reclaim_swap_ring_count(ring); i++)
+		cJSON_AddItemToArray(a, json_swap_device(reclaim_swap_ring_get(ring, i)));
+	return o;
+}
+
+void json_add_swap(cJSON *obj, const struct reclaim_swaps *swaps, const int64_t *quota)
+{
+	cJSON *a;
+
+	if (quota)
+		cJSON_AddNumberToObject(obj, "round_robin_quota_kb", (double)*quota);
+	else
+		cJSON_AddNullToObject(obj, "round_robin_quota_kb");
+	if (!swaps) {
+		cJSON_AddNullToObject(obj, "rings");
+		return;
+	}
+	a = cJSON_AddArrayToObject(obj, "rings");
+	for (size_t i = 0; i < reclaim_swaps_ring_count(swaps); i++)
+		cJSON_AddItemToArray(a, json_ring(reclaim_swaps_ring(swaps, i)));
+}
+
+/* For the tables: control characters as the kernel escapes them (\011), the rest as is. */
+static char *printable(const char *s)
+{
+	char *out = malloc(strlen(s) * 4 + 1), *p = out;
+
+	if (!out)
+		abort();
+	for (; *s; s++) {
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			p += sprintf(p, "\\%03o", (unsigned char)*s);
+		else
+			*p++ = *s;
+	}
+	*p = '\0';
+	return out;
+}
+
+static void percent(char *buf, size_t size, uint64_t used, uint64_t total)
+{
+	if (total == 0)
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%" PRIu64 "%%", (used * 100 + total / 2) / total);
+}
+
+static void print_rings(struct cli *cli, const struct reclaim_swaps *swaps)
+{
+	static const char *const headers[] = {">PRIO", ">DEVICES", ">SIZE",
+					      ">USED", ">USE%",	   ">BALANCE"};
+	struct table *t = table_new(cli, headers, 6);
+
+	for (size_t i = 0; i < reclaim_swaps_ring_count(swaps); i++) {
+		const struct reclaim_swap_ring *r = reclaim_swaps_ring(swaps, i);
+		char prio[16], n[16], size[16], used[16], use[16], bal[16];
+
+		snprintf(prio, sizeof(prio), "%d", reclaim_swap_ring_priority(r));
+		snprintf(n, sizeof(n), "%zu", reclaim_swap_ring_count(r));
+		format_kb(size, sizeof(size), reclaim_swap_ring_size_kb(r));
+		format_kb(used, sizeof(used), reclaim_swap_ring_used_kb(r));
+		percent(use, sizeof(use), reclaim_swap_ring_used_kb(r),
+			reclaim_swap_ring_size_kb(r));
+		snprintf(bal, sizeof(bal), "%.2f", reclaim_swap_ring_balance(r));
+		table_add(t, prio, n, size, used, use, bal);
+	}
+	table_print(t, stdout);
+	table_free(t);
+}
+
+/* Where a swap file lives: "/dev/nvme1n1p1 at /var". */
+static void format_on(char *buf, size_t size, const struct reclaim_swap *d)
+{
+	const char *dev = reclaim_swap_backing_device(d), *mnt = reclaim_swap_mountpoint(d);
+
+	char *pd = printable(dev ? dev : ""), *pm = printable(mnt ? mnt : "");
+
+	if (dev && mnt)
+		snprintf(buf, size, "%s at %s", pd, pm);
+	else if (mnt)
+		snprintf(buf, size, "%s", pm);
+	else
+		snprintf(buf, size, "-");
+	free(pd);
+	free(pm);
+}
+
+static void print_devices(struct cli *cli, const struct reclaim_swaps *swaps)
+{
+	static const char *const headers[] = {">PRIO", "DEVICE", "TYPE",  "KIND",  "DISK",
+					      ">ROTA", ">SIZE",	 ">USED", ">USE%", "ON"};
+	struct table *t = table_new(cli, headers, 10);
+
+	for (size_t i = 0; i < reclaim_swaps_ring_count(swaps); i++) {
+		const struct reclaim_swap_ring *r = reclaim_swaps_ring(swaps, i);
+
+		for (size_t j = 0; j < reclaim_swap_ring_count(r); j++) {
+			const struct reclaim_swap *d = reclaim_swap_ring_get(r, j);
+			char prio[16], rota[4] = "-", size[16], used[16], use[16], on[1024];
+			char *path = printable(reclaim_swap_path(d));
+
+			snprintf(prio, sizeof(prio), "%d", reclaim_swap_priority(d));
+			if (reclaim_swap_rotational(d) >= 0)
+				snprintf(rota, sizeof(rota), "%d", reclaim_swap_rotational(d));
+			format_kb(size, sizeof(size), reclaim_swap_size_kb(d));
+			format_kb(used, sizeof(used), reclaim_swap_used_kb(d));
+			percent(use, sizeof(use), reclaim_swap_used_kb(d), reclaim_swap_size_kb(d));
+			format_on(on, sizeof(on), d);
+			table_add(t, prio, path, reclaim_swap_type(d),
+				  reclaim_swap_kind_name(reclaim_swap_kind(d)),
+				  reclaim_swap_disk(d), rota, size, used, use, on);
+			free(path);
+		}
+	}
+	table_print(t, stdout);
+	table_free(t);
+}
+
+void swap_print(struct cli *cli, const struct reclaim_swaps *swaps, const int64_t *quota,
+		const char *quota_missing, const char *missing)
+{
+	if (quota)
+		printf("Round-robin quota: %" PRId64
+		       " KiB from a device before the next of its ring "
+		       "(vm.swap_round_robin_quota_kb)\n",
+		       *quota);
+	else
+		printf("Round-robin quota: %s\n",
+		       quota_missing ? quota_missing
+				     : "not supported by this kernel "
+				       "(no /proc/sys/vm/swap_round_robin_quota_kb)");
+	if (!swaps) {
+		printf("%s\n", missing ? missing : "no /proc/swaps");
+		return;
+	}
+	if (reclaim_swaps_count(swaps) == 0) {
+		printf("No active swap devices.\n");
+		return;
+	}
+	printf("\n");
+	heading(cli, "Rings (highest priority first)");
+	print_rings(cli, swaps);
+	printf("\n");
+	heading(cli, "Devices");
+	print_devices(cli, swaps);
+}
+
+/* ---- swap [rings] ---- */
+
+static int swap_rings(struct cli *cli)
+{
+	struct reclaim_swaps *swaps;
+	int64_t quota;
+	bool has_quota;
+	int r;
+
+	r = swap_quota_read(cli, &quota, &has_quota);
+	if (r)
+		return r;
+	if (reclaim_swaps_new(cli->ctx, &swaps) < 0)
+		return lib_fail(cli, EXIT_FAILURE, NULL);
+	if (cli->json) {
+		cJSON *root = json_document();
+
+		json_add_swap(root, swaps, has_quota ? &quota : NULL);
+		json_print(root);
+		cJSON_Delete(root);
+	} else {
+		swap_print(cli, swaps, has_quota ? &quota : NULL, NULL, NULL);
+	}
+	reclaim_swaps_unref(swaps);
+	return EXIT_SUCCESS;
+}
+
+/* ---- swap priority DEVICE PRIO ---- */
+
+struct prio_opts {
+	bool persist, dry_run;
+};
+
+static int parse_prio(const char *s, int *prio)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (!*s || *end || errno || v < 0 || v > PRIO_MAX || !(*s >= '0' && *s <= '9'))
+		return usage_error("invalid priority '%s': expected an integer from 0 to %d", s,
+				   PRIO_MAX);
+	*prio = (int)v;
+	return 0;
+}
+
+static bool on_live_root(struct cli *cli)
+{
+	return strcmp(reclaim_get_sysroot(cli->ctx), "/") == 0;
+}
+
+static void print_fstab_text(const struct reclaim_swap_plan *p, bool had, int before,
+			     const struct prio_opts *o)
+{
+	int now = reclaim_swap_plan_new_priority(p);
+	char was[32];
+
+	if (had)
+		snprintf(was, sizeof(was), "pri=%d", before);
+	else
+		snprintf(was, sizeof(was), "no pri=");
+	if (had && before == now)
+		printf("/etc/fstab: pri=%d already\n", now);
+	else if (o->dry_run)
+		printf("would set pri=%d in /etc/fstab (now %s)\n", now, was);
+	else
+		printf("/etc/fstab: pri=%d (was %s)\n", now, was);
+}
+
+static void print_plan_text(struct cli *cli, const struct reclaim_swap_plan *p,
+			    const struct prio_opts *o, bool had, int before)
+{
+	int old = reclaim_swap_plan_old_priority(p), new = reclaim_swap_plan_new_priority(p);
+	enum reclaim_swap_discard discard = reclaim_swap_plan_discard(p);
+
+	char *device = printable(reclaim_swap_plan_device(p));
+
+	if (old == new) {
+		printf("%s: priority %d (unchanged)\n", device, new);
+	} else {
+		printf("%s%s: priority %d -> %d\n", o->dry_run ? "would change " : "", device, old,
+		       new);
+		if (reclaim_swap_plan_used_kb(p) == 0)
+			printf("  checked: nothing to take back into memory (0 KiB used)\n");
+		else
+			printf("  checked: MemAvailable %" PRIu64 " KiB > %" PRIu64
+			       " KiB used + %" PRIu64 " KiB margin\n",
+			       reclaim_swap_plan_mem_available_kb(p), reclaim_swap_plan_used_kb(p),
+			       reclaim_swap_plan_margin_kb(p));
+		printf("  swapon(2) flags: priority %d, %s%s\n", new, discard_options[discard],
+		       reclaim_swap_plan_fstab_priority(p, &(int){0}) == -ENOENT
+			   ? " (no /etc/fstab entry to take discard options from)"
+			   : " (as in /etc/fstab)");
+		if (!o->dry_run && !on_live_root(cli))
+			printf("live priority not changed: %s is not the running system\n",
+			       reclaim_get_sysroot(cli->ctx));
+	}
+	if (o->persist)
+		print_fstab_text(p, had, before, o);
+	free(device);
+}
+
+static void print_plan_json(const struct reclaim_swap_plan *p, const struct prio_opts *o, bool had,
+			    int before)
+{
+	cJSON *root = json_document(), *f;
+
+	cJSON_AddStringToObject(root, "device", reclaim_swap_plan_device(p));
+	cJSON_AddNumberToObject(root, "old_priority", reclaim_swap_plan_old_priority(p));
+	cJSON_AddNumberToObject(root, "new_priority", reclaim_swap_plan_new_priority(p));
+	cJSON_AddBoolToObject(root, "dry_run", o->dry_run);
+	cJSON_AddNumberToObject(root, "used_kb", (double)reclaim_swap_plan_used_kb(p));
+	cJSON_AddNumberToObject(root, "mem_available_kb",
+				(double)reclaim_swap_plan_mem_available_kb(p));
+	cJSON_AddNumberToObject(root, "margin_kb", (double)reclaim_swap_plan_margin_kb(p));
+	cJSON_AddStringToObject(root, "discard", discard_names[reclaim_swap_plan_discard(p)]);
+	cJSON_AddBoolToObject(root, "live_changed", reclaim_swap_plan_live_changed(p));
+	if (!o->persist) {
+		cJSON_AddNullToObject(root, "fstab");
+	} else {
+		f = cJSON_AddObjectToObject(root, "fstab");
+		cJSON_AddStringToObject(f, "path", "/etc/fstab");
+		if (had)
+			cJSON_AddNumberToObject(f, "old_priority", before);
+		else
+			cJSON_AddNullToObject(f, "old_priority");
+		cJSON_AddNumberToObject(f, "new_priority", reclaim_swap_plan_new_priority(p));
+		cJSON_AddBoolToObject(f, "changed", reclaim_swap_plan_fstab_changed(p));
+	}
+	json_print(root);
+	cJSON_Delete(root);
+}
+
+/*
+ * Under --sysroot the live change cannot happen: everything is checked as on
+ * the running system, then --persist edits ROOT/etc/fstab alone, and without
+ * it the command fails saying why.
+ */
+static int apply_plan(struct cli *cli, struct reclaim_swap_plan *p, const struct prio_opts *o)
+{
+	unsigned int flags = RECLAIM_SWAP_LIVE | (o->persist ? RECLAIM_SWAP_PERSIST : 0);
+
+	if (reclaim_swap_plan_check(p, flags) < 0)
+		return lib_fail(cli, EXIT_FAILURE, NULL);
+	if (o->dry_run)
+		return 0;
+	if (!on_live_root(cli) && o->persist)
+		flags = RECLAIM_SWAP_PERSIST;
+	else if (!on_live_root(cli) &&
+		 reclaim_swap_plan_old_priority(p) != reclaim_swap_plan_new_priority(p))
+		return fail(EXIT_FAILURE,
+			    "not changing the priority of %s: --sysroot %s is not the running "
+			    "system (checks passed; use --dry-run to check only, or --persist "
+			    "to edit %s/etc/fstab only)",
+			    reclaim_swap_plan_device(p), reclaim_get_sysroot(cli->ctx),
+			    reclaim_get_sysroot(cli->ctx));
+	else if (!on_live_root(cli))
+		return 0;
+	if (reclaim_swap_plan_apply(p, flags) < 0)
+		return lib_fail(cli, EXIT_FAILURE, NULL);
+	return 0;
+}
+
+static int swap_priority(struct cli *cli, const char *device, const char *prio_text,
+			 const struct prio_opts *o)
+{
+	struct reclaim_swap_plan *p;
+	int prio, before = 0, r;
+	bool had;
+
+	r = parse_prio(prio_text, &prio);
+	if (r)
+		return r;
+	if (reclaim_swap_plan_new(cli->ctx, device, prio, &p) < 0)
+		return lib_fail(cli, EXIT_FAILURE, NULL);
+	had = reclaim_swap_plan_fstab_priority(p, &before) == 1;
+	r = apply_plan(cli, p, o);
+	if (r == 0 && cli->json)
+		print_plan_json(p, o, had, before);
+	else if (r == 0)
+		print_plan_text(cli, p, o, had, before);
+	reclaim_swap_plan_unref(p);
+	return r;
+}
+
+/* ---- the command ---- */
+
+static void swap_help(FILE *out)
+{
+	fputs("swap [rings] shows the swap devices grouped into rings of equal priority,\n"
+	      "highest first, with size, use and balance (min/max of the devices' used\n"
+	      "fractions: 1.00 is even), and the round-robin quota.\n"
+	      "\n"
+	      "swap priority DEVICE PRIO changes an active device's priority (0..32767):\n"
+	      "it checks that MemAvailable exceeds what the device holds plus a margin\n"
+	      "(64 MiB or 1/32 of MemTotal, the larger), swaps it off and on again with\n"
+	      "the new priority and its /etc/fstab discard option, and puts it back with\n"
+	      "the old priority if that fails. Needs CAP_SYS_ADMIN. Under --sysroot the\n"
+	      "checks run but nothing live changes; --persist then edits ROOT/etc/fstab.\n"
+	      "\nOptions:\n"
+	      "  -p, --persist  also set pri=PRIO in the device's /etc/fstab entry\n"
+	      "  -n, --dry-run  check and show the change without making it\n"
+	      "  -J, --json     JSON output\n"
+	      "  -h, --help     this help\n",
+	      out);
+}
+
+static const struct option swap_opts[] = {COMMON_LONG_OPTIONS,
+					  {"persist", no_argument, NULL, 'p'},
+					  {"dry-run", no_argument, NULL, 'n'},
+					  {0}};
+
+static int swap_main(struct cli *cli, int argc, char **argv)
+{
+	struct prio_opts o = {0};
+	const char *sub;
+	int c, r, n;
+
+	while ((c = getopt_long(argc, argv, "+" COMMON_SHORT_OPTIONS "pn", swap_opts, NULL)) !=
+	       -1) {
+		bool done;
+
+		if (c == 'p' || c == 'n') {
+			*(c == 'p' ? &o.persist : &o.dry_run) = true;
+			continue;
+		}
+		r = common_option(cli, &cmd_swap, c, argv, &done);
+		if (done)
+			return r;
+	}
+	n = argc - optind;
+	sub = n > 0 ? argv[optind] : "rings";
+	if (strcmp(sub, "rings") == 0) {
+		if (n > 1)
+			return usage_error("swap rings: unexpected argument '%s'",
+					   argv[optind + 1]);
+		if (o.persist || o.dry_run)
+			return usage_error("swap rings: --%s goes with swap priority",
+					   o.persist ? "persist" : "dry-run");
+		return swap_rings(cli);
+	}
+	if (strcmp(sub, "priority") == 0) {
+		if (n != 3)
+			return usage_error("swap priority: expected DEVICE PRIO (see reclaimctl "
+					   "swap --help)");
+		return swap_priority(cli, argv[optind + 1], argv[optind + 2], &o);
+	}
+	return usage_error("swap: unknown subcommand '%s' (rings, priority)", sub);
+}
+
+static int run_swap(struct cli *cli, int argc, char **argv)
+{
+	int r;
+
+	argv = options_first(argc, argv, &argc);
+	r = swap_main(cli, argc, argv);
+	free(argv);
+	return r;
+}
+
+const struct command cmd_swap = {
+    .name = "swap",
+    .run = run_swap,
+    .args = "[rings] [--json] | priority DEVICE PRIO [--persist] [--dry-run] [--json]",
+    .summary = "Show the swap rings; change a device's priority safely",
+    .help = swap_help,
+};

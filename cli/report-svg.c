@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * SVG line charts for reclaimctl report: plain elements only (no script),
+ * one <polyline> per series with its point count in data-points, knob
+ * changes as dashed vertical lines.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+#define WIDTH  560
+#define HEIGHT 240
+#define LEFT   64
+#define RIGHT  16
+#define TOP    40
+#define BOTTOM 36
+
+static const char *const colors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
+				     "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
+
+void html_text(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&':
+			fputs("&amp;", out);
+			break;
+		case '<':
+			fputs("&lt;", out);
+			break;
+		case '>':
+			fputs("&gt;", out);
+			break;
+		case '"':
+			fputs("&quot;", out);
+			break;
+		default:
+			fputc(*s, out);
+		}
+	}
+}
+
+void series_free(struct series *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(s[i].name);
+		free(s[i].p);
+	}
+	free(s);
+}
+
+static struct series *series_get(struct series **all, size_t *n, const char *name)
+{
+	struct series *v;
+
+	for (size_t i = 0; i < *n; i++)
+		if (strcmp((*all)[i].name, name) == 0)
+			return &(*all)[i];
+	v = realloc(*all, (*n + 1) * sizeof(*v));
+	if (!v)
+		abort();
+	*all = v;
+	v = &v[(*n)++];
+	memset(v, 0, sizeof(*v));
+	v->name = strdup(name);
+	if (!v->name)
+		abort();
+	return v;
+}
+
+static void series_add(struct series *s, double t, double v)
+{
+	struct point *p = realloc(s->p, (s->n + 1) * sizeof(*p));
+
+	if (!p)
+		abort();
+	s->p = p;
+	p[s->n++] = (struct point){t, v};
+}
+
+static bool number(const cJSON *o, const char *key, double *v)
+{
+	const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	if (!cJSON_IsNumber(x))
+		return false;
+	*v = x->valuedouble;
+	return true;
+}
+
+static void thread_points(struct series **all, size_t *n, const cJSON *sample, double t)
+{
+	const cJSON *threads = cJSON_GetObjectItemCaseSensitive(sample, "threads"), *th;
+
+	cJSON_ArrayForEach(th, threads)
+	{
+		const cJSON *name = cJSON_GetObjectItemCaseSensitive(th, "name");
+		double v;
+
+		if (cJSON_IsString(name) && number(th, "cpu_percent", &v))
+			series_add(series_get(all, n, name->valuestring), t, v);
+	}
+}
+
+size_t chart_series(const struct chart *chart, const struct run *run, struct series **out)
+{
+	struct series *all = NULL;
+	size_t n = 0;
+
+	/* the rate series exist (possibly empty) so that the legend is stable */
+	for (int k = 0; !chart->threads && k < 2 && chart->keys[k]; k++)
+		series_get(&all, &n, chart->keys[k]);
+	for (size_t i = 0; i < run->nsamples; i++) {
+		const cJSON *s = run->samples[i];
+		double t, v;
+
+		if (!number(s, "elapsed", &t))
+			continue;
+		if (chart->threads) {
+			thread_points(&all, &n, s, t);
+			continue;
+		}
+		for (int k = 0; k < 2 && chart->keys[k]; k++)
+			if (number(s, chart->keys[k], &v))
+				series_add(&all[k], t, v);
+	}
+	*out = all;
+	return n;
+}
+
+/* 1, 2 or 5 times a power of ten, at least @v. */
+static double nice_ceiling(double v)
+{
+	double e, f;
+
+	if (!(v > 0))
+		return 1;
+	e = pow(10, floor(log10(v)));
+	f = v / e;
+	if (f <= 1.0001)
+		return e;
+	if (f <= 2.0001)
+		return 2 * e;
+	if (f <= 5.0001)
+		return 5 * e;
+	return 10 * e;
+}
+
+static void format_tick(char *buf, size_t size, double v)
+{
+	if (v >= 1e9)
+		snprintf(buf, size, "%gG", v / 1e9);
+	else if (v >= 1e6)
+		snprintf(buf, size, "%gM", v / 1e6);
+	else if (v >= 1e4)
+		snprintf(buf, size, "%gk", v / 1e3);
+	else
+		snprintf(buf, size, "%g", v);
+}
+
+struct frame {
+	double tmax, vmax;
+};
+
+static double xpos(const struct frame *f, double t)
+{
+	return LEFT + (WIDTH - LEFT - RIGHT) * (t / f->tmax);
+}
+
+static double ypos(const struct frame *f, double v)
+{
+	if (v > f->vmax)
+		v = f->vmax;
+	return HEIGHT - BOTTOM - (HEIGHT - TOP - BOTTOM) * (v / f->vmax);
+}
+
+static void axes(FILE *out, const struct frame *f, const struct chart *chart)
+{
+	char buf[32];
+	double step;
+
+	fprintf(out, "<rect class=\"plot\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>\n", LEFT,
+		TOP, WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM);
+	for (int i = 0; i <= 4; i++) {
+		double v = f->vmax * i / 4, y = ypos(f, v);
+
+		format_tick(buf, sizeof(buf), v);
+		fprintf(out,
+			"<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>"
+			"<text class=\"tick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+			LEFT, y, WIDTH - RIGHT, y, LEFT - 6, y + 4, buf);
+	}
+	step = nice_ceiling(f->tmax / 6);
+	for (double t = 0; t <= f->tmax * 1.0001; t += step) {
+		double x = xpos(f, t);
+
+		fprintf(
+		    out,
+		    "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>"
+		    "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%gs</text>\n",
+		    x, TOP, x, HEIGHT - BOTTOM, x, HEIGHT - BOTTOM + 16, t);
+	}
+	fprintf(out, "<text class=\"unit\" x=\"%d\" y=\"%d\">", 4, TOP - 3);
+	html_text(out, chart->unit);
+	fprintf(out,
+		"</text>\n<text class=\"unit\" x=\"%d\" y=\"%d\" text-anchor=\"end\">time "
+		"(s)</text>\n",
+		WIDTH - RIGHT, HEIGHT - 4);
+}
+
+static void events(FILE *out, const struct frame *f, const struct run *run)
+{
+	for (size_t i = 0; i < run->nevents; i++) {
+		double x = xpos(f, run->events[i].t);
+
+		fprintf(out,
+			"<g class=\"event\"><line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>"
+			"<text x=\"%.1f\" y=\"%d\">",
+			x, TOP, x, HEIGHT - BOTTOM, x + 3, TOP + 12 + 12 * (int)(i % 3));
+		html_text(out, run->events[i].label);
+		fputs("</text><title>", out);
+		html_text(out, run->events[i].label);
+		fprintf(out, " at %.1f s</title></g>\n", run->events[i].t);
+	}
+}
+
+static void polyline(FILE *out, const struct frame *f, const struct series *s, size_t idx)
+{
+	const char *color = colors[idx % (sizeof(colors) / sizeof(colors[0]))];
+
+	fprintf(out, "<polyline class=\"series\" data-series=\"");
+	html_text(out, s->name);
+	fprintf(out, "\" data-points=\"%zu\" stroke=\"%s\" points=\"", s->n, color);
+	for (size_t i = 0; i < s->n; i++)
+		fprintf(out, "%s%.1f,%.1f", i ? " " : "", xpos(f, s->p[i].t), ypos(f, s->p[i].v));
+	fputs("\"><title>", out);
+	html_text(out, s->name);
+	fputs("</title></polyline>\n", out);
+	if (s->n == 1)
+		fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n",
+			xpos(f, s->p[0].t), ypos(f, s->p[0].v), color);
+}
+
+/* One row of swatches and names, wrapped to a second (and third) row when full. */
+static void legend(FILE *out, const struct chart *chart, const struct series *s, size_t n)
+{
+	int x = LEFT + 8, y = 6;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *name = s[i].name;
+		const char *color = colors[i % (sizeof(colors) / sizeof(colors[0]))];
+		int w;
+
+		for (int k = 0; !chart->threads && k < 2; k++)
+			if (chart->keys[k] && strcmp(chart->keys[k], name) == 0)
+				name = chart->names[k];
+		w = 24 + 7 * (int)strlen(name);
+		if (x + w > WIDTH - RIGHT && x > LEFT + 8) {
+			x = LEFT + 8;
+			y += 13;
+		}
+		fprintf(out,
+			"<g class=\"legend\"><rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" "
+			"fill=\"%s\"/><text x=\"%d\" y=\"%d\">",
+			x, y, color, x + 14, y + 9);
+		html_text(out, name);
+		fputs("</text></g>\n", out);
+		x += w;
+	}
+}
+
+void svg_chart(FILE *out, const struct chart *chart, const struct run *run, size_t run_idx,
+	       double tmax, double vmax)
+{
+	struct frame f = {tmax > 0 ? tmax : 1, nice_ceiling(vmax)};
+	struct series *s;
+	size_t n = chart_series(chart, run, &s), points = 0;
+
+	fprintf(out,
+		"<svg class=\"chart\" data-chart=\"%s\" data-run=\"%zu\" viewBox=\"0 0 %d %d\" "
+		"width=\"%d\" height=\"%d\" role=\"img\">\n<title>",
+		chart->id, run_idx, WIDTH, HEIGHT, WIDTH, HEIGHT);
+	html_text(out, chart->title);
+	fputs("</title>\n", out);
+	axes(out, &f, chart);
+	events(out, &f, run);
+	for (size_t i = 0; i < n; i++) {
+		polyline(out, &f, &s[i], i);
+		points += s[i].n;
+	}
+	if (!points)
+		fprintf(out,
+			"<text class=\"nodata\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">no data "
+			"recorded</text>\n",
+			(WIDTH + LEFT - RIGHT) / 2, HEIGHT / 2);
+	legend(out, chart, s, n);
+	fputs("</svg>\n", out);
+	series_free(s, n);
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* reclaimctl report: recorded runs (cmd-report.c) and their SVG charts (report-svg.c). */
+#ifndef RECLAIMCTL_REPORT_H
+#define RECLAIMCTL_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+struct point {
+	double t, v;
+};
+
+struct series {
+	char *name; /* a rate key, or a kswapd thread's name */
+	size_t n;
+	struct point *p;
+};
+
+struct event {
+	double t;
+	char *label; /* "kswapd_threads 1→4" */
+};
+
+/* One recorded file. */
+struct run {
+	char *file;
+	cJSON *header, *end; /* end may be NULL (a recording cut short) */
+	size_t nsamples;
+	cJSON **samples;
+	size_t nevents;
+	struct event *events;
+	double duration;
+};
+
+/* A chart: the same one is drawn for every run, on one scale, side by side. */
+struct chart {
+	const char *id, *title, *unit;
+	bool threads;	      /* one series per kswapd thread */
+	const char *keys[2];  /* sample keys of the series */
+	const char *names[2]; /* their legend names */
+};
+
+/* The series of @chart in @run; free with series_free(). */
+size_t chart_series(const struct chart *chart, const struct run *run, struct series **out);
+void series_free(struct series *s, size_t n);
+/* Writes one <svg> of @chart for @run with the given axis maxima. */
+void svg_chart(FILE *out, const struct chart *chart, const struct run *run, size_t run_idx,
+	       double tmax, double vmax);
+/* Writes @s with &, <, >, " escaped. */
+void html_text(FILE *out, const char *s);
+
+#endif

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* What monitor shows and record stores: rates between two samples. */
+#ifndef RECLAIMCTL_SAMPLING_H
+#define RECLAIMCTL_SAMPLING_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+#include <reclaim.h>
+
+enum rate_id {
+	RATE_PGSCAN_KSWAPD,
+	RATE_PGSCAN_DIRECT,
+	RATE_PGSTEAL_KSWAPD,
+	RATE_PGSTEAL_DIRECT,
+	RATE_ALLOCSTALL,
+	RATE_THROTTLED,
+	RATE_PSWPIN,
+	RATE_PSWPOUT,
+	RATE_REFAULT,
+	NRATES
+};
+
+/* JSON key of each rate (also its name in the record file and the report). */
+extern const char *const rate_keys[NRATES];
+
+struct row {
+	double interval; /* seconds */
+	bool has[NRATES];
+	double rate[NRATES]; /* per second */
+	size_t threads;
+	double kswapd_sum, kswapd_max; /* % of one CPU */
+	const char *busiest;	       /* name of the thread with kswapd_max, NULL if none */
+	bool has_some, has_full;
+	double some_avg10, full_avg10;
+};
+
+/* The whole system's row; @node >= 0: that node's (refaults and its kswapd threads). */
+void row_compute(struct row *r, const struct reclaim_sample *prev, const struct reclaim_sample *cur,
+		 int node);
+/* Adds the row's keys to @o (per-node rows: node, workingset_refault, kswapd_*). */
+void row_add_json(cJSON *o, const struct row *r, int node);
+
+/* Seconds as "1", "0.5", "2m", "1h"; false if not a positive number. */
+bool parse_seconds(const char *s, bool units, double *secs);
+/* A positive integer, false if not. */
+bool parse_count(const char *s, long *n);
+/* Sleeps until @deadline_ns of CLOCK_MONOTONIC; false if a signal woke it first. */
+bool sleep_until(uint64_t deadline_ns);
+uint64_t monotonic_ns(void);
+/*
+ * The tick to sleep until next, start + tick * step: @tick, or, when that is
+ * already past (the machine stalled), the next one in the future: missed
+ * ticks are skipped, not made up with samples in a row.
+ */
+uint64_t next_tick(uint64_t start, uint64_t step, uint64_t tick);
+/* A JSON number, or null for NAN. */
+cJSON *json_number_or_null(bool has, double v);
+/* Rounds to @digits decimals, so that JSON output stays short. */
+double round_to(double v, int digits);
+
+#endif
