@@ -6,7 +6,7 @@
 # _reclaimctl_command_opts and, if its operands complete to something, a case
 # in _reclaimctl_operand.
 
-_reclaimctl_commands='status get set threads help'
+_reclaimctl_commands='status get set threads swap monitor stalls record report help'
 
 _reclaimctl_global_opts='--sysroot --json -J --no-color --help -h --version -V'
 
@@ -20,9 +20,15 @@ _reclaimctl_command_opts()
 {
 	# --sysroot and --no-color are accepted after the command too.
 	case $1 in
-	status | threads) echo '--json -J --help -h --sysroot --no-color' ;;
+	status) echo '--json -J --prometheus -P --textfile --help -h --sysroot --no-color' ;;
+	threads) echo '--json -J --help -h --sysroot --no-color' ;;
 	get) echo '--values -n --json -J --help -h --sysroot --no-color' ;;
 	set) echo '--dry-run -n --json -J --help -h --sysroot --no-color' ;;
+	swap) echo '--persist -p --dry-run -n --json -J --help -h --sysroot --no-color' ;;
+	monitor) echo '--interval -i --count -c --per-node -N --json -J --help -h --sysroot --no-color' ;;
+	stalls) echo '--interval -i --top -n --enable --json -J --help -h --sysroot --no-color' ;;
+	record) echo '--output -o --interval -i --duration -d --help -h --sysroot --no-color' ;;
+	report) echo '--output -o --help -h --sysroot --no-color' ;;
 	esac
 }
 
@@ -33,7 +39,45 @@ _reclaimctl_operand()
 	get) echo "$_reclaimctl_knobs" ;;
 	set) [ "$2" -eq 0 ] && echo "$_reclaimctl_knobs" ;;
 	help) [ "$2" -eq 0 ] && echo "$_reclaimctl_commands" ;;
+	swap) [ "$2" -eq 0 ] && echo 'rings priority' ;;
 	esac
+}
+
+# Arguments of options that take one (monitor, stalls, record, report,
+# status --textfile); returns 1 if $2 (the previous word) is no such option.
+_reclaimctl_option_arg()
+{
+	local cmd=$1 prev=$2 cur=$3
+
+	case $cmd:$prev in
+	status:--textfile) _reclaimctl_dirs "$cur" ;;
+	record:-o | record:--output | report:-o | report:--output)
+		compopt -o filenames 2>/dev/null
+		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+		;;
+	monitor:-i | monitor:--interval | monitor:-c | monitor:--count | stalls:-i | \
+		stalls:--interval | stalls:-n | stalls:--top | record:-i | record:--interval | \
+		record:-d | record:--duration) ;;
+	*) return 1 ;;
+	esac
+	return 0
+}
+
+# The active swap devices starting with $2, from /proc/swaps under root $1.
+_reclaimctl_swap_devices()
+{
+	local root=$1 cur=$2 dev rest
+	local -a devs=()
+
+	[ -r "$root/proc/swaps" ] || return
+	while read -r dev rest; do
+		[ "$dev" = Filename ] && continue
+		# The kernel escapes " \t\n\\" as \ooo; printf %b wants \0ooo.
+		printf -v dev '%b' "${dev//\\/\\0}"
+		[[ $dev == "$cur"* ]] && devs+=("$dev")
+	done <"$root/proc/swaps"
+	compopt -o filenames 2>/dev/null
+	COMPREPLY=("${devs[@]}")
 }
 
 _reclaimctl_dirs()
@@ -47,7 +91,8 @@ _reclaimctl()
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=''
 	local -a words=("${COMP_WORDS[@]}")
 	local cword=$COMP_CWORD
-	local i w cmd='' cmd_at=0 nops=0 dashdash=0
+	local i w cmd='' cmd_at=0 nops=0 dashdash=0 sysroot=''
+	local -a ops=()
 
 	COMPREPLY=()
 	# "--sysroot=DIR": bash splits at '=' (it is in COMP_WORDBREAKS).
@@ -75,6 +120,7 @@ _reclaimctl()
 		--sysroot)
 			((i++))
 			[ "${words[i]}" = '=' ] && ((i++))
+			sysroot=${words[i]}
 			;;
 		-*) ;;
 		=) ;;
@@ -101,6 +147,7 @@ _reclaimctl()
 		_reclaimctl_dirs "$cur"
 		return
 	fi
+	_reclaimctl_option_arg "$cmd" "$prev" "$cur" && return
 	# Count the command's operands before the cursor. A word like "-1" is
 	# an operand (set throttle -1 reaches the range check), as in reclaimctl.
 	for ((i = cmd_at + 1; i < cword; i++)); do
@@ -110,14 +157,31 @@ _reclaimctl()
 		elif [ $dashdash -eq 0 ] && [ "$w" = --sysroot ]; then
 			((i++))
 			[ "${words[i]}" = '=' ] && ((i++))
+			[ "$i" -lt "$cword" ] && sysroot=${words[i]}
 		elif [ $dashdash -eq 0 ] && [[ $w == -[!0-9]* ]]; then
 			:
 		else
 			((nops++))
+			ops+=("$w")
 		fi
 	done
 	if [ $dashdash -eq 0 ] && [[ $cur == -* ]] && [[ $cur != -[0-9]* ]]; then
 		mapfile -t COMPREPLY < <(compgen -W "$(_reclaimctl_command_opts "$cmd")" -- "$cur")
+		return
+	fi
+	# swap priority DEVICE: the active swap devices
+	if [ "$cmd" = swap ] && [ "$nops" -eq 1 ] && [ "${ops[0]}" = priority ]; then
+		_reclaimctl_swap_devices "$sysroot" "$cur"
+		return
+	fi
+	# record -- COMMAND: commands, then files; report FILE...: record files
+	if [ "$cmd" = record ] || [ "$cmd" = report ]; then
+		compopt -o filenames 2>/dev/null
+		if [ "$cmd" = record ] && [ $dashdash -eq 1 ] && [ "$nops" -eq 0 ]; then
+			mapfile -t COMPREPLY < <(compgen -c -- "$cur")
+		else
+			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+		fi
 		return
 	fi
 	mapfile -t COMPREPLY < <(compgen -W "$(_reclaimctl_operand "$cmd" "$nops")" -- "$cur")

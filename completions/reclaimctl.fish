@@ -12,6 +12,11 @@ function __reclaimctl_commands
         get 'Print knob values' \
         set 'Set a knob, checking its range first and its effect after' \
         threads 'Show the kswapd threads of every NUMA node' \
+        swap 'Show the swap rings; change the priority of a device safely' \
+        monitor 'Show reclaim rates, kswapd CPU and pressure every interval' \
+        stalls 'Show the processes delayed most by reclaim (taskstats)' \
+        record 'Record rates, kswapd CPU, pressure and knobs into a file' \
+        report 'Render recorded runs as one HTML page with charts' \
         help 'Show the help of a command'
 end
 
@@ -104,6 +109,66 @@ complete -c reclaimctl -n '__reclaimctl_operand get any' -a '(__reclaimctl_knobs
 # set
 complete -c reclaimctl -n '__reclaimctl_using set' -s n -l dry-run -d 'Check VALUE and show the change without writing it'
 complete -c reclaimctl -n '__reclaimctl_operand set 0' -a '(__reclaimctl_knobs)'
+
+# swap
+# The --sysroot directory of the command line, if any.
+function __reclaimctl_sysroot
+    set -l words (commandline -opc)
+    set -l root
+    while set -q words[1]
+        switch $words[1]
+            case --sysroot
+                set -q words[2]; and set root $words[2]
+            case '--sysroot=*'
+                set root (string replace -- --sysroot= '' $words[1])
+        end
+        set -e words[1]
+    end
+    echo $root
+end
+
+# The active swap devices, from /proc/swaps (under --sysroot DIR when given).
+function __reclaimctl_swap_devices
+    set -l swaps (__reclaimctl_sysroot)/proc/swaps
+    test -r $swaps; or return
+    # the kernel escapes " \t\n\\" as \ooo, as fish does
+    for line in (tail -n +2 $swaps)
+        string unescape -- (string replace -r '\s.*' '' -- $line)
+    end
+end
+
+# True when the word being completed is the DEVICE of "swap priority".
+function __reclaimctl_swap_device
+    set -l w (__reclaimctl_words)
+    test (count $w) -eq 2; and test "$w[1]" = swap; and test "$w[2]" = priority
+end
+
+complete -c reclaimctl -n '__reclaimctl_using swap' -s p -l persist -d 'Also set pri= in the /etc/fstab entry of the device'
+complete -c reclaimctl -n '__reclaimctl_using swap' -s n -l dry-run -d 'Check and show the change without making it'
+complete -c reclaimctl -n '__reclaimctl_operand swap 0' -a 'rings priority'
+complete -c reclaimctl -n __reclaimctl_swap_device -a '(__reclaimctl_swap_devices)' -d 'Active swap device'
+
+# status --prometheus
+complete -c reclaimctl -n '__reclaimctl_using status' -s P -l prometheus -d 'Prometheus text format'
+complete -c reclaimctl -n '__reclaimctl_using status' -l textfile -xa '(__fish_complete_directories)' -d 'Write it to DIR/reclaimctl.prom'
+
+# monitor
+complete -c reclaimctl -n '__reclaimctl_using monitor' -s i -l interval -x -d 'Seconds between lines'
+complete -c reclaimctl -n '__reclaimctl_using monitor' -s c -l count -x -d 'Stop after N lines'
+complete -c reclaimctl -n '__reclaimctl_using monitor' -s N -l per-node -d 'A line per NUMA node too'
+
+# stalls
+complete -c reclaimctl -n '__reclaimctl_using stalls' -s i -l interval -x -d 'Measure over this many seconds'
+complete -c reclaimctl -n '__reclaimctl_using stalls' -s n -l top -x -d 'Show at most N processes'
+complete -c reclaimctl -n '__reclaimctl_using stalls' -l enable -d 'Turn delay accounting on for the run'
+
+# record [-- COMMAND...], report FILE...
+complete -c reclaimctl -n '__reclaimctl_using record' -s o -l output -rF -d 'The file to write'
+complete -c reclaimctl -n '__reclaimctl_using record' -s i -l interval -x -d 'Seconds between samples'
+complete -c reclaimctl -n '__reclaimctl_using record' -s d -l duration -x -d 'Stop after this long (90, 5m, 1h)'
+complete -c reclaimctl -n '__reclaimctl_using record' -F
+complete -c reclaimctl -n '__reclaimctl_using report' -s o -l output -rF -d 'The HTML file to write'
+complete -c reclaimctl -n '__reclaimctl_using report' -F
 
 # help
 complete -c reclaimctl -n '__reclaimctl_operand help 0' -a '(__reclaimctl_commands)'

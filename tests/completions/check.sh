@@ -146,18 +146,18 @@ else
 	result fail "syntax ($shell -n)" "$out"
 fi
 
-commands='get help set status threads'
+commands='get help monitor record report set stalls status swap threads'
 knobs='kswapd_threads max_direct_reclaimers swap_round_robin_quota_kb swappiness
 watermark_scale_factor watermark_boost_factor min_free_kbytes zone_reclaim_mode
 threads throttle swap-quota'
 
 # Commands, and global options before the command.
-expect 'reclaimctl s' set status
+expect 'reclaimctl s' set stalls status swap
 expect 'reclaimctl ' $commands
 expect 'reclaimctl th' threads
 expect 'reclaimctl --' --help --json --no-color --sysroot --version
 contains 'reclaimctl -' -J -V -h --sysroot --json
-expect 'reclaimctl --json st' status
+expect 'reclaimctl --json st' stalls status
 expect 'reclaimctl -J --no-color g' get
 
 # Knobs and their aliases for get (every operand) and set (the first).
@@ -190,9 +190,17 @@ contains 'reclaimctl status -' --json --help
 lacks 'reclaimctl status -' --values --dry-run
 contains 'reclaimctl threads --' --json --help
 
+# monitor, stalls, record, report; status --prometheus
+contains 'reclaimctl status --' --prometheus --textfile
+contains 'reclaimctl monitor -' --interval --count --per-node --json
+contains 'reclaimctl stalls -' --interval --top --enable --json
+contains 'reclaimctl record -' --output --interval --duration
+contains 'reclaimctl report -' --output
+lacks 'reclaimctl monitor -' --enable --output --dry-run
+
 # help COMMAND
 expect 'reclaimctl help ' $commands
-expect 'reclaimctl help s' set status
+expect 'reclaimctl help s' set stalls status swap
 expect 'reclaimctl help status ' ''
 
 # --sysroot DIR: directories only, in both spellings, and what follows it.
@@ -202,10 +210,30 @@ mkdir "$tmp/fixture-a" "$tmp/fixture-b" "$tmp/other"
 cd "$tmp" || exit 1
 expect 'reclaimctl --sysroot fix' fixture-a fixture-b
 expect 'reclaimctl --sysroot=fix' fixture-a fixture-b
-expect 'reclaimctl --sysroot fixture-a st' status
+expect 'reclaimctl --sysroot fixture-a st' stalls status
 expect 'reclaimctl --sysroot fixture-a ' $commands
 expect 'reclaimctl --sysroot=fixture-a --json get th' threads throttle
 contains 'reclaimctl --sysroot fixture-a set --' --dry-run --json --help
+
+# swap: subcommands, options, and the active swap devices for swap priority
+# (from /proc/swaps, under --sysroot; "\040" is a space).
+mkdir -p "$tmp/swaproot/proc"
+printf 'Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n%s\n%s\n%s\n' \
+	'/dev/zram0                              partition\t4194300\t\t0\t\t5' \
+	'/dev/zram1                              partition\t4194300\t\t0\t\t5' \
+	'/var/swap\\040file                       file\t\t8388604\t\t0\t\t-2' >"$tmp/swaproot/proc/swaps"
+expect 'reclaimctl sw' swap
+expect 'reclaimctl swap ' priority rings
+expect 'reclaimctl swap p' priority
+expect 'reclaimctl swap --p' --persist
+contains 'reclaimctl swap -' --persist --dry-run --json --help
+contains 'reclaimctl swap priority -' --persist --dry-run
+expect 'reclaimctl --sysroot swaproot swap priority /dev/' /dev/zram0 /dev/zram1
+expect 'reclaimctl --sysroot=swaproot swap priority /dev/zram1' /dev/zram1
+expect 'reclaimctl swap --sysroot swaproot priority --persist /dev/z' /dev/zram0 /dev/zram1
+contains 'reclaimctl --sysroot swaproot swap priority ' /dev/zram0 /dev/zram1
+lacks 'reclaimctl --sysroot swaproot swap priority /dev/zram0 ' /dev/zram0 /dev/zram1
+lacks 'reclaimctl --sysroot swaproot swap rings ' /dev/zram0 priority
 cd / && rm -r "$tmp"
 
 # Everything the binary says it accepts must complete.
