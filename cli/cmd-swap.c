@@ -401,7 +401,7 @@ static int swap_priority(struct cli *cli, const char *device, const char *prio_t
 			 const struct prio_opts *o)
 {
 	struct reclaim_swap_plan *p;
-	int prio, before = 0, r;
+	int prio = 0, before = 0, r;
 	bool had;
 
 	r = parse_prio(prio_text, &prio);

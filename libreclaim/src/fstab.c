@@ -488,7 +488,7 @@ RECLAIM_EXPORT int reclaim_fstab_set_priority(struct reclaim_fstab *f, size_t id
 {
 	_cleanup_free_ char *text = NULL, *options = NULL, *full = NULL;
 	struct libmnt_fs *fs;
-	size_t len;
+	size_t len = 0;
 	int r;
 
 	assert_return(f && idx < f->count, -EINVAL);

@@ -225,8 +225,8 @@ static bool has_pid(const pid_t *pids, size_t n, pid_t pid)
 /* Re-reads kthreadd's children; probes pids that came, drops threads that went. */
 static int update_children(struct reclaim_sampler *s, bool *changed)
 {
-	pid_t *pids;
-	size_t n, len;
+	pid_t *pids = NULL;
+	size_t n = 0, len;
 	int r;
 
 	r = pread_all(s, s->children_fd, &len);
