@@ -1,0 +1,420 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
+#
+# Helpers for the guest-side scenario scripts (tests/vm/scenarios/*.sh).
+# Sourced by every scenario:  source /vm/lib.sh
+#
+# Failures come in two kinds:
+#   fail MSG      record a failed check and go on (the scenario FAILs at exit)
+#   die MSG       give up now (the scenario FAILs)
+# assert_* helpers call fail; require_* helpers call die. A scenario that runs
+# to its end without a recorded failure PASSes. Checks print "ok: ..." or
+# "FAIL: ..." so the console log reads as a transcript.
+
+VM_FAILS=0
+KNOB_DIR=${KNOB_DIR:-/proc/sys/vm}
+KNOB_THREADS=$KNOB_DIR/kswapd_threads
+KNOB_THROTTLE=$KNOB_DIR/max_direct_reclaimers
+KNOB_QUOTA=$KNOB_DIR/swap_round_robin_quota_kb
+RECLAIMCTL=${RECLAIMCTL:-reclaimctl}
+
+VM_CLEANUP=()
+# at_exit CMD: run CMD (e.g. a function stopping background hogs) when the
+# scenario ends, before the verdict
+at_exit() { VM_CLEANUP+=("$1"); }
+_vm_exit() {
+	local rc=$? c
+	for c in "${VM_CLEANUP[@]}"; do
+		eval "$c" || true
+	done
+	if ((rc != 0)); then
+		echo "FAIL: scenario exited with status $rc (line ${BASH_LINENO[0]:-?})"
+	elif ((VM_FAILS > 0)); then
+		echo "FAIL: $VM_FAILS check(s) failed"
+		rc=1
+	fi
+	exit "$rc"
+}
+trap _vm_exit EXIT
+
+# Seconds since boot, for the transcript.
+now() {
+	local up _
+	read -r up _ </proc/uptime
+	echo "$up"
+}
+log() { printf '[t=%s] %s\n' "$(now)" "$*"; }
+step() { printf '\n[t=%s] === %s\n' "$(now)" "$*"; }
+ok() { printf 'ok: %s\n' "$*"; }
+fail() {
+	printf 'FAIL: %s\n' "$*"
+	VM_FAILS=$((VM_FAILS + 1))
+	return 0
+}
+die() {
+	printf 'FATAL: %s\n' "$*"
+	exit 1
+}
+
+# ---------------------------------------------------------------------------
+# Assertions (soft: record and continue)
+
+# assert_eq EXPECTED ACTUAL MSG
+assert_eq() {
+	if [[ $1 == "$2" ]]; then ok "$3 ($2)"; else fail "$3: expected '$1', got '$2'"; fi
+}
+assert_ne() {
+	if [[ $1 != "$2" ]]; then ok "$3 ($2)"; else fail "$3: got '$2', which it must not be"; fi
+}
+# assert_int OP A B MSG   with OP one of -eq -ne -lt -le -gt -ge
+assert_int() {
+	local op=$1 a=$2 b=$3 msg=$4
+	if ! [[ $a =~ ^-?[0-9]+$ && $b =~ ^-?[0-9]+$ ]]; then
+		fail "$msg: not integers: '$a' $op '$b'"
+	elif test "$a" "$op" "$b"; then
+		ok "$msg ($a $op $b)"
+	else
+		fail "$msg: expected $a $op $b"
+	fi
+}
+assert_gt() { assert_int -gt "$@"; }
+assert_ge() { assert_int -ge "$@"; }
+assert_le() { assert_int -le "$@"; }
+# assert_file_eq FILE EXPECTED MSG
+assert_file_eq() {
+	local got
+	if ! got=$(cat "$1" 2>/dev/null); then
+		fail "$3: cannot read $1"
+		return 0
+	fi
+	assert_eq "$2" "$got" "$3"
+}
+# assert_match REGEX STRING MSG   (bash ERE)
+assert_match() {
+	if [[ $2 =~ $1 ]]; then ok "$3"; else fail "$3: '$2' does not match /$1/"; fi
+}
+# assert_rc EXPECTED_RC MSG -- CMD...   runs CMD, shows its output, checks its exit status
+assert_rc() {
+	local want=$1 msg=$2 rc=0 out
+	shift 2
+	[[ ${1:-} == -- ]] && shift
+	out=$("$@" 2>&1) || rc=$?
+	printf '  $ %s  -> %d\n' "$*" "$rc"
+	[[ -z $out ]] || printf '%s\n' "$out" | head -n 40 | sed 's/^/  | /'
+	if ((rc == want)); then ok "$msg (exit $rc)"; else fail "$msg: '$*' exited $rc, expected $want"; fi
+}
+# run CMD...: show a command and its output; returns its exit status
+run() {
+	local rc=0
+	printf '  $ %s\n' "$*"
+	"$@" || rc=$?
+	((rc == 0)) || printf '  (exit %d)\n' "$rc"
+	return "$rc"
+}
+
+# ---------------------------------------------------------------------------
+# Requirements (hard)
+
+require_file() {
+	[[ -e $1 ]] || die "${2:-missing $1}"
+}
+# The patched kernel's interface: mandatory for the test suite.
+require_patched_kernel() {
+	local f
+	for f in "$KNOB_THREADS" "$KNOB_THROTTLE" "$KNOB_QUOTA"; do
+		[[ -e $f ]] || die "this kernel has no $f: the kernel/patches/ series is required (kernel $(uname -r))"
+	done
+	grep -q '^direct_reclaim_throttled ' /proc/vmstat ||
+		die "this kernel has no direct_reclaim_throttled in /proc/vmstat: the kernel/patches/ series is required"
+}
+require_cmd() {
+	command -v "$1" >/dev/null || die "missing command in the initramfs: $1"
+}
+
+# wait_for SECONDS DESCRIPTION -- CMD...   poll CMD every 0.2 s until it succeeds.
+# CMD's arguments are expanded once, by the caller: to wait for a changing
+# value, give a function that reads it (threads_per_node, vmstat_above, ...).
+wait_for() {
+	local secs=$1 desc=$2 up _ end
+	shift 2
+	[[ ${1:-} == -- ]] && shift
+	read -r up _ </proc/uptime
+	end=$((${up%.*} + secs))
+	until "$@"; do
+		read -r up _ </proc/uptime
+		if ((${up%.*} >= end)); then
+			fail "timed out after ${secs}s waiting for: $desc"
+			return 1
+		fi
+		sleep 0.2
+	done
+	return 0
+}
+
+# ---------------------------------------------------------------------------
+# Lists and topology
+#
+# These avoid forking: under TCG a fork+exec costs ~25 ms, and the scenarios
+# call them hundreds of times (read builtins, bash arrays, no cat/awk/sort).
+
+# readf FILE -> its first line ("" if unreadable)
+readf() {
+	local line=''
+	{ IFS= read -r line <"$1"; } 2>/dev/null || true
+	printf '%s\n' "$line"
+}
+# expand_list "0-2,5" -> "0 1 2 5"   (kernel cpulist/nodelist format; "" -> "")
+expand_list() {
+	local item items=() parts=() i
+	IFS=, read -ra parts <<<"${1//[[:space:]]/}"
+	for item in "${parts[@]}"; do
+		[[ -n $item ]] || continue
+		if [[ $item == *-* ]]; then
+			for ((i = ${item%-*}; i <= ${item#*-}; i++)); do items+=("$i"); done
+		else
+			items+=("$item")
+		fi
+	done
+	echo "${items[*]:-}"
+}
+# canon_list "0-1" / "0,1" / "[0,1]" / "0 1" -> "0,1" (sorted, numeric, unique)
+canon_list() {
+	local s=${1//[\[\]]/} i
+	local -a set=() items=()
+	s=${s// /,}
+	for i in $(expand_list "$s"); do set[i]=1; done
+	items=("${!set[@]}") # indexed arrays iterate in index order
+	local IFS=,
+	echo "${items[*]:-}"
+}
+# Nodes with memory / all online nodes / nodes with CPUs, space separated.
+memory_nodes() { expand_list "$(readf /sys/devices/system/node/has_memory)"; }
+online_nodes() { expand_list "$(readf /sys/devices/system/node/online)"; }
+cpu_nodes() { expand_list "$(readf /sys/devices/system/node/has_cpu)"; }
+node_cpus() { canon_list "$(readf "/sys/devices/system/node/node$1/cpulist")"; }
+# node_meminfo N FIELD -> that field of the node's meminfo, in KiB
+node_meminfo() {
+	local a b c kb _
+	while read -r a b c kb _; do
+		[[ $c == "$2:" ]] && echo "$kb" && return 0
+	done <"/sys/devices/system/node/node$1/meminfo"
+	echo ""
+}
+# MemTotal of a node in KiB; MemFree of a node in MiB
+node_mem_kb() { node_meminfo "$1" MemTotal; }
+node_free_mb() { echo $(($(node_meminfo "$1" MemFree) / 1024)); }
+
+# ---------------------------------------------------------------------------
+# kswapd threads
+
+# kswapd_threads [NODE]: "PID NAME" for each kswapd thread (of NODE), sorted by
+# node, then thread index (kswapd0 kswapd0:1 .. kswapd0:10 kswapd1 ..)
+kswapd_threads() {
+	local node=${1:-} f pid comm re
+	local -a by=()
+	if [[ -n $node ]]; then re="^kswapd(${node})(:([0-9]+))?$"; else re='^kswapd([0-9]+)(:([0-9]+))?$'; fi
+	for f in /proc/[0-9]*/comm; do
+		comm=''
+		{ read -r comm <"$f"; } 2>/dev/null || continue
+		[[ $comm =~ $re ]] || continue
+		pid=${f#/proc/}
+		pid=${pid%/comm}
+		by[BASH_REMATCH[1] * 10000 + ${BASH_REMATCH[3]:-0}]="$pid $comm"
+	done
+	((${#by[@]} == 0)) || printf '%s\n' "${by[@]}"
+}
+# kswapd_count NODE: threads of one node; kswapd_total: of all nodes
+kswapd_count() {
+	local -a l
+	mapfile -t l < <(kswapd_threads "$1")
+	echo "${#l[@]}"
+}
+kswapd_total() { kswapd_count ""; }
+# kswapd_names NODE -> "kswapd0 kswapd0:1 ..." (space separated, in order)
+kswapd_names() {
+	local pid name out=()
+	while read -r pid name; do out+=("$name"); done < <(kswapd_threads "$1")
+	echo "${out[*]:-}"
+}
+# threads_per_node N: true if every node with memory runs exactly N kswapd
+# threads (and there are no others), for wait_for
+threads_per_node() {
+	local nodes
+	nodes=$(memory_nodes)
+	(($(kswapd_total) == $(wc -w <<<"$nodes") * $1))
+}
+# wait_threads N: wait (10 s) until threads_per_node N; records a failure if not.
+# Stopped threads may linger in /proc for a moment after kthread_stop().
+wait_threads() { wait_for 10 "$1 kswapd thread(s) per node" -- threads_per_node "$1" || true; }
+# expected_names NODE N -> "kswapdN kswapdN:1 .. kswapdN:N-1"
+expected_names() {
+	local node=$1 n=$2 i names="kswapd$1"
+	for ((i = 1; i < n; i++)); do names+=" kswapd$node:$i"; done
+	echo "$names"
+}
+# task_cpu_ticks PID -> utime+stime in clock ticks (0 if gone)
+task_cpu_ticks() {
+	local stat='' rest
+	local -a f
+	{ read -r stat <"/proc/$1/stat"; } 2>/dev/null || true
+	if [[ -z $stat ]]; then
+		echo 0
+		return 0
+	fi
+	rest=${stat##*) }
+	read -ra f <<<"$rest"
+	# fields after "comm)": state is field 3, utime 14, stime 15
+	echo $((f[11] + f[12]))
+}
+# status_field PID FIELD -> the value of "FIELD:" in /proc/PID/status
+status_field() {
+	local k v
+	while read -r k v; do
+		[[ $k == "$2:" ]] && echo "$v" && return 0
+	done <"/proc/$1/status"
+	echo ""
+}
+cpus_allowed() { canon_list "$(status_field "$1" Cpus_allowed_list)"; }
+task_state() {
+	local s
+	s=$(status_field "$1" State)
+	echo "${s%% *}"
+}
+
+# ---------------------------------------------------------------------------
+# vmstat, knobs
+
+vmstat() {
+	local k v
+	while read -r k v; do
+		[[ $k == "$1" ]] && echo "$v" && return 0
+	done </proc/vmstat
+	echo ""
+}
+# vmstat_above KEY N: true if the counter is above N (for wait_for)
+vmstat_above() { (($(vmstat "$1") > $2)); }
+knob_read() { cat "$1"; }
+# knob_write FILE VALUE: write via the shell; returns the write's status
+knob_write() { { printf '%s\n' "$2" >"$1"; } 2>/dev/null; }
+# knob_write_err FILE VALUE -> prints the error text of a failed write ("" if ok)
+knob_write_err() {
+	local err
+	if err=$({ printf '%s\n' "$2" >"$1"; } 2>&1); then echo ""; else echo "${err##*: }"; fi
+}
+
+# ---------------------------------------------------------------------------
+# zram swap
+
+# zram_add SIZE -> prints /dev/zramN (an unused device, or a new one, with that disksize)
+zram_add() {
+	local id='' d
+	[[ -e /sys/class/zram-control/hot_add ]] || die "no /sys/class/zram-control (CONFIG_ZRAM?)"
+	for d in /sys/block/zram[0-9]*; do
+		[[ -e $d/disksize && $(cat "$d/disksize") == 0 ]] || continue
+		id=${d#/sys/block/zram}
+		break
+	done
+	if [[ -z $id ]]; then
+		id=$(cat /sys/class/zram-control/hot_add)
+		[[ $id =~ ^[0-9]+$ ]] || die "zram hot_add failed: $id"
+	fi
+	wait_for 10 "/dev/zram$id" -- test -b "/dev/zram$id" || die "/dev/zram$id did not appear"
+	echo "$1" >"/sys/block/zram$id/disksize"
+	echo "/dev/zram$id"
+}
+# zram_swap SIZE [PRIO] -> prints /dev/zramN, mkswap'ed and enabled
+zram_swap() {
+	local dev
+	dev=$(zram_add "$1")
+	mkswap "$dev" >/dev/null || die "mkswap $dev failed"
+	if [[ -n ${2:-} ]]; then
+		swapon-prio -p "$2" "$dev" || die "swapon -p $2 $dev failed"
+	else
+		swapon "$dev" || die "swapon $dev failed"
+	fi
+	echo "$dev"
+}
+# swap_used DEV -> KiB used from /proc/swaps
+swap_used() { awk -v d="$1" '$1 == d {print $4}' /proc/swaps; }
+swap_prio() { awk -v d="$1" '$1 == d {print $5}' /proc/swaps; }
+swapoff_all() {
+	local d
+	while read -r d; do
+		swapoff "$d" || fail "swapoff $d failed"
+	done < <(awk 'NR > 1 {print $1}' /proc/swaps)
+}
+# zram_remove /dev/zramN (after swapoff)
+zram_remove() {
+	local id=${1#/dev/zram}
+	echo "$id" >/sys/class/zram-control/hot_remove || fail "zram hot_remove $id failed"
+}
+
+# ---------------------------------------------------------------------------
+# memory pressure
+
+# mem_total_mb -> MemTotal in MiB
+mem_total_mb() { awk '/^MemTotal:/ {print int($2 / 1024)}' /proc/meminfo; }
+mem_avail_mb() { awk '/^MemAvailable:/ {print int($2 / 1024)}' /proc/meminfo; }
+
+# Run one command per argument group in the background and wait for all,
+# checking each exit status:  run_parallel "memhog -m 100" "memhog -m 100"
+run_parallel() {
+	local pids=() cmd i rc=0 r
+	for cmd in "$@"; do
+		# shellcheck disable=SC2086
+		$cmd &
+		pids+=($!)
+	done
+	for i in "${!pids[@]}"; do
+		r=0
+		wait "${pids[$i]}" || r=$?
+		if ((r != 0)); then
+			fail "'${*:i+1:1}' exited $r"
+			rc=1
+		fi
+	done
+	return "$rc"
+}
+
+# Show what happened, for the transcript.
+show_memory() {
+	log "memory: $(awk '/^(MemTotal|MemFree|MemAvailable|SwapTotal|SwapFree):/ {printf "%s %d MiB  ", $1, $2/1024}' /proc/meminfo)"
+}
+show_kswapd() {
+	local pid name
+	while read -r pid name; do
+		printf '  %-10s pid %-5s state %s ticks %-5s cpus %s\n' "$name" "$pid" \
+			"$(task_state "$pid")" "$(task_cpu_ticks "$pid")" "$(cpus_allowed "$pid")"
+	done < <(kswapd_threads)
+}
+
+# ---------------------------------------------------------------------------
+# JSON: jsonq (a static helper) checks and flattens a document once; the
+# values are then read from the associative array JSON without forking:
+#   json_load /tmp/status.json || fail ...
+#   "${JSON[.knobs.kswapd_threads.value]-missing}"
+#   "${JSON[.nodes:len]}" "${JSON[.nodes[0].cpus]}" (arrays of scalars: "0,1")
+#   "${JSON[.vmstat:type]}" (object array string number true false null)
+declare -gA JSON=()
+json_load() {
+	local out line
+	JSON=()
+	out=$(jsonq -f "$1") || return 1
+	while IFS= read -r line; do
+		JSON[${line%%=*}]=${line#*=}
+	done <<<"$out"
+}
+# jv PATH -> the loaded value, or "missing"
+jv() { echo "${JSON[$1]-missing}"; }
+
+# The kernel log so far must be clean (the host checks the whole console too).
+check_dmesg_clean() {
+	local bad
+	bad=$(dmesg | grep -E 'WARNING:|BUG:|Oops|possible circular locking|inconsistent lock state|possible recursive locking|blocked for more than|hung_task|Kernel panic|sleeping function called from invalid context' | head -n 20 || true)
+	if [[ -n $bad ]]; then
+		fail "kernel log has warnings:"
+		printf '%s\n' "$bad" | sed 's/^/  | /'
+	else
+		ok "kernel log clean"
+	fi
+}
