@@ -1,0 +1,152 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# reporting: monitor, stalls, record and report under real memory pressure
+# (anonymous memory beyond RAM, swap on zram).
+#  1. monitor --json while two hogs run: direct reclaim shows as nonzero rates
+#     (pgscan_direct, allocstall), kswapd as nonzero CPU;
+#  2. stalls --json while two hogs run: a hog (comm "memhog") is listed with
+#     time in direct reclaim; with task_delayacct=0 stalls says so (exit 1),
+#     --enable turns it on for the run and back off afterwards;
+#  3. record -- memhog, with kswapd_threads changed during the recording:
+#     the file has the samples, the knob event, the hog's exit status and
+#     wall time; report renders it with data points in every chart. The
+#     record file goes to the host between RECLAIMCTL-VM-FILE markers on the
+#     console (gzip + base64), where tests/report/render-vm-record.sh renders
+#     it in Chromium.
+# Booted with "delayacct": every task is counted from its start.
+#
+# vm-timeout: 480
+# vm-numa: 96M:0 96M:1 96M 96M
+# vm-append: delayacct
+set -euo pipefail
+# shellcheck source=SCRIPTDIR/../guest/lib.sh
+source /vm/lib.sh
+
+require_patched_kernel
+extra_mb=${PRESSURE_EXTRA_MB:-48}
+HOGS=()
+stop_hogs() {
+	local p
+	for p in "${HOGS[@]}"; do kill "$p" 2>/dev/null || true; done
+}
+at_exit stop_hogs
+
+# json_max FILE KEY -> the largest number KEY has in the JSON lines of FILE
+json_max() {
+	awk -v k="\"$2\":" '{
+		while ((i = index($0, k)) > 0) {
+			$0 = substr($0, i + length(k)); v = $0; sub(/[,}].*/, "", v)
+			if (v != "null" && v + 0 > m) m = v + 0
+		}
+	} END { print m + 0 }' "$1"
+}
+# int X -> X rounded down (for assert_gt)
+int() { printf '%d' "${1%.*}"; }
+
+step "swap on zram"
+swap=$(zram_swap 768M)
+log "swap: $swap"
+show_memory
+assert_file_eq /proc/sys/kernel/task_delayacct 1 "booted with delayacct"
+
+step "1. monitor while two hogs make pressure"
+# monitor runs for as long as the hogs do (direct reclaim comes in bursts)
+reclaimctl monitor -i 1 --json >/tmp/monitor.jsonl &
+mon=$!
+size=$((($(mem_avail_mb) + extra_mb * 2) / 2))
+run_parallel "memhog -q -m $size -p 1" "memhog -q -m $size -p 1" || true
+sleep 1.5
+kill "$mon"
+wait "$mon" || true
+cat /tmp/monitor.jsonl
+assert_gt "$(wc -l </tmp/monitor.jsonl)" 3 "lines of monitor --json"
+assert_gt "$(int "$(json_max /tmp/monitor.jsonl pgscan_direct)")" 0 "monitor: pages scanned by direct reclaim per second"
+assert_gt "$(int "$(json_max /tmp/monitor.jsonl allocstall)")" 0 "monitor: direct reclaim stalls (allocstall) per second"
+assert_gt "$(int "$(json_max /tmp/monitor.jsonl pgscan_kswapd)")" 0 "monitor: pages scanned by kswapd per second"
+assert_gt "$(int "$(json_max /tmp/monitor.jsonl kswapd_cpu_percent)")" 0 "monitor: kswapd CPU"
+size=$(($(mem_avail_mb) + extra_mb))
+log "the same as a table, with a line per node:"
+memhog -q -m "$size" -p 1 &
+HOGS+=($!)
+reclaimctl monitor -i 1 -c 4 --per-node || fail "monitor --per-node"
+wait "${HOGS[-1]}" || fail "memhog exited $?"
+
+step "2. stalls names the hogs"
+# two hogs in parallel: kswapd falls behind, they reclaim directly
+size=$((($(mem_avail_mb) + extra_mb * 2) / 2))
+memhog -q -m "$size" -p 2 &
+hog1=$!
+memhog -q -m "$size" -p 2 &
+hog2=$!
+HOGS+=($hog1 $hog2)
+sleep 1
+assert_rc 0 "reclaimctl stalls -i 20 -n 5 --json" -- sh -c 'reclaimctl stalls -i 20 -n 5 --json >/tmp/stalls.json'
+cat /tmp/stalls.json
+if json_load /tmp/stalls.json; then
+	found=
+	for ((i = 0; i < ${JSON[.tasks:len]:-0}; i++)); do
+		pid=$(jv ".tasks[$i].pid")
+		if [[ $pid == "$hog1" || $pid == "$hog2" ]] && [[ $(jv ".tasks[$i].reclaim.count") != 0 ]]; then
+			found=${found:-$i}
+		fi
+	done
+	if [[ -n $found ]]; then
+		ok "stalls lists a hog (pid $(jv ".tasks[$found].pid")) with reclaim delay, as task $found"
+		assert_eq memhog "$(jv ".tasks[$found].comm")" "its comm"
+		assert_gt "$(jv ".tasks[$found].reclaim.count")" 0 "the hog waited in direct reclaim"
+		assert_gt "$(int "$(jv ".tasks[$found].reclaim.delay_ms")")" 0 "for some milliseconds"
+		[[ $found == 0 ]] && ok "a hog tops the list" || log "note: a hog is task $found, not 0"
+	else
+		fail "stalls does not list a hog (pids $hog1 $hog2) with reclaim delay"
+	fi
+	assert_ge "$(jv .taskstats_version)" 14 "taskstats version of 6.12"
+else
+	fail "stalls --json is not JSON"
+fi
+reclaimctl stalls -i 5 -n 5 || fail "stalls (table)"
+wait "$hog1" || fail "memhog exited $?"
+wait "$hog2" || fail "memhog exited $?"
+
+echo 0 >/proc/sys/kernel/task_delayacct
+assert_rc 1 "stalls with task_delayacct=0 says so" -- reclaimctl stalls -i 1
+assert_rc 0 "stalls --enable" -- reclaimctl stalls -i 1 --enable
+assert_file_eq /proc/sys/kernel/task_delayacct 0 "--enable turned delay accounting off again"
+reclaimctl stalls -i 30 --enable &
+stalls_pid=$!
+wait_for 5 "stalls --enable turned delay accounting on" -- grep -q 1 /proc/sys/kernel/task_delayacct || true
+kill -INT "$stalls_pid"
+wait "$stalls_pid" || true
+assert_file_eq /proc/sys/kernel/task_delayacct 0 "off again after Ctrl-C"
+echo 1 >/proc/sys/kernel/task_delayacct
+
+step "3. record while a hog runs, a knob changes; report"
+size=$(($(mem_avail_mb) + extra_mb))
+reclaimctl record -i 1 -o /tmp/run.jsonl -- memhog -q -m "$size" -p 1 &
+rec=$!
+sleep 4
+assert_rc 0 "reclaimctl set threads 2 during the recording" -- reclaimctl set threads 2
+wait "$rec" || fail "record exited $?"
+reclaimctl set threads 1 >/dev/null || fail "set threads 1"
+log "record file: $(wc -l </tmp/run.jsonl) lines, $(wc -c </tmp/run.jsonl) bytes"
+head -c 600 /tmp/run.jsonl
+echo
+grep '"type":"event"' /tmp/run.jsonl || true
+tail -n 1 /tmp/run.jsonl
+grep -q '"event":"knob","knob":"kswapd_threads","old":1,"new":2' /tmp/run.jsonl &&
+	ok "the knob change is an event line" || fail "no kswapd_threads event in the record"
+grep -q '"type":"end".*"reason":"command".*"exit_status":0' /tmp/run.jsonl &&
+	ok "the end line has the hog's exit status 0" || fail "no end line with exit status 0"
+assert_gt "$(grep -c '"type":"sample"' /tmp/run.jsonl)" 4 "samples"
+assert_gt "$(int "$(json_max /tmp/run.jsonl pgscan_direct)")" 0 "recorded direct reclaim"
+assert_rc 0 "reclaimctl report" -- reclaimctl report /tmp/run.jsonl -o /tmp/report.html
+assert_eq 5 "$(grep -c '<svg class="chart"' /tmp/report.html)" "5 charts"
+points=$(grep -o 'data-series="pgscan_direct" data-points="[0-9]*' /tmp/report.html | grep -o '[0-9]*$')
+assert_gt "${points:-0}" 3 "the direct scan chart has points"
+echo "RECLAIMCTL-VM-FILE-BEGIN run.jsonl.gz.b64"
+gzip -c /tmp/run.jsonl | base64
+echo "RECLAIMCTL-VM-FILE-END run.jsonl.gz.b64"
+
+step "after"
+show_memory
+check_dmesg_clean

@@ -1,0 +1,71 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# swap-knobs: `reclaimctl set throttle N|auto` and `set swap-quota SIZE`
+# really change the kernel's values in /proc/sys/vm, refuse bad values
+# without writing, and `status` reports the throttle and the quota as the
+# kernel has them.
+#  - set throttle 2 -> vm.max_direct_reclaimers 2;
+#  - set throttle auto -> clamp(round(0.75 x CPUs of the largest node with
+#    CPUs), 1, 16): here every node with CPUs has one CPU, so 1;
+#  - set swap-quota 512K / 2M / 0 -> 512 / 2048 / 0;
+#  - 1025, -1, 2G, 1.5M: exit 2, the kernel's value stays;
+#  - status --json: throttle.limit and throttled (direct_reclaim_throttled),
+#    swap.round_robin_quota_kb.
+#
+# vm-timeout: 180
+# vm-numa: 128M:0 128M:1 128M 128M
+set -euo pipefail
+# shellcheck source=SCRIPTDIR/../guest/lib.sh
+source /vm/lib.sh
+
+require_patched_kernel
+
+step "set throttle 2"
+assert_rc 0 "reclaimctl set throttle 2" -- reclaimctl set throttle 2
+assert_file_eq "$KNOB_THROTTLE" 2 "vm.max_direct_reclaimers"
+assert_eq 2 "$(reclaimctl get -n throttle)" "reclaimctl get -n throttle"
+
+step "set throttle auto"
+out=$(reclaimctl set throttle auto 2>&1) || fail "reclaimctl set throttle auto failed"
+printf '  | %s\n' "$out"
+# The largest node with CPUs has one CPU: round(0.75) = 1.
+assert_match '^auto: 1 = 3/4 of the 1 CPU of node [0-9]+ \(the largest node with CPUs\)' "$out" \
+	"the reason names the node and its CPUs"
+assert_file_eq "$KNOB_THROTTLE" 1 "vm.max_direct_reclaimers after auto"
+rc=0
+reclaimctl set --dry-run --json throttle auto >/tmp/auto.json || rc=$?
+assert_eq 0 "$rc" "set --dry-run --json throttle auto"
+assert_eq "1 1 true" "$(jsonq /tmp/auto.json .old) $(jsonq /tmp/auto.json .new) $(jsonq /tmp/auto.json .dry_run)" \
+	"dry run: old, new, dry_run"
+
+step "set swap-quota 512K, 2M, 0"
+for q in 512K:512 2M:2048 0:0 512K:512; do
+	assert_rc 0 "reclaimctl set swap-quota ${q%%:*}" -- reclaimctl set swap-quota "${q%%:*}"
+	assert_file_eq "$KNOB_QUOTA" "${q#*:}" "vm.swap_round_robin_quota_kb after ${q%%:*}"
+done
+
+step "bad values: usage error, nothing written"
+assert_rc 2 "set throttle 1025" -- reclaimctl set throttle 1025
+assert_rc 2 "set throttle -1" -- reclaimctl set throttle -1
+assert_rc 2 "set throttle x" -- reclaimctl set throttle x
+assert_rc 2 "set swap-quota 2G" -- reclaimctl set swap-quota 2G
+assert_rc 2 "set swap-quota 1.5M" -- reclaimctl set swap-quota 1.5M
+assert_rc 2 "set threads auto (no rule yet)" -- reclaimctl set threads auto
+assert_file_eq "$KNOB_THROTTLE" 1 "vm.max_direct_reclaimers unchanged"
+assert_file_eq "$KNOB_QUOTA" 512 "vm.swap_round_robin_quota_kb unchanged"
+
+step "status reports the throttle and the quota"
+reclaimctl status --json >/tmp/status.json || fail "reclaimctl status --json failed"
+if json_load /tmp/status.json; then
+	assert_eq 1 "$(jv .throttle.limit)" "status: throttle.limit"
+	assert_eq "$(vmstat direct_reclaim_throttled)" "$(jv .throttle.throttled)" \
+		"status: throttle.throttled = direct_reclaim_throttled"
+	assert_eq 512 "$(jv .swap.round_robin_quota_kb)" "status: swap.round_robin_quota_kb"
+	assert_eq array "$(jv .swap.rings:type)" "status: swap.rings is an array (no device: empty)"
+fi
+out=$(reclaimctl status 2>&1) || fail "reclaimctl status failed"
+assert_match 'Limit: 1 task in direct reclaim per node at once' "$out" "status text: the limit"
+assert_match 'Round-robin quota: 512 KiB' "$out" "status text: the quota"
+
+check_dmesg_clean

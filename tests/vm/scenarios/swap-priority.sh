@@ -1,0 +1,234 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# swap-priority: the rings as reclaimctl sees them, and the safe live change
+# of a device's priority.
+#  - four zram devices at priority 5 and two at priority 1: `reclaimctl swap
+#    --json` shows two rings, priority 5 first, with exactly those devices,
+#    and `status --json` the same;
+#  - a memhog's pages are swapped out to /dev/zram5 (the hog sits in a memory
+#    cgroup limited to 16 MiB, so the rest of the machine keeps its memory)
+#    and checksummed;
+#  - with MemAvailable too short to take /dev/zram5's contents back (a second
+#    hog holds the memory), `swap priority /dev/zram5 5` refuses with the
+#    numbers and nothing changes;
+#  - without CAP_SYS_ADMIN it says "needs CAP_SYS_ADMIN (run as root)" and
+#    nothing changes;
+#  - `swap priority --persist /dev/zram5 5` then moves it into the first ring
+#    (swapoff brings its pages back into memory, swapon with priority 5 and
+#    the discard flag of its fstab entry), sets pri=5 in /etc/fstab changing
+#    nothing else, and the hog finds every word it wrote and the checksum it
+#    wrote: nothing was lost.
+# The kernel patches are not needed for any of this.
+#
+# vm-timeout: 300
+# vm-numa: 128M:0 128M:1 128M 128M
+set -euo pipefail
+# shellcheck source=SCRIPTDIR/../guest/lib.sh
+source /vm/lib.sh
+
+CG=/sys/fs/cgroup
+hogs=()
+stop_hogs() {
+	local p
+	for p in "${hogs[@]}"; do kill "$p" 2>/dev/null || true; done
+	for p in "${hogs[@]}"; do wait "$p" 2>/dev/null || true; done
+	hogs=()
+}
+at_exit stop_hogs
+
+# zram_dev SIZE -> /dev/zramN with a swap signature, not yet swapped on
+zram_dev() {
+	local dev
+	dev=$(zram_add "$1")
+	mkswap "$dev" >/dev/null || die "mkswap $dev failed"
+	echo "$dev"
+}
+# cgroup_hog MIB SEED LIMIT CHECKPOINT OUT: a memhog in the memory cgroup "hog"
+# limited to LIMIT, so that most of what it writes goes to swap; it stops after
+# writing until CHECKPOINT exists. Sets hog_pid and written (its checksum);
+# lifts the limit again, so that swapoff may bring the pages back.
+cgroup_hog() {
+	local mib=$1 seed=$2 limit=$3 checkpoint=$4 out=$5
+	echo "$limit" >"$CG/hog/memory.max"
+	(echo "$BASHPID" >"$CG/hog/cgroup.procs" && exec memhog -m "$mib" -p 1 -s "$seed" -W "$checkpoint") >"$out" 2>&1 &
+	hog_pid=$!
+	hogs+=("$hog_pid")
+	wait_for 200 "a hog to write its $mib MiB" -- grep -qs WRITTEN "$out" || {
+		cat "$out"
+		die "the hog did not write its memory"
+	}
+	echo max >"$CG/hog/memory.max"
+	cat "$out"
+	written=$(sed -n 's/.*WRITTEN .* checksum \([0-9a-f]*\),.*/\1/p' "$out")
+}
+# finish_hog PID CHECKPOINT OUT WHAT: let the hog verify; every word and the
+# checksum must be as it wrote them.
+finish_hog() {
+	local pid=$1 checkpoint=$2 out=$3 what=$4 rc=0 verified
+	touch "$checkpoint"
+	wait "$pid" || rc=$?
+	hogs=()
+	cat "$out"
+	assert_eq 0 "$rc" "$what: memhog exit status (every word as written)"
+	verified=$(sed -n 's/.*pass 1 verified .* checksum \([0-9a-f]*\)$/\1/p' "$out")
+	assert_match '^[0-9a-f]{16}$' "$written" "$what: the checksum it wrote"
+	assert_eq "$written" "$verified" "$what: checksum after the change = checksum written"
+}
+# still_holds KIB MSG: /dev/zram5 was not swapped off: it holds (almost) what it held
+# (the kernel frees a slot now and then, e.g. of a page also in the swap cache)
+still_holds() {
+	assert_ge $(($(swap_used /dev/zram5) * 10)) $(($1 * 9)) "$2 (used KiB x 10 >= $1 x 9)"
+}
+# ring_paths R -> the device paths of ring R of the loaded JSON, sorted
+ring_paths() {
+	local r=$1 n i paths=()
+	n=$(jv ".rings[$r].devices:len")
+	[[ $n =~ ^[0-9]+$ ]] || { echo "missing"; return; }
+	for ((i = 0; i < n; i++)); do paths+=("$(jv ".rings[$r].devices[$i].path")"); done
+	printf '%s\n' "${paths[@]}" | sort | paste -sd' ' -
+}
+# check_rings FILE RING0 RING1: two rings, priorities 5 and 1, these devices
+check_rings() {
+	local what=$1 want0=$2 want1=$3 r i n
+	json_load "$what" || { fail "$what is not valid JSON"; return; }
+	assert_eq 2 "$(jv .rings:len)" "$what: two rings"
+	assert_eq 5 "$(jv '.rings[0].priority')" "$what: the first ring has priority 5"
+	assert_eq 1 "$(jv '.rings[1].priority')" "$what: the second ring has priority 1"
+	assert_eq "$want0" "$(ring_paths 0)" "$what: the devices of the priority 5 ring"
+	assert_eq "$want1" "$(ring_paths 1)" "$what: the devices of the priority 1 ring"
+	for r in 0 1; do
+		n=$(jv ".rings[$r].devices:len")
+		for ((i = 0; i < n; i++)); do
+			local p=".rings[$r].devices[$i]" dev
+			dev=$(jv "$p.path")
+			assert_eq "zram partition false ${dev#/dev/}" \
+				"$(jv "$p.kind") $(jv "$p.type") $(jv "$p.rotational") $(jv "$p.disk")" \
+				"$what: $dev is a zram partition, not rotational, its own disk"
+			assert_eq "$(awk -v d="$dev" '$1 == d {print $3, $5}' /proc/swaps)" \
+				"$(jv "$p.size_kb") $(jv "$p.priority")" "$what: $dev size and priority as in /proc/swaps"
+		done
+	done
+}
+
+step "six zram devices: zram0-3 for priority 5, zram4-5 for priority 1"
+devs=()
+for i in 0 1 2 3 4 5; do
+	devs+=("$(zram_dev 96M)")
+done
+assert_eq "/dev/zram0 /dev/zram1 /dev/zram2 /dev/zram3 /dev/zram4 /dev/zram5" "${devs[*]}" "device names"
+
+step "a hog's memory swapped out to /dev/zram5 (the only swap device yet)"
+swapon-prio -p 1 /dev/zram5 || die "swapon /dev/zram5"
+grep -q ' /sys/fs/cgroup cgroup2 ' /proc/mounts || mount -t cgroup2 none "$CG" || die "cannot mount cgroup2"
+echo +memory >"$CG/cgroup.subtree_control" || die "no memory controller"
+mkdir -p "$CG/hog"
+cgroup_hog 64 42 16M /tmp/verify /tmp/hog.out
+hog=$hog_pid
+used5=$(swap_used /dev/zram5)
+assert_ge "$used5" $((32 * 1024)) "most of the hog's 64 MiB are on /dev/zram5 (KiB)"
+
+swapon-prio -p 1 /dev/zram4 || die "swapon /dev/zram4"
+swapon-prio -p 5 /dev/zram0 /dev/zram1 /dev/zram2 /dev/zram3 || die "swapon zram0-3"
+cat /proc/swaps
+show_memory
+
+step "reclaimctl swap --json: two rings with the right devices"
+assert_rc 0 "reclaimctl swap" -- reclaimctl swap
+reclaimctl swap --json >/tmp/swap.json || fail "reclaimctl swap --json failed"
+check_rings /tmp/swap.json "/dev/zram0 /dev/zram1 /dev/zram2 /dev/zram3" "/dev/zram4 /dev/zram5"
+reclaimctl status --json >/tmp/status.json || fail "reclaimctl status --json failed"
+jsonq /tmp/status.json .swap >/tmp/status-swap.json || fail "status --json has no swap section"
+check_rings /tmp/status-swap.json "/dev/zram0 /dev/zram1 /dev/zram2 /dev/zram3" "/dev/zram4 /dev/zram5"
+if [[ -e $KNOB_QUOTA ]]; then
+	assert_eq "$(cat "$KNOB_QUOTA")" "$(jsonq /tmp/status.json .swap.round_robin_quota_kb)" \
+		"status: swap.round_robin_quota_kb"
+else
+	assert_eq null "$(jsonq -t /tmp/status.json .swap.round_robin_quota_kb)" \
+		"status: swap.round_robin_quota_kb is null without the patches"
+fi
+
+step "refused while memory is too short to take /dev/zram5's contents back"
+used5=$(swap_used /dev/zram5)
+margin=65536 # 64 MiB: 1/32 of this guest's MemTotal is less
+need_mb=$(((used5 + margin) / 1024))
+# Locked: the kernel cannot swap this hog out to make room again.
+memhog -L -m $(($(mem_avail_mb) - need_mb / 2)) -p 0 -H 600 >/tmp/short.out 2>&1 &
+short=$!
+hogs+=("$short")
+wait_for 200 "the second hog to take the memory" -- grep -qs OK /tmp/short.out || cat /tmp/short.out
+short_of_room() {
+	local avail
+	avail=$(awk '/^MemAvailable:/ {print $2}' /proc/meminfo)
+	((avail <= $(swap_used /dev/zram5) + margin))
+}
+wait_for 60 "MemAvailable to drop below what zram5 holds + the margin" -- short_of_room || true
+show_memory
+avail_kb=$(awk '/^MemAvailable:/ {print $2}' /proc/meminfo)
+used5=$(swap_used /dev/zram5)
+assert_le "$avail_kb" $((used5 + margin)) "MemAvailable ($avail_kb KiB) is below what zram5 holds + the margin"
+rc=0
+out=$(reclaimctl swap priority /dev/zram5 5 2>&1) || rc=$?
+printf '  | %s\n' "$out"
+assert_eq 1 "$rc" "swap priority /dev/zram5 5 is refused (exit 1)"
+assert_match "not enough memory to swap /dev/zram5 off: MemAvailable is [0-9]+ KiB, it needs more than the [0-9]+ KiB the device holds \+ $margin KiB margin" \
+	"$out" "the refusal gives the numbers"
+assert_eq 1 "$(swap_prio /dev/zram5)" "/dev/zram5 keeps priority 1"
+still_holds "$used5" "/dev/zram5 keeps its contents"
+kill "$short"
+wait "$short" 2>/dev/null || true
+show_memory
+
+step "without CAP_SYS_ADMIN: refused, nothing changes"
+rc=0
+out=$(dropcap reclaimctl swap priority /dev/zram5 5 2>&1) || rc=$?
+printf '  | %s\n' "$out"
+assert_eq 1 "$rc" "swap priority without CAP_SYS_ADMIN fails (exit 1)"
+assert_match 'needs CAP_SYS_ADMIN \(run as root\)' "$out" "it says what is missing"
+assert_eq 1 "$(swap_prio /dev/zram5)" "/dev/zram5 keeps priority 1"
+still_holds "$used5" "/dev/zram5 keeps its contents"
+
+step "dry run and an unchanged priority touch nothing"
+assert_rc 0 "swap priority --dry-run /dev/zram5 5" -- reclaimctl swap priority --dry-run /dev/zram5 5
+assert_rc 0 "swap priority /dev/zram4 1 (already 1)" -- reclaimctl swap priority /dev/zram4 1
+assert_eq 1 "$(swap_prio /dev/zram5)" "/dev/zram5 keeps priority 1"
+still_holds "$used5" "/dev/zram5 keeps its contents"
+
+step "swap priority --persist /dev/zram5 5: into the first ring, nothing lost"
+fstab=$'# swap of this guest\n/dev/zram4\tnone\tswap\tsw,pri=1\t0 0\n\n/dev/zram5   none   swap   sw,discard,pri=1   0   0\n'
+printf '%s' "$fstab" >/etc/fstab
+rc=0
+reclaimctl --json swap priority --persist /dev/zram5 5 >/tmp/prio.json 2>/tmp/prio.err || rc=$?
+cat /tmp/prio.json /tmp/prio.err
+assert_eq 0 "$rc" "swap priority --persist /dev/zram5 5 (exit 0)"
+if json_load /tmp/prio.json; then
+	assert_eq "1 5 true both" \
+		"$(jv .old_priority) $(jv .new_priority) $(jv .live_changed) $(jv .discard)" \
+		"old and new priority, changed live, discard flag from /etc/fstab"
+	held_kb=$(jv .used_kb)
+	assert_ge $((held_kb * 10)) $((used5 * 9)) "it knew what the device held ($held_kb KiB)"
+	assert_eq "1 5 true" "$(jv .fstab.old_priority) $(jv .fstab.new_priority) $(jv .fstab.changed)" \
+		"fstab: pri=1 -> pri=5"
+fi
+cat /proc/swaps
+assert_eq 5 "$(swap_prio /dev/zram5)" "/dev/zram5 has priority 5"
+assert_le "$(swap_used /dev/zram5)" 1024 "/dev/zram5 was emptied into memory (KiB used)"
+assert_eq "${fstab/sw,discard,pri=1/sw,discard,pri=5}" "$(cat /etc/fstab)"$'\n' \
+	"/etc/fstab: pri=5 on the zram5 line, every other byte as it was"
+reclaimctl swap --json >/tmp/swap2.json || fail "reclaimctl swap --json failed"
+check_rings /tmp/swap2.json "/dev/zram0 /dev/zram1 /dev/zram2 /dev/zram3 /dev/zram5" "/dev/zram4"
+
+step "the hog verifies every word it wrote"
+finish_hog "$hog" /tmp/verify /tmp/hog.out "the hog"
+
+step "back to priority 1 with pages of a second hog on it"
+# In the cgroup again: its pages go to the priority 5 ring, /dev/zram5 among it.
+cgroup_hog 32 7 4M /tmp/verify2 /tmp/hog2.out
+cat /proc/swaps
+used5=$(swap_used /dev/zram5)
+assert_gt "$used5" 0 "the second hog has pages on /dev/zram5 (KiB)"
+assert_rc 0 "swap priority /dev/zram5 1" -- reclaimctl swap priority /dev/zram5 1
+assert_eq 1 "$(swap_prio /dev/zram5)" "/dev/zram5 has priority 1 again"
+finish_hog "$hog_pid" /tmp/verify2 /tmp/hog2.out "the second hog"
+
+check_dmesg_clean
