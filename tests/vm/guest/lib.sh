@@ -22,6 +22,17 @@ VM_CLEANUP=()
 # at_exit CMD: run CMD (e.g. a function stopping background hogs) when the
 # scenario ends, before the verdict
 at_exit() { VM_CLEANUP+=("$1"); }
+
+# Background hogs: a scenario adds their pids to HOGS; stop_hogs kills and
+# reaps them, and runs by itself when the scenario ends.
+HOGS=()
+stop_hogs() {
+	local p
+	for p in "${HOGS[@]}"; do kill "$p" 2>/dev/null || true; done
+	for p in "${HOGS[@]}"; do wait "$p" 2>/dev/null || true; done
+	HOGS=()
+}
+at_exit stop_hogs
 _vm_exit() {
 	local rc=$? c
 	for c in "${VM_CLEANUP[@]}"; do

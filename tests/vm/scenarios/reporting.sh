@@ -25,12 +25,6 @@ source /vm/lib.sh
 
 require_patched_kernel
 extra_mb=${PRESSURE_EXTRA_MB:-48}
-HOGS=()
-stop_hogs() {
-	local p
-	for p in "${HOGS[@]}"; do kill "$p" 2>/dev/null || true; done
-}
-at_exit stop_hogs
 
 # json_max FILE KEY -> the largest number KEY has in the JSON lines of FILE
 json_max() {

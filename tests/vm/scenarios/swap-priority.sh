@@ -28,14 +28,6 @@ set -euo pipefail
 source /vm/lib.sh
 
 CG=/sys/fs/cgroup
-hogs=()
-stop_hogs() {
-	local p
-	for p in "${hogs[@]}"; do kill "$p" 2>/dev/null || true; done
-	for p in "${hogs[@]}"; do wait "$p" 2>/dev/null || true; done
-	hogs=()
-}
-at_exit stop_hogs
 
 # zram_dev SIZE -> /dev/zramN with a swap signature, not yet swapped on
 zram_dev() {
@@ -53,7 +45,7 @@ cgroup_hog() {
 	echo "$limit" >"$CG/hog/memory.max"
 	(echo "$BASHPID" >"$CG/hog/cgroup.procs" && exec memhog -m "$mib" -p 1 -s "$seed" -W "$checkpoint") >"$out" 2>&1 &
 	hog_pid=$!
-	hogs+=("$hog_pid")
+	HOGS+=("$hog_pid")
 	wait_for 200 "a hog to write its $mib MiB" -- grep -qs WRITTEN "$out" || {
 		cat "$out"
 		die "the hog did not write its memory"
@@ -68,7 +60,7 @@ finish_hog() {
 	local pid=$1 checkpoint=$2 out=$3 what=$4 rc=0 verified
 	touch "$checkpoint"
 	wait "$pid" || rc=$?
-	hogs=()
+	HOGS=()
 	cat "$out"
 	assert_eq 0 "$rc" "$what: memhog exit status (every word as written)"
 	verified=$(sed -n 's/.*pass 1 verified .* checksum \([0-9a-f]*\)$/\1/p' "$out")
@@ -155,7 +147,7 @@ need_mb=$(((used5 + margin) / 1024))
 # Locked: the kernel cannot swap this hog out to make room again.
 memhog -L -m $(($(mem_avail_mb) - need_mb / 2)) -p 0 -H 600 >/tmp/short.out 2>&1 &
 short=$!
-hogs+=("$short")
+HOGS+=("$short")
 wait_for 200 "the second hog to take the memory" -- grep -qs OK /tmp/short.out || cat /tmp/short.out
 short_of_room() {
 	local avail

@@ -20,7 +20,6 @@ require_patched_kernel
 extra_mb=${RINGS_EXTRA_MB:-48}
 devs=()
 declare -A base=()
-hogs=()
 
 snapshot() {
 	local d
@@ -35,22 +34,15 @@ deltas() {
 # start_hog MIB: a hog that writes MIB and holds it; returns when it holds
 start_hog() {
 	local out
-	out=/tmp/hog.${#hogs[@]}.out
+	out=/tmp/hog.${#HOGS[@]}.out
 	memhog -m "$1" -p 0 -H 600 >"$out" 2>&1 &
-	hogs+=($!)
+	HOGS+=($!)
 	if ! wait_for 200 "memhog -m $1 to fill its memory" -- grep -q OK "$out"; then
 		cat "$out"
 		die "hog did not finish writing"
 	fi
 	cat "$out"
 }
-stop_hogs() {
-	local p
-	for p in "${hogs[@]}"; do kill "$p" 2>/dev/null || true; done
-	for p in "${hogs[@]}"; do wait "$p" 2>/dev/null || true; done
-	hogs=()
-}
-at_exit stop_hogs
 
 # check_even QUOTA_LABEL: every device within 25% of the mean delta
 check_even() {
