@@ -103,7 +103,11 @@ assert_gt "${pairs[0]##*:}" $((4 * 1024)) "phase 1: the priority 20 device took 
 if ((first_used * 100 < size_kb * 95)); then
 	assert_le "$other_sum" 512 "phase 1: the priority 10 devices stay ~0 while $first has room"
 else
-	fail "phase 1 swapped so much that $first is already full ($first_used of $size_kb KiB): lower the hog size"
+	# Reclaim may overshoot and fill it already (timing under TCG): then the
+	# rest went to the lower ring only after it was full, so it still took
+	# more than all of them together (one ring would have split it evenly).
+	log "phase 1 filled $first ($first_used of $size_kb KiB); the priority 10 devices took the rest"
+	assert_gt "$first_used" "$other_sum" "phase 1: $first took more than the priority 10 devices together"
 fi
 
 # phase 2: more than it holds
