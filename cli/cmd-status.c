@@ -7,84 +7,6 @@
 
 #include "reclaimctl.h"
 
-/* Everything status reports, read once. Parts the kernel lacks stay NULL. */
-struct snapshot {
-	struct reclaim_topology *topo;
-	struct reclaim_kswapd_list *kswapd;
-	struct reclaim_vmstat *vmstat;
-	struct reclaim_pressure *pressure;
-	char *pressure_missing;
-	struct reclaim_swaps *swaps; /* NULL without /proc/swaps */
-	char *swaps_missing;
-	bool *has_knob; /* indexed like the knob table */
-	int64_t *knob_value;
-	/* false for a root without sysctls (a dump): nothing is known of the knobs */
-	bool sysctls;
-};
-
-static void snapshot_free(struct snapshot *s)
-{
-	reclaim_topology_unref(s->topo);
-	reclaim_kswapd_list_unref(s->kswapd);
-	reclaim_vmstat_unref(s->vmstat);
-	reclaim_pressure_unref(s->pressure);
-	free(s->pressure_missing);
-	reclaim_swaps_unref(s->swaps);
-	free(s->swaps_missing);
-	free(s->has_knob);
-	free(s->knob_value);
-}
-
-/* A knob the kernel lacks is reported as such; one that cannot be read is an error. */
-static int read_knobs(struct cli *cli, struct snapshot *s)
-{
-	size_t n = reclaim_knob_count();
-
-	s->has_knob = calloc(n, sizeof(*s->has_knob));
-	s->knob_value = calloc(n, sizeof(*s->knob_value));
-	if (!s->has_knob || !s->knob_value)
-		return fail(EXIT_FAILURE, "out of memory");
-	for (size_t i = 0; i < n; i++) {
-		int r = reclaim_knob_read(cli->ctx, reclaim_knob_get(i), &s->knob_value[i]);
-
-		if (r == -EOPNOTSUPP)
-			continue;
-		if (r < 0)
-			return lib_fail(cli, EXIT_FAILURE, NULL);
-		s->has_knob[i] = true;
-		if (!reclaim_knob_needs_patch(reclaim_knob_get(i)))
-			s->sysctls = true;
-	}
-	return 0;
-}
-
-static int snapshot_read(struct cli *cli, struct snapshot *s)
-{
-	int r;
-
-	r = read_knobs(cli, s);
-	if (r)
-		return r;
-	if (reclaim_topology_new(cli->ctx, &s->topo) < 0)
-		return lib_fail(cli, EXIT_FAILURE, NULL);
-	if (reclaim_kswapd_list_new(cli->ctx, &s->kswapd) < 0)
-		return lib_fail(cli, EXIT_FAILURE, NULL);
-	r = reclaim_vmstat_new(cli->ctx, &s->vmstat);
-	if (r < 0 && r != -ENOENT)
-		return lib_fail(cli, EXIT_FAILURE, NULL);
-	r = reclaim_pressure_new(cli->ctx, &s->pressure);
-	if (r == -ENOENT)
-		s->pressure_missing = strdup(reclaim_strerror(cli->ctx));
-	else if (r < 0)
-		return lib_fail(cli, EXIT_FAILURE, NULL);
-	r = reclaim_swaps_new(cli->ctx, &s->swaps);
-	if (r == -ENOENT)
-		s->swaps_missing = strdup(reclaim_strerror(cli->ctx));
-	else if (r < 0)
-		return lib_fail(cli, EXIT_FAILURE, NULL);
-	return 0;
-}
-
 /* The value of knob @name, or NULL when the kernel lacks it. */
 static const int64_t *knob_value(const struct snapshot *s, const char *name)
 {
@@ -525,11 +447,11 @@ static int run_status(struct cli *cli, int argc, char **argv)
 		return usage_error("status: unexpected argument '%s'", argv[optind]);
 	if (prometheus && cli->json)
 		return usage_error("status: --json and --prometheus exclude each other");
-	if (prometheus)
-		return prometheus_status(cli, textfile);
 	r = snapshot_read(cli, &s);
 	if (r == 0) {
-		if (cli->json)
+		if (prometheus)
+			r = prometheus_status(cli, &s, textfile);
+		else if (cli->json)
 			status_json(cli, &s);
 		else
 			status_text(cli, &s);

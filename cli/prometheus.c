@@ -67,22 +67,16 @@ static void sample_double(struct prom *p, const char *name, const char *const *l
 	sample(p, name, labels, buf);
 }
 
-static void knobs(struct prom *p)
+static void knobs(struct prom *p, const struct snapshot *s)
 {
 	size_t n = reclaim_knob_count();
-	int64_t *values = calloc(n, sizeof(*values));
-	int *has = calloc(n, sizeof(*has));
 
-	if (!values || !has)
-		abort();
-	for (size_t i = 0; i < n; i++)
-		has[i] = reclaim_knob_read(p->cli->ctx, reclaim_knob_get(i), &values[i]) == 0;
 	family(p, "reclaim_knob_supported", "gauge",
 	       "Whether the running kernel has the reclaim sysctl (1) or not (0).");
 	for (size_t i = 0; i < n; i++) {
 		const char *l[] = {"knob", reclaim_knob_name(reclaim_knob_get(i)), NULL};
 
-		sample_u64(p, "reclaim_knob_supported", l, (uint64_t)has[i]);
+		sample_u64(p, "reclaim_knob_supported", l, (uint64_t)s->has_knob[i]);
 	}
 	family(p, "reclaim_knob_value", "gauge",
 	       "Value of a reclaim sysctl, in its own unit (KiB for knobs named *_kb or "
@@ -91,13 +85,11 @@ static void knobs(struct prom *p)
 		const char *l[] = {"knob", reclaim_knob_name(reclaim_knob_get(i)), NULL};
 		char buf[32];
 
-		if (!has[i])
+		if (!s->has_knob[i])
 			continue;
-		snprintf(buf, sizeof(buf), "%" PRId64, values[i]);
+		snprintf(buf, sizeof(buf), "%" PRId64, s->knob_value[i]);
 		sample(p, "reclaim_knob_value", l, buf);
 	}
-	free(values);
-	free(has);
 }
 
 static void threads(struct prom *p, const struct reclaim_topology *topo,
@@ -245,39 +237,15 @@ static void info(struct prom *p)
 	sample(p, "reclaim_info", l, "1");
 }
 
-/* Everything, or an exit status when the library fails. */
-static int collect(struct prom *p)
+static void collect(struct prom *p, const struct snapshot *s)
 {
-	struct reclaim_ctx *ctx = p->cli->ctx;
-	struct reclaim_topology *topo = NULL;
-	struct reclaim_kswapd_list *list = NULL;
-	struct reclaim_vmstat *vs = NULL;
-	struct reclaim_pressure *psi = NULL;
-	struct reclaim_swaps *swaps = NULL;
-	int r;
-
-	/* What the kernel lacks (-ENOENT) is left out; anything else is an error. */
-	if (reclaim_topology_new(ctx, &topo) < 0 || reclaim_kswapd_list_new(ctx, &list) < 0 ||
-	    ((r = reclaim_vmstat_new(ctx, &vs)) < 0 && r != -ENOENT) ||
-	    ((r = reclaim_pressure_new(ctx, &psi)) < 0 && r != -ENOENT) ||
-	    ((r = reclaim_swaps_new(ctx, &swaps)) < 0 && r != -ENOENT)) {
-		r = lib_fail(p->cli, EXIT_FAILURE, NULL);
-	} else {
-		r = 0;
-		info(p);
-		knobs(p);
-		threads(p, topo, list);
-		nodes(p, topo);
-		counters(p, vs);
-		pressure(p, psi);
-		swap_rings(p, swaps);
-	}
-	reclaim_swaps_unref(swaps);
-	reclaim_pressure_unref(psi);
-	reclaim_vmstat_unref(vs);
-	reclaim_kswapd_list_unref(list);
-	reclaim_topology_unref(topo);
-	return r;
+	info(p);
+	knobs(p, s);
+	threads(p, s->topo, s->kswapd);
+	nodes(p, s->topo);
+	counters(p, s->vmstat);
+	pressure(p, s->pressure);
+	swap_rings(p, s->swaps);
 }
 
 /* DIR/reclaimctl.prom through a temporary file and rename(): node_exporter never reads half. */
@@ -310,17 +278,17 @@ out:
 	return r;
 }
 
-int prometheus_status(struct cli *cli, const char *textfile_dir)
+int prometheus_status(struct cli *cli, const struct snapshot *s, const char *textfile_dir)
 {
 	struct prom p = {.cli = cli};
 	char *text = NULL;
 	size_t len = 0;
-	int r;
+	int r = 0;
 
 	p.out = open_memstream(&text, &len);
 	if (!p.out)
 		abort();
-	r = collect(&p);
+	collect(&p, s);
 	if (fclose(p.out) != 0)
 		abort();
 	if (r == 0 && textfile_dir)
