@@ -191,6 +191,8 @@ uint64_t reclaim_pressure_total_us(const struct reclaim_pressure *p,
  * clamp(round(0.75 x CPUs of the node with the most memory among those with
  * CPUs), 1, 16). -EOPNOTSUPP for a knob without a recommendation.
  */
+/* True if reclaim_knob_recommend() has a rule for @knob (a preset may say "auto" for it). */
+bool reclaim_knob_has_recommendation(const struct reclaim_knob *knob);
 int reclaim_knob_recommend(struct reclaim_ctx *ctx, const struct reclaim_knob *knob,
 			   const struct reclaim_topology *topo, int64_t *value, char **reason);
 

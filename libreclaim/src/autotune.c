@@ -78,6 +78,12 @@ static int recommend_throttle(struct reclaim_ctx *ctx, const struct reclaim_topo
 	return 0;
 }
 
+RECLAIM_EXPORT bool reclaim_knob_has_recommendation(const struct reclaim_knob *knob)
+{
+	assert_return(knob, false);
+	return strcmp(reclaim_knob_name(knob), "max_direct_reclaimers") == 0;
+}
+
 RECLAIM_EXPORT int reclaim_knob_recommend(struct reclaim_ctx *ctx, const struct reclaim_knob *knob,
 					  const struct reclaim_topology *topo, int64_t *value,
 					  char **reason)
