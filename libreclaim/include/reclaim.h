@@ -130,8 +130,14 @@ int reclaim_knob_parse(struct reclaim_ctx *ctx, const struct reclaim_knob *knob,
 int reclaim_knob_write(struct reclaim_ctx *ctx, const struct reclaim_knob *knob, int64_t value);
 
 /*
- * A change: several knob writes applied as one transaction. Old values are
- * read first; if a write fails, every knob already written is put back.
+ * A change: several knob writes applied as one transaction, the one way
+ * reclaimctl writes knobs. Applying takes /run/reclaimctl/lock (waiting up
+ * to 10 s for another writer, then -EBUSY), reads every old value, adds
+ * them to /run/reclaimctl/saved (a knob saved already keeps its older
+ * value), then writes. A kswapd_threads write is checked: every node with
+ * memory must run that many threads. If a write fails or is not taken,
+ * every knob already written is put back, the saved values are as before,
+ * and reclaim_strerror() names the knob, why, and what was restored.
  */
 struct reclaim_change;
 
@@ -140,6 +146,12 @@ struct reclaim_change *reclaim_change_ref(struct reclaim_change *change);
 struct reclaim_change *reclaim_change_unref(struct reclaim_change *change);
 int reclaim_change_add(struct reclaim_change *change, const struct reclaim_knob *knob,
 		       int64_t value);
+/*
+ * A change that puts back the values saved before reclaimctl's first change
+ * since boot (/run/reclaimctl/saved); applying it forgets them. -ENOENT when
+ * nothing is saved.
+ */
+int reclaim_change_new_restore(struct reclaim_ctx *ctx, struct reclaim_change **change);
 int reclaim_change_apply(struct reclaim_change *change);
 size_t reclaim_change_count(const struct reclaim_change *change);
 const struct reclaim_knob *reclaim_change_knob(const struct reclaim_change *change, size_t idx);
@@ -148,6 +160,8 @@ int64_t reclaim_change_new_value(const struct reclaim_change *change, size_t idx
 int64_t reclaim_change_old_value(const struct reclaim_change *change, size_t idx);
 /* After a failed apply: the entry that failed, or -1. */
 ssize_t reclaim_change_failed_index(const struct reclaim_change *change);
+/* After applying a kswapd_threads change: the nodes checked to run the new count; else -1. */
+ssize_t reclaim_change_verified_nodes(const struct reclaim_change *change);
 
 /* Reclaim counters from /proc/vmstat or a node's vmstat */
 struct reclaim_vmstat;
