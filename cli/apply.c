@@ -69,9 +69,11 @@ static int build_change(struct cli *cli, const struct apply_request *req, struct
 {
 	int r;
 
-	if (req->restore)
+	if (req->restore) {
 		r = reclaim_change_new_restore(cli->ctx, change);
-	else
+		if (r == -ENOENT)
+			return 0; /* nothing saved: nothing to do */
+	} else
 		r = reclaim_change_new(cli->ctx, change);
 	for (size_t i = 0; r == 0 && !req->restore && i < res->count; i++)
 		if (res->entries[i].status != APPLY_SKIPPED)
@@ -100,7 +102,7 @@ int apply_run(struct cli *cli, const struct apply_request *req, struct apply_res
 	res->verified_nodes = -1;
 	if (req->restore) {
 		r = build_change(cli, req, res, &change);
-		if (r)
+		if (r || !change)
 			return r;
 		if (entries_from_change(res, change) < 0) {
 			reclaim_change_unref(change);
