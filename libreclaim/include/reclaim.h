@@ -210,6 +210,59 @@ bool reclaim_knob_has_recommendation(const struct reclaim_knob *knob);
 int reclaim_knob_recommend(struct reclaim_ctx *ctx, const struct reclaim_knob *knob,
 			   const struct reclaim_topology *topo, int64_t *value, char **reason);
 
+/*
+ * Presets: named sets of knob values, one "KNOB = VALUE" a line, see
+ * reclaimctl.preset(5). The administrator's NAME.preset in
+ * /etc/reclaimctl/presets (under the root) takes the place of a shipped one of
+ * the same name. A preset keeps no link to its context.
+ */
+struct reclaim_preset;
+struct reclaim_preset_list;
+
+/* Where the shipped presets are: $RECLAIMCTL_PRESET_DIR if set, else the build's; not under the
+ * root. */
+const char *reclaim_preset_shipped_dir(void);
+/*
+ * Loads preset @name. -EINVAL if @name is not a plain name (empty, with '/',
+ * a space or a control character, or starting with '.'); -ENOENT if there is
+ * none; -EBADMSG if the file is malformed: it is refused whole, and
+ * reclaim_strerror() says "FILE:LINE: problem".
+ */
+int reclaim_preset_load(struct reclaim_ctx *ctx, const char *name, struct reclaim_preset **preset);
+struct reclaim_preset *reclaim_preset_ref(struct reclaim_preset *preset);
+struct reclaim_preset *reclaim_preset_unref(struct reclaim_preset *preset);
+const char *reclaim_preset_name(const struct reclaim_preset *preset);
+/* The file as on the machine (without the root), e.g. "/etc/reclaimctl/presets/NAME.preset". */
+const char *reclaim_preset_path(const struct reclaim_preset *preset);
+/* True for the administrator's preset (in /etc/reclaimctl/presets). */
+bool reclaim_preset_is_admin(const struct reclaim_preset *preset);
+/* True for the administrator's preset when a shipped one has the same name. */
+bool reclaim_preset_overrides_shipped(const struct reclaim_preset *preset);
+/* The first paragraph of the file's leading comment, on one line; NULL without one. */
+const char *reclaim_preset_description(const struct reclaim_preset *preset);
+/* The entries, in the order of the file; each knob at most once. */
+size_t reclaim_preset_count(const struct reclaim_preset *preset);
+const struct reclaim_knob *reclaim_preset_knob(const struct reclaim_preset *preset, size_t idx);
+/* True for "auto": the caller resolves it (reclaim_knob_recommend()); the value is then 0. */
+bool reclaim_preset_is_auto(const struct reclaim_preset *preset, size_t idx);
+/* The value, range-checked, in the knob's unit (KiB for sizes). */
+int64_t reclaim_preset_value(const struct reclaim_preset *preset, size_t idx);
+/* The entry's line in the file, from 1. */
+unsigned int reclaim_preset_line(const struct reclaim_preset *preset, size_t idx);
+/* The index of @knob's entry, or -1. */
+ssize_t reclaim_preset_find(const struct reclaim_preset *preset, const struct reclaim_knob *knob);
+
+/* Every preset, sorted by name; an administrator's in place of a shipped one of its name. */
+int reclaim_preset_list_new(struct reclaim_ctx *ctx, struct reclaim_preset_list **list);
+struct reclaim_preset_list *reclaim_preset_list_ref(struct reclaim_preset_list *list);
+struct reclaim_preset_list *reclaim_preset_list_unref(struct reclaim_preset_list *list);
+size_t reclaim_preset_list_count(const struct reclaim_preset_list *list);
+const char *reclaim_preset_list_name(const struct reclaim_preset_list *list, size_t idx);
+/* As reclaim_preset_path(). */
+const char *reclaim_preset_list_path(const struct reclaim_preset_list *list, size_t idx);
+bool reclaim_preset_list_is_admin(const struct reclaim_preset_list *list, size_t idx);
+bool reclaim_preset_list_overrides_shipped(const struct reclaim_preset_list *list, size_t idx);
+
 /* Swap devices, from /proc/swaps (through libmount), and their priority rings */
 struct reclaim_swaps;
 struct reclaim_swap;
