@@ -40,6 +40,9 @@ struct apply_result {
 /* Adds a knob and its new value (@reason is copied, may be NULL). */
 int apply_add(struct apply_result *res, const struct reclaim_knob *k, int64_t value,
 	      const char *reason);
+/* Adds a preset's knobs, "auto" worked out for this machine; 0 or an exit status (res->error). */
+int apply_add_preset(struct cli *cli, const struct reclaim_preset *preset,
+		     struct apply_result *res);
 /*
  * Runs the request on the entries added; prints nothing. Returns 0 or an
  * exit status with res->error set.

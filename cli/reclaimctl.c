@@ -18,6 +18,7 @@ static const struct command *const commands[] = {
     &cmd_report,
     &cmd_preset,
     &cmd_restore,
+    &cmd_boot,
 };
 
 static const struct command *find_command(const char *name)
