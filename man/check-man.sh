@@ -16,8 +16,9 @@
 #     option and knob is mentioned in bold: a command, option or knob added
 #     to the CLI fails here until it is documented;
 #   - with --fixture (a patched fixture root), every key of the JSON output
-#     of status, threads, get and set (run on a copy) is mentioned in bold
-#     (the reclaim counters, documented by prefix, excepted).
+#     of status, threads, get, set and check (run on a copy, given sysctl
+#     files for check) is mentioned in bold (the reclaim counters, documented
+#     by prefix, excepted).
 # Prints TAP; exits 0 if all passed, 1 if not.
 
 set -u
@@ -141,6 +142,11 @@ for page in "$@"; do
 		"$bin" --sysroot "$copy" --json get
 		"$bin" --sysroot "$copy" --json set --dry-run swappiness 10
 		[ -n "$threads" ] && "$bin" --sysroot "$copy" --json set kswapd_threads "$threads"
+		# check: an assignment, an exclusion, a glob and a problem
+		mkdir -p "$copy/etc/sysctl.d"
+		printf 'vm.swappiness = 10\n-vm.kswapd_threads\nvm.watermark_* = 20\nvm.max_direct_reclaimers 3\n' \
+			>"$copy/etc/sysctl.d/50-man.conf"
+		"$bin" --sysroot "$copy" --json check
 	)
 	rm -rf "$copy"
 	keys=$(grep -oE '"[A-Za-z0-9_]+":' <<<"$json" | tr -d '":' | sort -u |
@@ -150,7 +156,7 @@ for page in "$@"; do
 		bold "$k" "$page" || missing+=" $k"
 	done
 	if [ -n "$keys" ] && [ -z "$missing" ]; then
-		result ok "$name documents all $(wc -w <<<"$keys") JSON keys of status, threads, get, set"
+		result ok "$name documents all $(wc -w <<<"$keys") JSON keys of status, threads, get, set, check"
 	else
 		result fail "$name documents every JSON key" "missing:${missing:- (no keys read)}"
 	fi
