@@ -580,6 +580,9 @@ static int read_conf(struct reclaim_sysctl_conf *c, const char *path, struct fil
 		return -ENOMEM;
 	if (lstat(full, &lst) == 0 && S_ISLNK(lst.st_mode))
 		shown = resolved;
+	/* A directory or a FIFO (which would block the read) is no configuration. */
+	if (!S_ISREG(st.st_mode))
+		return add_problem(c, shown, 0, NULL, "cannot read: not a regular file");
 	r = reclaim_read_file(c->ctx, resolved, &text, NULL);
 	if (r == -ENOMEM)
 		return r;

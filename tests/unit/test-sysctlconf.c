@@ -471,8 +471,14 @@ static void test_problems(void **state)
 		      " = 3\n"
 		      "vm.* 5\n"
 		      "net.core.somaxconn = 1024\n");
-	/* a directory named *.conf cannot be read */
+	/* a directory named *.conf cannot be read, a FIFO is not read */
 	tmproot_mkdirs(root, "etc/sysctl.d/60-dir.conf");
+	{
+		char full[PATH_MAX];
+
+		snprintf(full, sizeof(full), "%s/etc/sysctl.d/70-fifo.conf", root);
+		assert_int_equal(mkfifo(full, 0644), 0);
+	}
 	c = scan(root, &ctx);
 	assert_string_equal(
 	    problems(c),
@@ -487,7 +493,8 @@ static void test_problems(void **state)
 	    "/etc/sysctl.d/50-bad.conf:5: no key; the line is skipped\n"
 	    "/etc/sysctl.d/50-bad.conf:6 kswapd_threads: vm.*: not an assignment (no '='); the "
 	    "line is skipped\n"
-	    "/etc/sysctl.d/60-dir.conf:0: cannot read: Is a directory\n");
+	    "/etc/sysctl.d/60-dir.conf:0: cannot read: not a regular file\n"
+	    "/etc/sysctl.d/70-fifo.conf:0: cannot read: not a regular file\n");
 	/* a bad value is still what boot tries to write */
 	assert_string_equal(entries(c, "kswapd_threads"), "/etc/sysctl.d/50-bad.conf:3=four*");
 	reclaim_sysctl_conf_unref(c);
