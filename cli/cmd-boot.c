@@ -34,7 +34,7 @@ static char *trim(char *s)
 
 	s += strspn(s, " \t");
 	end = s + strlen(s);
-	while (end > s && strchr(" \t\r", end[-1]))
+	while (end > s && strchr(" \t\r\n", end[-1]))
 		*--end = '\0';
 	return s;
 }

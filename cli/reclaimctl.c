@@ -19,6 +19,7 @@ static const struct command *const commands[] = {
     &cmd_preset,
     &cmd_restore,
     &cmd_boot,
+    &cmd_check,
 };
 
 static const struct command *find_command(const char *name)

@@ -30,7 +30,7 @@ struct command {
 extern const struct command cmd_status, cmd_get, cmd_set, cmd_threads;
 extern const struct command cmd_swap;
 extern const struct command cmd_monitor, cmd_stalls, cmd_record, cmd_report;
-extern const struct command cmd_preset, cmd_restore, cmd_boot;
+extern const struct command cmd_preset, cmd_restore, cmd_boot, cmd_check;
 
 /* output.c */
 __attribute__((format(printf, 1, 2))) void warnmsg(const char *fmt, ...);

@@ -16,9 +16,9 @@
 #     option and knob is mentioned in bold: a command, option or knob added
 #     to the CLI fails here until it is documented;
 #   - with --fixture (a patched fixture root), every key of the JSON output
-#     of status, threads, get, set and preset list, show and diff (run on a
-#     copy) is mentioned in bold (the reclaim counters, documented by prefix,
-#     excepted).
+#     of status, threads, get, set, preset list, show and diff, and check
+#     (run on a copy, given sysctl files for check) is mentioned in bold (the
+#     reclaim counters, documented by prefix, excepted).
 # With --presets DIR (the shipped presets; also RECLAIMCTL_PRESET_DIR for the
 # commands above), reclaimctl.preset.5 names every DIR/NAME.preset in bold.
 # Prints TAP; exits 0 if all passed, 1 if not.
@@ -166,6 +166,11 @@ for page in "$@"; do
 		"$bin" --sysroot "$copy" --json preset list
 		"$bin" --sysroot "$copy" --json preset show balanced
 		"$bin" --sysroot "$copy" --json preset diff kernel-default
+		# check: an assignment, an exclusion, a glob and a problem
+		mkdir -p "$copy/etc/sysctl.d"
+		printf 'vm.swappiness = 10\n-vm.kswapd_threads\nvm.watermark_* = 20\nvm.max_direct_reclaimers 3\n' \
+			>"$copy/etc/sysctl.d/50-man.conf"
+		"$bin" --sysroot "$copy" --json check
 	)
 	rm -rf "$copy"
 	keys=$(grep -oE '"[A-Za-z0-9_]+":' <<<"$json" | tr -d '":' | sort -u |
@@ -175,7 +180,7 @@ for page in "$@"; do
 		bold "$k" "$page" || missing+=" $k"
 	done
 	if [ -n "$keys" ] && [ -z "$missing" ]; then
-		result ok "$name documents all $(wc -w <<<"$keys") JSON keys of status, threads, get, set, preset"
+		result ok "$name documents all $(wc -w <<<"$keys") JSON keys of status, threads, get, set, preset, check"
 	else
 		result fail "$name documents every JSON key" "missing:${missing:- (no keys read)}"
 	fi

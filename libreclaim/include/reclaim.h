@@ -393,6 +393,103 @@ bool reclaim_swap_plan_live_changed(const struct reclaim_swap_plan *plan);
 bool reclaim_swap_plan_fstab_changed(const struct reclaim_swap_plan *plan);
 
 /*
+ * The sysctl configuration applied at boot, as systemd-sysctl reads it:
+ * *.conf files of /etc/sysctl.d, /run/sysctl.d, /usr/local/lib/sysctl.d,
+ * /usr/lib/sysctl.d and (if it is another directory) /lib/sysctl.d; a file
+ * name found in an earlier directory hides the same name in later ones (a link
+ * to /dev/null or an empty file so masks it); the files are read in the order
+ * of their names, whatever their directory, and a later assignment of a key
+ * replaces an earlier one. /etc/sysctl.conf, which "sysctl --system" reads
+ * last, comes last unless a sysctl.d file already is (a link to) it. A key
+ * set explicitly is never changed by a glob; "-key" without '=' keeps it out
+ * of globs; among globs, the one applied last wins. See reclaimctl(8).
+ *
+ * A reclaim_sysctl_conf holds the lines that set one of the knobs of
+ * reclaim_knob_get() ("entries", in the order they are applied) and the
+ * problems found on the way. Unreadable files and malformed lines are
+ * problems, never a failure of reclaim_sysctl_conf_new().
+ */
+struct reclaim_sysctl_conf;
+
+/* The file reclaimctl writes for --persist, as on the machine. */
+#define RECLAIM_PERSIST_FILE "/etc/sysctl.d/90-reclaimctl.conf"
+
+int reclaim_sysctl_conf_new(struct reclaim_ctx *ctx, struct reclaim_sysctl_conf **conf);
+struct reclaim_sysctl_conf *reclaim_sysctl_conf_ref(struct reclaim_sysctl_conf *conf);
+struct reclaim_sysctl_conf *reclaim_sysctl_conf_unref(struct reclaim_sysctl_conf *conf);
+size_t reclaim_sysctl_conf_count(const struct reclaim_sysctl_conf *conf);
+const struct reclaim_knob *reclaim_sysctl_conf_knob(const struct reclaim_sysctl_conf *conf,
+						    size_t idx);
+/* The file as on the machine, without the root; for a link, the file it leads to. */
+const char *reclaim_sysctl_conf_file(const struct reclaim_sysctl_conf *conf, size_t idx);
+/* Line number, from 1. */
+unsigned int reclaim_sysctl_conf_line(const struct reclaim_sysctl_conf *conf, size_t idx);
+/* The key as written ("vm.swappiness", "vm/swappiness", "vm.*"), without a leading '-'. */
+const char *reclaim_sysctl_conf_key(const struct reclaim_sysctl_conf *conf, size_t idx);
+/* The value as written; NULL for "-key" (an exclusion from globs). */
+const char *reclaim_sysctl_conf_value(const struct reclaim_sysctl_conf *conf, size_t idx);
+bool reclaim_sysctl_conf_is_glob(const struct reclaim_sysctl_conf *conf, size_t idx);
+/* True for the line that decides the knob at boot. */
+bool reclaim_sysctl_conf_wins(const struct reclaim_sysctl_conf *conf, size_t idx);
+/* True for a line of RECLAIM_PERSIST_FILE, reclaimctl's own file. */
+bool reclaim_sysctl_conf_is_own(const struct reclaim_sysctl_conf *conf, size_t idx);
+/*
+ * The entry that decides @knob at boot, or -1 if no line sets it. An entry
+ * whose value is NULL (an exclusion) means the knob is left as it is.
+ */
+ssize_t reclaim_sysctl_conf_boot_entry(const struct reclaim_sysctl_conf *conf,
+				       const struct reclaim_knob *knob);
+/*
+ * The entry outside reclaimctl's own file that sets @knob (the one that
+ * would win at boot without that file), or -1 if none sets it: an
+ * administrator's choice, which an apply leaves alone unless forced.
+ */
+ssize_t reclaim_sysctl_conf_admin_entry(const struct reclaim_sysctl_conf *conf,
+					const struct reclaim_knob *knob);
+/*
+ * Problems: a file that cannot be read (line 0), a line that is not an
+ * assignment, a value that is not one of the knob's. The knob is NULL when
+ * the line names none of reclaim_knob_get()'s.
+ */
+size_t reclaim_sysctl_conf_problem_count(const struct reclaim_sysctl_conf *conf);
+const char *reclaim_sysctl_conf_problem_file(const struct reclaim_sysctl_conf *conf, size_t idx);
+unsigned int reclaim_sysctl_conf_problem_line(const struct reclaim_sysctl_conf *conf, size_t idx);
+const struct reclaim_knob *reclaim_sysctl_conf_problem_knob(const struct reclaim_sysctl_conf *conf,
+							    size_t idx);
+const char *reclaim_sysctl_conf_problem_message(const struct reclaim_sysctl_conf *conf, size_t idx);
+
+/*
+ * The persisted values: RECLAIM_PERSIST_FILE, "SYSCTL = VALUE" lines under a
+ * header saying reclaimctl wrote it. A file with any other line (a comment
+ * of its own, a key that is not a knob, a value out of range, a knob twice)
+ * is not reclaimctl's: reading it fails with -EBADMSG (the message names the
+ * line), and nothing is written or removed.
+ */
+struct reclaim_persist;
+
+/* An absent file reads as no values. */
+int reclaim_persist_read(struct reclaim_ctx *ctx, struct reclaim_persist **persist);
+struct reclaim_persist *reclaim_persist_ref(struct reclaim_persist *persist);
+struct reclaim_persist *reclaim_persist_unref(struct reclaim_persist *persist);
+/* The values, in the order of reclaim_knob_get(). */
+size_t reclaim_persist_count(const struct reclaim_persist *persist);
+const struct reclaim_knob *reclaim_persist_knob(const struct reclaim_persist *persist, size_t idx);
+int64_t reclaim_persist_value(const struct reclaim_persist *persist, size_t idx);
+/* The index of @knob's value, or -1. */
+ssize_t reclaim_persist_find(const struct reclaim_persist *persist,
+			     const struct reclaim_knob *knob);
+/*
+ * Merges @n values (range-checked first) into the persisted ones and
+ * replaces the file atomically: a temporary file beside it, fsync(),
+ * rename(), fsync() of the directory; mode 0644; /etc/sysctl.d is created
+ * if missing. On failure the old file is untouched.
+ */
+int reclaim_persist_write(struct reclaim_ctx *ctx, const struct reclaim_knob *const *knobs,
+			  const int64_t *values, size_t n);
+/* Removes the file; -ENOENT if nothing is persisted. */
+int reclaim_persist_remove(struct reclaim_ctx *ctx);
+
+/*
  * Repeated sampling (monitor, record): the files stay open and are re-read
  * with pread(). kswapd threads are looked for again only when kthreadd's
  * children change (or, on a kernel without that file, when the
