@@ -44,24 +44,66 @@ static void skip(struct apply_entry *e, const char *why)
 	e->status = APPLY_SKIPPED;
 }
 
-/* Skips (or, with need_knobs, refuses) knobs the running kernel lacks; reads the rest. */
+/*
+ * A knob that a sysctl file (other than reclaimctl's own) sets is an
+ * administrator's choice: 1 and why in @why, else 0.
+ */
+static int admin_choice(struct reclaim_sysctl_conf *conf, const struct reclaim_knob *k, char **why)
+{
+	ssize_t at = reclaim_sysctl_conf_admin_entry(conf, k);
+
+	if (at < 0)
+		return 0;
+	if (asprintf(why, "%s:%u sets %s = %s; use --force to override it",
+		     reclaim_sysctl_conf_file(conf, (size_t)at),
+		     reclaim_sysctl_conf_line(conf, (size_t)at),
+		     reclaim_sysctl_conf_key(conf, (size_t)at),
+		     reclaim_sysctl_conf_value(conf, (size_t)at)) < 0)
+		return -ENOMEM;
+	return 1;
+}
+
+/* Knobs left alone: the kernel lacks them, or (without --force) a sysctl file sets them. */
+static int check_entry(struct cli *cli, const struct apply_request *req, struct apply_result *res,
+		       struct reclaim_sysctl_conf *conf, struct apply_entry *e)
+{
+	char *why = NULL;
+	int r = reclaim_knob_supported(cli->ctx, e->knob);
+
+	if (r < 0)
+		return set_error(res, EXIT_FAILURE, "%s", reclaim_strerror(cli->ctx));
+	if (r == 0 && !req->need_knobs) {
+		skip(e, "the running kernel lacks it");
+		return 0;
+	}
+	/* With need_knobs, a missing knob fails here with the library's message. */
+	if (reclaim_knob_read(cli->ctx, e->knob, &e->old_value) < 0)
+		return set_error(res, EXIT_FAILURE, "%s", reclaim_strerror(cli->ctx));
+	e->status = e->old_value == e->new_value ? APPLY_UNCHANGED : APPLY_CHANGED;
+	r = conf && !req->force ? admin_choice(conf, e->knob, &why) : 0;
+	if (r < 0)
+		return set_error(res, EXIT_FAILURE, "out of memory");
+	if (r > 0 && req->need_knobs)
+		r = set_error(res, EXIT_FAILURE, "%s left alone: %s", reclaim_knob_sysctl(e->knob),
+			      why);
+	else if (r > 0)
+		skip(e, why);
+	free(why);
+	return r > 0 && req->need_knobs ? EXIT_FAILURE : 0;
+}
+
 static int check_entries(struct cli *cli, const struct apply_request *req, struct apply_result *res)
 {
-	for (size_t i = 0; i < res->count; i++) {
-		struct apply_entry *e = &res->entries[i];
-		int r = reclaim_knob_supported(cli->ctx, e->knob);
+	struct reclaim_sysctl_conf *conf = NULL;
+	int r = 0;
 
-		if (r < 0)
-			return set_error(res, EXIT_FAILURE, "%s", reclaim_strerror(cli->ctx));
-		if (r == 0 && !req->need_knobs) {
-			skip(e, "the running kernel lacks it");
-			continue;
-		}
-		if (reclaim_knob_read(cli->ctx, e->knob, &e->old_value) < 0)
-			return set_error(res, EXIT_FAILURE, "%s", reclaim_strerror(cli->ctx));
-		e->status = e->old_value == e->new_value ? APPLY_UNCHANGED : APPLY_CHANGED;
-	}
-	return 0;
+	/* A restore puts back what was there: no sysctl file is overridden by it. */
+	if (!req->restore && !req->force && reclaim_sysctl_conf_new(cli->ctx, &conf) < 0)
+		return set_error(res, EXIT_FAILURE, "%s", reclaim_strerror(cli->ctx));
+	for (size_t i = 0; r == 0 && i < res->count; i++)
+		r = check_entry(cli, req, res, conf, &res->entries[i]);
+	reclaim_sysctl_conf_unref(conf);
+	return r;
 }
 
 static int build_change(struct cli *cli, const struct apply_request *req, struct apply_result *res,
@@ -79,6 +121,9 @@ static int build_change(struct cli *cli, const struct apply_request *req, struct
 		if (res->entries[i].status != APPLY_SKIPPED)
 			r = reclaim_change_add(*change, res->entries[i].knob,
 					       res->entries[i].new_value);
+	/* restore --persist removes the persisted values: the restore itself persists nothing. */
+	if (r == 0 && req->persist && !req->restore)
+		r = reclaim_change_set_persist(*change, true);
 	if (r < 0)
 		return set_error(res, EXIT_FAILURE, "%s", reclaim_strerror(cli->ctx));
 	return 0;

@@ -152,6 +152,12 @@ int reclaim_change_add(struct reclaim_change *change, const struct reclaim_knob 
  * nothing is saved.
  */
 int reclaim_change_new_restore(struct reclaim_ctx *ctx, struct reclaim_change **change);
+/*
+ * With @persist, a successful apply also merges the new values into
+ * RECLAIM_PERSIST_FILE (see reclaim_persist_write()); if that fails, the
+ * knobs are put back as for a failed write.
+ */
+int reclaim_change_set_persist(struct reclaim_change *change, bool persist);
 int reclaim_change_apply(struct reclaim_change *change);
 size_t reclaim_change_count(const struct reclaim_change *change);
 const struct reclaim_knob *reclaim_change_knob(const struct reclaim_change *change, size_t idx);
