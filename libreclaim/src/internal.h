@@ -91,6 +91,13 @@ int reclaim_pressure_parse(const char *text, struct reclaim_pressure **pressure)
 /* 0 if @value is within the knob's range, else -ERANGE with the range in the message. */
 int reclaim_knob_check(struct reclaim_ctx *ctx, const struct reclaim_knob *k, int64_t value);
 
+/* autotune-swap.c */
+/*
+ * The swap priority autotune proposes for @swap (-ENODATA in *prio when
+ * none: a device of unknown kind) and why, in *reason (free() it); -ENOMEM.
+ */
+int reclaim_autotune_swap(const struct reclaim_swap *swap, int *prio, char **reason);
+
 /* kswapd.c */
 int reclaim_proc_stat_parse(const char *text, char *comm, size_t comm_size, char *state,
 			    uint64_t *ticks, int *last_cpu);
