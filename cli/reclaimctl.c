@@ -6,17 +6,21 @@
 
 #include "reclaimctl.h"
 
+/* One command a line. */
+/* clang-format off */
 static const struct command *const commands[] = {
     &cmd_status,
     &cmd_get,
     &cmd_set,
     &cmd_threads,
     &cmd_swap,
+    &cmd_autotune,
     &cmd_monitor,
     &cmd_stalls,
     &cmd_record,
     &cmd_report,
 };
+/* clang-format on */
 
 static const struct command *find_command(const char *name)
 {

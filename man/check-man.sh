@@ -16,7 +16,7 @@
 #     option and knob is mentioned in bold: a command, option or knob added
 #     to the CLI fails here until it is documented;
 #   - with --fixture (a patched fixture root), every key of the JSON output
-#     of status, threads, get and set (run on a copy) is mentioned in bold
+#     of status, threads, get, set and autotune (run on a copy) is mentioned in bold
 #     (the reclaim counters, documented by prefix, excepted).
 # Prints TAP; exits 0 if all passed, 1 if not.
 
@@ -140,6 +140,7 @@ for page in "$@"; do
 		"$bin" --sysroot "$copy" --json threads
 		"$bin" --sysroot "$copy" --json get
 		"$bin" --sysroot "$copy" --json set --dry-run swappiness 10
+		"$bin" --sysroot "$copy" --json autotune
 		[ -n "$threads" ] && "$bin" --sysroot "$copy" --json set kswapd_threads "$threads"
 	)
 	rm -rf "$copy"
@@ -150,7 +151,7 @@ for page in "$@"; do
 		bold "$k" "$page" || missing+=" $k"
 	done
 	if [ -n "$keys" ] && [ -z "$missing" ]; then
-		result ok "$name documents all $(wc -w <<<"$keys") JSON keys of status, threads, get, set"
+		result ok "$name documents all $(wc -w <<<"$keys") JSON keys of status, threads, get, set, autotune"
 	else
 		result fail "$name documents every JSON key" "missing:${missing:- (no keys read)}"
 	fi
