@@ -112,8 +112,8 @@ static void set_help(FILE *out)
 	      "is written; sizes (swap-quota, min_free_kbytes) accept K, M and G suffixes.\n"
 	      "After setting kswapd_threads, reclaimctl checks that every node with memory\n"
 	      "runs exactly that many kswapd threads; if not, the old value is put back\n"
-	      "and the command fails. VALUE auto (for throttle) is computed from the\n"
-	      "topology: 3/4 of the CPUs of the largest node with CPUs, within 1..16.\n"
+	      "and the command fails. VALUE auto (for threads and throttle) is the value\n"
+	      "autotune plans for this machine, printed with its reason.\n"
 	      "A knob that a sysctl file sets (see reclaimctl check) is left alone.\n"
 	      "\nOptions:\n"
 	      "  -n, --dry-run  check VALUE and show the change without writing it\n"
@@ -181,8 +181,9 @@ static int auto_value(struct cli *cli, const struct reclaim_knob *k, int64_t *va
 	r = reclaim_knob_recommend(cli->ctx, k, topo, value, reason);
 	reclaim_topology_unref(topo);
 	if (r == -EOPNOTSUPP)
-		return usage_error("invalid value 'auto' for %s: %s (auto is known for throttle)",
-				   reclaim_knob_name(k), reclaim_strerror(cli->ctx));
+		return usage_error(
+		    "invalid value 'auto' for %s: %s (auto is known for threads and throttle)",
+		    reclaim_knob_name(k), reclaim_strerror(cli->ctx));
 	if (r < 0)
 		return lib_fail(cli, EXIT_FAILURE, NULL);
 	return 0;

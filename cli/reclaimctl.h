@@ -30,7 +30,7 @@ struct command {
 extern const struct command cmd_status, cmd_get, cmd_set, cmd_threads;
 extern const struct command cmd_swap;
 extern const struct command cmd_monitor, cmd_stalls, cmd_record, cmd_report;
-extern const struct command cmd_preset, cmd_restore, cmd_boot, cmd_check;
+extern const struct command cmd_autotune, cmd_preset, cmd_restore, cmd_boot, cmd_check;
 
 /* output.c */
 __attribute__((format(printf, 1, 2))) void warnmsg(const char *fmt, ...);
@@ -88,6 +88,9 @@ int option_error(const char *where, int opt, char **argv);
 char **options_first(int argc, char **argv, int *new_argc);
 
 /* cmd-swap.c: the swap rings, also part of status. */
+/* For the tables: control characters as the kernel escapes them (\011), the rest as is; free() it.
+ */
+char *printable(const char *s);
 /* Reads vm.swap_round_robin_quota_kb: 0 (*has false if the kernel lacks it) or an exit status. */
 int swap_quota_read(struct cli *cli, int64_t *quota, bool *has);
 /* Adds "round_robin_quota_kb" and "rings" (null without @swaps) to @obj. */

@@ -6,7 +6,7 @@
 # _reclaimctl_command_opts and, if its operands complete to something, a case
 # in _reclaimctl_operand.
 
-_reclaimctl_commands='status get set threads swap monitor stalls record report check help'
+_reclaimctl_commands='status get set threads swap autotune preset restore check boot monitor stalls record report help'
 
 _reclaimctl_global_opts='--sysroot --json -J --no-color --help -h --version -V'
 
@@ -25,6 +25,7 @@ _reclaimctl_command_opts()
 	get) echo '--values -n --json -J --help -h --sysroot --no-color' ;;
 	set) echo '--dry-run -n --json -J --help -h --sysroot --no-color' ;;
 	swap) echo '--persist -p --dry-run -n --json -J --help -h --sysroot --no-color' ;;
+	autotune) echo '--dry-run -n --explain -e --json -J --help -h --sysroot --no-color' ;;
 	monitor) echo '--interval -i --count -c --per-node -N --json -J --help -h --sysroot --no-color' ;;
 	stalls) echo '--interval -i --top -n --enable --json -J --help -h --sysroot --no-color' ;;
 	record) echo '--output -o --interval -i --duration -d --help -h --sysroot --no-color' ;;

@@ -13,6 +13,7 @@ function __reclaimctl_commands
         set 'Set a knob, checking its range first and its effect after' \
         threads 'Show the kswapd threads of every NUMA node' \
         swap 'Show the swap rings; change the priority of a device safely' \
+        autotune 'Show the knob values and swap priorities that fit this machine' \
         monitor 'Show reclaim rates, kswapd CPU and pressure every interval' \
         stalls 'Show the processes delayed most by reclaim (taskstats)' \
         record 'Record rates, kswapd CPU, pressure and knobs into a file' \
@@ -148,6 +149,10 @@ complete -c reclaimctl -n '__reclaimctl_using swap' -s p -l persist -d 'Also set
 complete -c reclaimctl -n '__reclaimctl_using swap' -s n -l dry-run -d 'Check and show the change without making it'
 complete -c reclaimctl -n '__reclaimctl_operand swap 0' -a 'rings priority'
 complete -c reclaimctl -n __reclaimctl_swap_device -a '(__reclaimctl_swap_devices)' -d 'Active swap device'
+
+# autotune
+complete -c reclaimctl -n '__reclaimctl_using autotune' -s n -l dry-run -d 'Show the plan without writing anything (the default)'
+complete -c reclaimctl -n '__reclaimctl_using autotune' -s e -l explain -d 'The reason for each value, under its row'
 
 # status --prometheus
 complete -c reclaimctl -n '__reclaimctl_using status' -s P -l prometheus -d 'Prometheus text format'

@@ -146,7 +146,7 @@ else
 	result fail "syntax ($shell -n)" "$out"
 fi
 
-commands='check get help monitor record report set stalls status swap threads'
+commands='autotune boot check get help monitor preset record report restore set stalls status swap threads'
 knobs='kswapd_threads max_direct_reclaimers swap_round_robin_quota_kb swappiness
 watermark_scale_factor watermark_boost_factor min_free_kbytes zone_reclaim_mode
 threads throttle swap-quota'
@@ -189,6 +189,11 @@ lacks 'reclaimctl set -' --values --version
 contains 'reclaimctl status -' --json --help
 lacks 'reclaimctl status -' --values --dry-run
 contains 'reclaimctl threads --' --json --help
+contains 'reclaimctl autotune -' --dry-run --explain --json --help
+expect 'reclaimctl autotune --e' --explain
+expect 'reclaimctl au' autotune
+lacks 'reclaimctl autotune -' --values --persist
+lacks 'reclaimctl autotune ' threads status
 
 # monitor, stalls, record, report; status --prometheus
 contains 'reclaimctl status --' --prometheus --textfile
