@@ -309,7 +309,7 @@ static void test_not_regular(void **state)
 	assert_string_equal(reclaim_strerror(f->ctx), ADMIN "/dir.preset: not a regular file");
 	snprintf(path, sizeof(path), "%s" ADMIN "/fifo.preset", f->root);
 	assert_int_equal(mkfifo(path, 0644), 0);
-	assert_int_equal(reclaim_preset_load(f->ctx, "fifo", &p), -EINVAL);
+	assert_int_equal(reclaim_preset_load(f->ctx, "fifo", &p), -EBADMSG);
 	assert_string_equal(reclaim_strerror(f->ctx), ADMIN "/fifo.preset: not a regular file");
 }
 
