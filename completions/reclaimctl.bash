@@ -31,6 +31,7 @@ _reclaimctl_command_opts()
 	record) echo '--output -o --interval -i --duration -d --help -h --sysroot --no-color' ;;
 	report) echo '--output -o --help -h --sysroot --no-color' ;;
 	check) echo '--json -J --help -h --sysroot --no-color' ;;
+	preset) echo '--json -J --help -h --sysroot --no-color' ;;
 	esac
 }
 
@@ -42,6 +43,7 @@ _reclaimctl_operand()
 	set) [ "$2" -eq 0 ] && echo "$_reclaimctl_knobs" ;;
 	help) [ "$2" -eq 0 ] && echo "$_reclaimctl_commands" ;;
 	swap) [ "$2" -eq 0 ] && echo 'rings priority' ;;
+	preset) [ "$2" -eq 0 ] && echo 'list show diff apply' ;;
 	esac
 }
 
@@ -80,6 +82,27 @@ _reclaimctl_swap_devices()
 	done <"$root/proc/swaps"
 	compopt -o filenames 2>/dev/null
 	COMPREPLY=("${devs[@]}")
+}
+
+# The preset names (reclaimctl.preset(5)) starting with $2: the
+# administrator's, under root $1, and the shipped ones.
+_reclaimctl_presets()
+{
+	local root=$1 cur=$2 dir f name
+	local -a names=()
+
+	for dir in "$root/etc/reclaimctl/presets" "${RECLAIMCTL_PRESET_DIR:-@RECLAIM_PRESET_DIR@}"; do
+		for f in "$dir"/*.preset; do
+			[ -f "$f" ] || continue
+			name=${f##*/}
+			name=${name%.preset}
+			case $name in
+			.* | *[[:space:]]*) continue ;;
+			esac
+			[[ $name == "$cur"* ]] && names+=("$name")
+		done
+	done
+	mapfile -t COMPREPLY < <(printf '%s\n' "${names[@]}" | sort -u | sed '/^$/d')
 }
 
 _reclaimctl_dirs()
@@ -174,6 +197,13 @@ _reclaimctl()
 	# swap priority DEVICE: the active swap devices
 	if [ "$cmd" = swap ] && [ "$nops" -eq 1 ] && [ "${ops[0]}" = priority ]; then
 		_reclaimctl_swap_devices "$sysroot" "$cur"
+		return
+	fi
+	# preset show|diff|apply NAME: the presets
+	if [ "$cmd" = preset ] && [ "$nops" -eq 1 ]; then
+		case ${ops[0]} in
+		show | diff | apply) _reclaimctl_presets "$sysroot" "$cur" ;;
+		esac
 		return
 	fi
 	# record -- COMMAND: commands, then files; report FILE...: record files

@@ -19,6 +19,7 @@ function __reclaimctl_commands
         record 'Record rates, kswapd CPU, pressure and knobs into a file' \
         report 'Render recorded runs as one HTML page with charts' \
         check 'Find sysctl files that set the knobs, and what wins at boot' \
+        preset 'List presets of knob values, show one, compare one with the knobs' \
         help 'Show the help of a command'
 end
 
@@ -175,6 +176,31 @@ complete -c reclaimctl -n '__reclaimctl_using record' -s d -l duration -x -d 'St
 complete -c reclaimctl -n '__reclaimctl_using record' -F
 complete -c reclaimctl -n '__reclaimctl_using report' -s o -l output -rF -d 'The HTML file to write'
 complete -c reclaimctl -n '__reclaimctl_using report' -F
+
+# preset list|show|diff|apply NAME
+# The preset names (reclaimctl.preset(5)): the administrator's, under
+# --sysroot DIR when given, and the shipped ones.
+function __reclaimctl_presets
+    set -l root (__reclaimctl_sysroot)
+    set -q root[1]; or set root ''
+    set -l shipped $RECLAIMCTL_PRESET_DIR
+    test -n "$shipped"; or set shipped '@RECLAIM_PRESET_DIR@'
+    for f in $root/etc/reclaimctl/presets/*.preset $shipped/*.preset
+        test -f $f; or continue
+        set -l name (string replace -r '\.preset$' '' -- (basename -- $f))
+        string match -qr '^\.|\s' -- $name; and continue
+        echo $name
+    end | sort -u
+end
+
+# True when the word being completed is the NAME of "preset show|diff|apply".
+function __reclaimctl_preset_name
+    set -l w (__reclaimctl_words)
+    test (count $w) -eq 2; and test "$w[1]" = preset; and contains -- $w[2] show diff apply
+end
+
+complete -c reclaimctl -n '__reclaimctl_operand preset 0' -a 'list show diff apply'
+complete -c reclaimctl -n __reclaimctl_preset_name -a '(__reclaimctl_presets)' -d 'Preset'
 
 # help
 complete -c reclaimctl -n '__reclaimctl_operand help 0' -a '(__reclaimctl_commands)'

@@ -245,6 +245,30 @@ expect 'reclaimctl swap --sysroot swaproot priority --persist /dev/z' /dev/zram0
 contains 'reclaimctl --sysroot swaproot swap priority ' /dev/zram0 /dev/zram1
 lacks 'reclaimctl --sysroot swaproot swap priority /dev/zram0 ' /dev/zram0 /dev/zram1
 lacks 'reclaimctl --sysroot swaproot swap rings ' /dev/zram0 priority
+
+# preset: subcommands, and the preset names of both directories: the
+# administrator's (under --sysroot) and the shipped ones (RECLAIMCTL_PRESET_DIR).
+mkdir -p "$tmp/presetroot/etc/reclaimctl/presets/dir.preset" "$tmp/shipped"
+for p in balanced latency throughput; do : >"$tmp/shipped/$p.preset"; done
+for f in latency.preset db.preset .hidden.preset 'two words.preset' notes.txt; do
+	: >"$tmp/presetroot/etc/reclaimctl/presets/$f"
+done
+export RECLAIMCTL_PRESET_DIR=$tmp/shipped
+expect 'reclaimctl pr' preset
+expect 'reclaimctl preset ' list show diff apply
+expect 'reclaimctl preset s' show
+contains 'reclaimctl preset -' --json --help
+lacks 'reclaimctl preset -' --dry-run --values
+expect 'reclaimctl --sysroot presetroot preset show ' balanced db latency throughput
+expect 'reclaimctl --sysroot=presetroot preset diff l' latency
+expect 'reclaimctl --sysroot presetroot preset apply d' db
+expect 'reclaimctl preset --sysroot presetroot show t' throughput
+expect 'reclaimctl --json --sysroot presetroot preset --json show b' balanced
+contains 'reclaimctl preset show ' balanced latency throughput
+lacks 'reclaimctl --sysroot presetroot preset list ' balanced db
+lacks 'reclaimctl --sysroot presetroot preset show latency ' balanced db latency
+lacks 'reclaimctl --sysroot presetroot preset ' balanced db
+unset RECLAIMCTL_PRESET_DIR
 cd / && rm -r "$tmp"
 
 # Everything the binary says it accepts must complete.
