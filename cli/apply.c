@@ -167,28 +167,20 @@ int apply_run(struct cli *cli, const struct apply_request *req, struct apply_res
 
 int apply_add_preset(struct cli *cli, const struct reclaim_preset *p, struct apply_result *res)
 {
-	struct reclaim_topology *topo = NULL;
-	int r = 0;
+	struct preset_resolved *values = NULL;
+	char *err = NULL;
+	int r;
 
-	for (size_t i = 0; r == 0 && i < reclaim_preset_count(p); i++) {
-		const struct reclaim_knob *k = reclaim_preset_knob(p, i);
-		int64_t value = reclaim_preset_value(p, i);
-		char *reason = NULL;
-
-		if (reclaim_preset_is_auto(p, i)) {
-			if (!topo && reclaim_topology_new(cli->ctx, &topo) < 0)
-				return set_error(res, EXIT_FAILURE, "%s",
-						 reclaim_strerror(cli->ctx));
-			if (reclaim_knob_recommend(cli->ctx, k, topo, &value, &reason) < 0) {
-				r = set_error(res, EXIT_FAILURE, "%s", reclaim_strerror(cli->ctx));
-				break;
-			}
-		}
-		if (apply_add(res, k, value, reason) < 0)
-			r = set_error(res, EXIT_FAILURE, "out of memory");
-		free(reason);
+	r = preset_resolve(cli, p, &values, &err);
+	if (r) {
+		r = set_error(res, r, "%s", err ? err : "out of memory");
+		free(err);
+		return r;
 	}
-	reclaim_topology_unref(topo);
+	for (size_t i = 0; r == 0 && i < reclaim_preset_count(p); i++)
+		if (apply_add(res, reclaim_preset_knob(p, i), values[i].value, values[i].reason) < 0)
+			r = set_error(res, EXIT_FAILURE, "out of memory");
+	preset_resolved_free(values, reclaim_preset_count(p));
 	return r;
 }
 

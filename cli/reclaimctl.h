@@ -129,10 +129,10 @@ struct preset_resolved {
 
 /*
  * One per entry of @preset, in its order (free with preset_resolved_free());
- * 0 or an exit status (the error already printed).
+ * 0 or an exit status and the error in *@err (free() it; NULL: out of memory).
  */
 int preset_resolve(struct cli *cli, const struct reclaim_preset *preset,
-		   struct preset_resolved **resolved);
+		   struct preset_resolved **resolved, char **err);
 void preset_resolved_free(struct preset_resolved *resolved, size_t n);
 
 /* prometheus.c: status --prometheus; to stdout, or to DIR/reclaimctl.prom when @textfile_dir. */

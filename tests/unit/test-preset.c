@@ -245,7 +245,7 @@ static void test_errors(void **state)
 			     "from 0 to 200");
 	expect_refused(f, "swappiness = auto\n",
 		       ADMIN "/t.preset:1: swappiness has no automatic value (auto is known for "
-			     "max_direct_reclaimers)");
+			     "kswapd_threads, max_direct_reclaimers)");
 	expect_refused(f, "throttle = Auto\n",
 		       ADMIN "/t.preset:1: invalid value 'Auto' for max_direct_reclaimers: "
 			     "expected an integer from 0 to 1024");
