@@ -157,7 +157,9 @@ int apply_run(struct cli *cli, const struct apply_request *req, struct apply_res
 	r = check_entries(cli, req, res);
 	if (r == 0 && !change)
 		r = build_change(cli, req, res, &change);
-	if (r == 0 && !req->dry_run && reclaim_change_apply(change) < 0)
+	/* Nothing to write (every knob skipped): no lock, no saved values. */
+	if (r == 0 && !req->dry_run && reclaim_change_count(change) > 0 &&
+	    reclaim_change_apply(change) < 0)
 		r = set_error(res, EXIT_FAILURE, "%s", reclaim_strerror(cli->ctx));
 	if (r == 0 && !req->dry_run)
 		res->verified_nodes = reclaim_change_verified_nodes(change);
@@ -178,7 +180,8 @@ int apply_add_preset(struct cli *cli, const struct reclaim_preset *p, struct app
 		return r;
 	}
 	for (size_t i = 0; r == 0 && i < reclaim_preset_count(p); i++)
-		if (apply_add(res, reclaim_preset_knob(p, i), values[i].value, values[i].reason) < 0)
+		if (apply_add(res, reclaim_preset_knob(p, i), values[i].value, values[i].reason) <
+		    0)
 			r = set_error(res, EXIT_FAILURE, "out of memory");
 	preset_resolved_free(values, reclaim_preset_count(p));
 	return r;
@@ -254,8 +257,12 @@ void apply_print(struct cli *cli, const struct apply_request *req, const struct 
 		cJSON_Delete(root);
 		return;
 	}
-	for (size_t i = 0; i < res->count; i++)
+	for (size_t i = 0; i < res->count; i++) {
 		print_entry(req, &res->entries[i]);
+		if (req->explain && res->entries[i].reason &&
+		    res->entries[i].status != APPLY_SKIPPED)
+			printf("  %s\n", res->entries[i].reason);
+	}
 }
 
 void apply_free(struct apply_result *res)

@@ -30,6 +30,7 @@ struct apply_request {
 	bool need_knobs; /* a knob the kernel lacks, or an administrator set, is an error */
 	bool persist;	 /* also write the values to /etc/sysctl.d/90-reclaimctl.conf */
 	bool force;	 /* write knobs that sysctl files set, too */
+	bool explain;	 /* apply_print(): each knob's reason under its line */
 };
 
 struct apply_result {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * reclaimctl autotune [--dry-run] [--explain] [--json]
+ * reclaimctl autotune [--dry-run | --apply [--persist] [--force]] [--explain] [--json]
  *
  * Shows the plan libreclaim computes for this machine (reclaim_plan_new):
  * the knobs with their current and planned values, and the swap
@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apply.h"
 #include "reclaimctl.h"
 
 struct autotune {
@@ -82,6 +83,32 @@ static int autotune_read(struct cli *cli, struct autotune *a)
 
 /* ---- JSON ---- */
 
+static void json_add_swap_plan(cJSON *root, struct autotune *a)
+{
+	cJSON *list;
+
+	if (!a->swaps) {
+		cJSON_AddNullToObject(root, "swap");
+		return;
+	}
+	list = cJSON_AddArrayToObject(root, "swap");
+	for (size_t i = 0; i < reclaim_plan_swap_count(a->plan); i++) {
+		const struct reclaim_swap *d = reclaim_plan_swap(a->plan, i);
+		int prio = reclaim_plan_swap_priority(a->plan, i);
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(o, "device", reclaim_swap_path(d));
+		cJSON_AddStringToObject(o, "kind", reclaim_swap_kind_name(reclaim_swap_kind(d)));
+		cJSON_AddNumberToObject(o, "current_priority", reclaim_swap_priority(d));
+		if (prio >= 0)
+			cJSON_AddNumberToObject(o, "priority", prio);
+		else
+			cJSON_AddNullToObject(o, "priority");
+		cJSON_AddStringToObject(o, "reason", reclaim_plan_swap_reason(a->plan, i));
+		cJSON_AddItemToArray(list, o);
+	}
+}
+
 static void autotune_json(struct autotune *a)
 {
 	cJSON *root = json_document(), *list;
@@ -101,27 +128,7 @@ static void autotune_json(struct autotune *a)
 		cJSON_AddStringToObject(o, "reason", reclaim_plan_reason(a->plan, i));
 		cJSON_AddItemToArray(list, o);
 	}
-	if (!a->swaps) {
-		cJSON_AddNullToObject(root, "swap");
-	} else {
-		list = cJSON_AddArrayToObject(root, "swap");
-		for (size_t i = 0; i < reclaim_plan_swap_count(a->plan); i++) {
-			const struct reclaim_swap *d = reclaim_plan_swap(a->plan, i);
-			int prio = reclaim_plan_swap_priority(a->plan, i);
-			cJSON *o = cJSON_CreateObject();
-
-			cJSON_AddStringToObject(o, "device", reclaim_swap_path(d));
-			cJSON_AddStringToObject(o, "kind",
-						reclaim_swap_kind_name(reclaim_swap_kind(d)));
-			cJSON_AddNumberToObject(o, "current_priority", reclaim_swap_priority(d));
-			if (prio >= 0)
-				cJSON_AddNumberToObject(o, "priority", prio);
-			else
-				cJSON_AddNullToObject(o, "priority");
-			cJSON_AddStringToObject(o, "reason", reclaim_plan_swap_reason(a->plan, i));
-			cJSON_AddItemToArray(list, o);
-		}
-	}
+	json_add_swap_plan(root, a);
 	json_print(root);
 	cJSON_Delete(root);
 }
@@ -293,13 +300,63 @@ static void autotune_help(FILE *out)
 	      "1..16; the largest node decides), and swap priorities by speed tier (zram\n"
 	      "100, non-rotational 50, rotational 10), which it only proposes: changing\n"
 	      "one swaps the device off and on (see swap priority). Knobs the kernel\n"
-	      "lacks are skipped. Nothing is written.\n"
+	      "lacks are skipped. Without --apply nothing is written.\n"
 	      "\nOptions:\n"
 	      "  -n, --dry-run  show the plan without writing anything (the default)\n"
+	      "  -a, --apply    set the knobs to the plan's values, as one change (undo it\n"
+	      "                 with reclaimctl restore); knobs a sysctl file sets are left alone\n"
+	      "  -p, --persist  with --apply: also write them to " RECLAIM_PERSIST_FILE "\n"
+	      "  -f, --force    with --apply: also set knobs that a sysctl file sets\n"
 	      "  -e, --explain  the reason for each value, under its row\n"
 	      "  -J, --json     JSON output (always with the reasons)\n"
 	      "  -h, --help     this help\n",
 	      out);
+}
+
+/* The swap proposals that would change a priority. */
+static size_t swap_changes(const struct autotune *a)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < reclaim_plan_swap_count(a->plan); i++) {
+		int prio = reclaim_plan_swap_priority(a->plan, i);
+
+		n += prio >= 0 && prio != reclaim_swap_priority(reclaim_plan_swap(a->plan, i));
+	}
+	return n;
+}
+
+/* The plan's knobs through the common apply path; swap priorities stay as they are. */
+static int autotune_apply(struct cli *cli, struct autotune *a, const struct apply_request *req)
+{
+	struct apply_result res = {0};
+	size_t swaps = swap_changes(a);
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < reclaim_plan_count(a->plan); i++)
+		if (apply_add(&res, reclaim_plan_knob(a->plan, i), reclaim_plan_value(a->plan, i),
+			      reclaim_plan_reason(a->plan, i)) < 0)
+			r = fail(EXIT_FAILURE, "out of memory");
+	if (r == 0 && (r = apply_run(cli, req, &res)) != 0)
+		fail(r, "%s", res.error);
+	if (r == 0 && cli->json) {
+		cJSON *root = apply_json(req, &res);
+
+		json_add_swap_plan(root, a);
+		json_print(root);
+		cJSON_Delete(root);
+	} else if (r == 0) {
+		apply_print(cli, req, &res);
+		if (req->persist)
+			printf("%s in %s\n", req->dry_run ? "would persist" : "persisted",
+			       RECLAIM_PERSIST_FILE);
+		if (swaps)
+			printf(
+			    "%zu swap priorit%s proposed, not changed: see reclaimctl autotune\n",
+			    swaps, swaps == 1 ? "y" : "ies");
+	}
+	apply_free(&res);
+	return r;
 }
 
 static int run_autotune(struct cli *cli, int argc, char **argv)
@@ -307,17 +364,24 @@ static int run_autotune(struct cli *cli, int argc, char **argv)
 	static const struct option opts[] = {COMMON_LONG_OPTIONS,
 					     {"dry-run", no_argument, NULL, 'n'},
 					     {"explain", no_argument, NULL, 'e'},
+					     {"apply", no_argument, NULL, 'a'},
+					     {"persist", no_argument, NULL, 'p'},
+					     {"force", no_argument, NULL, 'f'},
 					     {0}};
+	struct apply_request req = {0};
 	struct autotune a = {0};
+	bool apply = false, dry_run = false;
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS "ne", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS "neapf", opts, NULL)) != -1) {
 		bool done;
 
-		if (c == 'n')
-			continue; /* the only mode so far */
-		if (c == 'e') {
-			a.explain = true;
+		if (strchr("neapf", c)) {
+			*(c == 'n'   ? &dry_run
+			  : c == 'e' ? &a.explain
+			  : c == 'a' ? &apply
+			  : c == 'p' ? &req.persist
+				     : &req.force) = true;
 			continue;
 		}
 		r = common_option(cli, &cmd_autotune, c, argv, &done);
@@ -326,8 +390,16 @@ static int run_autotune(struct cli *cli, int argc, char **argv)
 	}
 	if (optind < argc)
 		return usage_error("autotune: unexpected argument '%s'", argv[optind]);
+	if (apply && dry_run)
+		return usage_error("autotune: --apply and --dry-run exclude each other");
+	if (!apply && (req.persist || req.force))
+		return usage_error("autotune: --%s needs --apply",
+				   req.persist ? "persist" : "force");
+	req.explain = a.explain;
 	r = autotune_read(cli, &a);
-	if (r == 0 && cli->json) {
+	if (r == 0 && apply) {
+		r = autotune_apply(cli, &a, &req);
+	} else if (r == 0 && cli->json) {
 		autotune_json(&a);
 	} else if (r == 0) {
 		print_knobs(cli, &a);
@@ -341,7 +413,7 @@ static int run_autotune(struct cli *cli, int argc, char **argv)
 const struct command cmd_autotune = {
     .name = "autotune",
     .run = run_autotune,
-    .args = "[--dry-run] [--explain] [--json]",
+    .args = "[--dry-run | --apply [--persist] [--force]] [--explain] [--json]",
     .summary = "Show the knob values and swap priorities that fit this machine",
     .help = autotune_help,
 };
