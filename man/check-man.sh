@@ -172,6 +172,10 @@ for page in "$@"; do
 		printf 'vm.swappiness = 10\n-vm.kswapd_threads\nvm.watermark_* = 20\nvm.max_direct_reclaimers 3\n' \
 			>"$copy/etc/sysctl.d/50-man.conf"
 		"$bin" --sysroot "$copy" --json check
+		# the apply path's JSON, without writing anything
+		"$bin" --sysroot "$copy" --json preset apply --dry-run kernel-default
+		"$bin" --sysroot "$copy" --json boot --dry-run
+		"$bin" --sysroot "$copy" --json restore --dry-run --persist
 	)
 	rm -rf "$copy"
 	keys=$(grep -oE '"[A-Za-z0-9_]+":' <<<"$json" | tr -d '":' | sort -u |
@@ -181,7 +185,7 @@ for page in "$@"; do
 		bold "$k" "$page" || missing+=" $k"
 	done
 	if [ -n "$keys" ] && [ -z "$missing" ]; then
-		result ok "$name documents all $(wc -w <<<"$keys") JSON keys of status, threads, get, set, autotune, preset, check"
+		result ok "$name documents all $(wc -w <<<"$keys") JSON keys of status, threads, get, set, autotune, preset, check, apply"
 	else
 		result fail "$name documents every JSON key" "missing:${missing:- (no keys read)}"
 	fi
