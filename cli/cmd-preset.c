@@ -225,26 +225,35 @@ static void json_entry(cJSON *o, const struct reclaim_preset *p, size_t i,
 		cJSON_AddNullToObject(o, "auto_reason");
 }
 
+/* Loads @name and works out its auto values: 0, or the exit status after the error. */
+static int load_resolved(struct cli *cli, const char *name, struct reclaim_preset **p,
+			 struct preset_resolved **res)
+{
+	char *err = NULL;
+	int r = load(cli, name, p);
+
+	if (r)
+		return r;
+	r = preset_resolve(cli, *p, res, &err);
+	if (r) {
+		fail(r, "%s", err ? err : "out of memory");
+		reclaim_preset_unref(*p);
+	}
+	free(err);
+	return r;
+}
+
 static int preset_show(struct cli *cli, const char *name)
 {
 	static const char *const headers[] = {">LINE", "KNOB", "VALUE"};
 	struct reclaim_preset *p;
-	char *err = NULL;
 	struct preset_resolved *res;
 	size_t n;
 	int r;
 
-	r = load(cli, name, &p);
+	r = load_resolved(cli, name, &p, &res);
 	if (r)
 		return r;
-	r = preset_resolve(cli, p, &res, &err);
-	if (r)
-		fail(r, "%s", err ? err : "out of memory");
-	free(err);
-	if (r) {
-		reclaim_preset_unref(p);
-		return r;
-	}
 	n = reclaim_preset_count(p);
 	if (cli->json) {
 		cJSON *root = json_preset(p), *arr;
@@ -300,23 +309,14 @@ static int preset_diff(struct cli *cli, const char *name)
 	static const char *const headers[] = {"KNOB", ">CURRENT", ">PRESET", "ACTION"};
 	struct reclaim_preset *p;
 	struct preset_resolved *res;
-	char *err = NULL;
 	struct table *t = NULL;
 	cJSON *root = NULL, *arr = NULL;
 	size_t n, count[3] = {0};
 	int r;
 
-	r = load(cli, name, &p);
+	r = load_resolved(cli, name, &p, &res);
 	if (r)
 		return r;
-	r = preset_resolve(cli, p, &res, &err);
-	if (r)
-		fail(r, "%s", err ? err : "out of memory");
-	free(err);
-	if (r) {
-		reclaim_preset_unref(p);
-		return r;
-	}
 	n = reclaim_preset_count(p);
 	if (cli->json) {
 		root = json_preset(p);
