@@ -12,7 +12,8 @@
 # this script (bash-complete.sh, zsh-complete.zsh, fish-complete.sh), which
 # prints the candidates for a command line.  First a syntax check, then fixed
 # cases, then, with RECLAIMCTL, every command, option and knob the binary
-# reports (cli-surface.sh) must complete: a new command or knob fails here
+# reports (cli-surface.sh) must complete, an option that is only valid after
+# a subcommand or another option there: a new command or knob fails here
 # until the completions know it.  Prints TAP; exits 0 if all passed, 1 if
 # not, 77 (skipped, for CTest's SKIP_RETURN_CODE) if SHELL is not installed.
 
@@ -281,7 +282,13 @@ if [ -n "$bin" ]; then
 		all_commands=$(candidates 'reclaimctl ')
 		all_knobs=$(candidates 'reclaimctl get ')
 		all_globals=$(candidates 'reclaimctl -')
-		while read -r kind a b; do
+		# An option valid only after a subcommand or another option
+		# (preset apply --dry-run, autotune --apply --persist) completes there.
+		declare -A after=()
+		while read -r kind a b c; do
+			[ "$kind" = context ] && after["$a $b"]=$c
+		done <<<"$surface"
+		while read -r kind a b c; do
 			case $kind in
 			command)
 				grep -qxF -- "$a" <<<"$all_commands" ||
@@ -294,8 +301,9 @@ if [ -n "$bin" ]; then
 			option)
 				# A typed short option is complete: zsh and fish then
 				# offer clusters (-nJ); so look at the list after "-".
-				grep -qxF -- "$b" <<<"$(candidates "reclaimctl $a -")" ||
-					result fail "option $b (reclaimctl $a --help) completes"
+				w=${after["$a $b"]:-}
+				grep -qxF -- "$b" <<<"$(candidates "reclaimctl $a ${w:+$w }-")" ||
+					result fail "option $b (reclaimctl $a --help) completes${w:+ after $w}"
 				;;
 			knob)
 				grep -qxF -- "$a" <<<"$all_knobs" ||
@@ -304,7 +312,7 @@ if [ -n "$bin" ]; then
 			esac
 		done <<<"$surface"
 		[ $failed -eq $before ] &&
-			result ok "all $(wc -l <<<"$surface") commands, options and knobs of $(basename "$bin") complete"
+			result ok "all $(grep -vc '^context ' <<<"$surface") commands, options and knobs of $(basename "$bin") complete"
 	fi
 fi
 
