@@ -171,7 +171,10 @@ expect 'reclaimctl set ' $knobs
 expect 'reclaimctl set --dry-run sw' swap-quota swap_round_robin_quota_kb swappiness
 expect 'reclaimctl set -n w' watermark_boost_factor watermark_scale_factor
 expect 'reclaimctl set -- th' threads throttle
-expect 'reclaimctl set threads ' ''
+# VALUE: auto for the knobs autotune has a rule for, else nothing.
+expect 'reclaimctl set threads ' auto
+expect 'reclaimctl set -p max_direct_reclaimers a' auto
+expect 'reclaimctl set swappiness ' ''
 # --sysroot and --no-color after the command; the directory is not an operand.
 contains 'reclaimctl status --' --sysroot --no-color --json
 expect 'reclaimctl get --sysroot / sw' swap-quota swap_round_robin_quota_kb swappiness
@@ -185,7 +188,7 @@ lacks 'reclaimctl set swap-quota 2M ' $knobs
 contains 'reclaimctl get -' --values --json --help
 expect 'reclaimctl get --v' --values
 expect 'reclaimctl set --d' --dry-run
-contains 'reclaimctl set -' --dry-run --json --help
+contains 'reclaimctl set -' --dry-run --persist --force --json --help
 lacks 'reclaimctl set -' --values --version
 contains 'reclaimctl status -' --json --help
 lacks 'reclaimctl status -' --values --dry-run
@@ -195,6 +198,23 @@ expect 'reclaimctl autotune --e' --explain
 expect 'reclaimctl au' autotune
 lacks 'reclaimctl autotune -' --values --persist
 lacks 'reclaimctl autotune ' threads status
+# --persist and --force need --apply, which excludes --dry-run.
+contains 'reclaimctl autotune -' --apply --dry-run
+expect 'reclaimctl autotune --a' --apply
+contains 'reclaimctl autotune --apply -' --persist --force --explain --json
+contains 'reclaimctl autotune -e -a --' --persist --force
+lacks 'reclaimctl autotune --apply -' --dry-run
+lacks 'reclaimctl autotune -n -' --apply --persist --force
+
+# restore, boot: options only
+expect 'reclaimctl re' record report restore
+contains 'reclaimctl restore -' --dry-run --persist --json --help
+lacks 'reclaimctl restore -' --force --values
+lacks 'reclaimctl restore ' $knobs
+expect 'reclaimctl b' boot
+contains 'reclaimctl boot -' --dry-run --json --help
+lacks 'reclaimctl boot -' --persist --force
+lacks 'reclaimctl boot ' $knobs
 
 # monitor, stalls, record, report; status --prometheus
 contains 'reclaimctl status --' --prometheus --textfile
@@ -260,9 +280,14 @@ expect 'reclaimctl preset ' list show diff apply
 expect 'reclaimctl preset s' show
 contains 'reclaimctl preset -' --json --help
 lacks 'reclaimctl preset -' --dry-run --values
+# --dry-run, --persist and --force: for preset apply only.
+contains 'reclaimctl preset apply -' --dry-run --persist --force --json --help
+lacks 'reclaimctl preset show -' --dry-run --persist --force
+lacks 'reclaimctl preset list -' --dry-run --persist --force
 expect 'reclaimctl --sysroot presetroot preset show ' balanced db latency throughput
 expect 'reclaimctl --sysroot=presetroot preset diff l' latency
 expect 'reclaimctl --sysroot presetroot preset apply d' db
+expect 'reclaimctl --sysroot presetroot preset apply -n --persist d' db
 expect 'reclaimctl preset --sysroot presetroot show t' throughput
 expect 'reclaimctl --json --sysroot presetroot preset --json show b' balanced
 contains 'reclaimctl preset show ' balanced latency throughput
