@@ -44,6 +44,12 @@ static void sleep_ms(unsigned int ms)
 		;
 }
 
+/* Changing knobs needs root: say so where a non-root writer first fails. */
+static const char *needs_root(int err)
+{
+	return (err == EACCES || err == EPERM) && geteuid() != 0 ? " (needs root)" : "";
+}
+
 int reclaim_lock_take(struct reclaim_ctx *ctx, int *ret_fd)
 {
 	_cleanup_free_ char *dir = reclaim_path(ctx, RECLAIM_RUNDIR), *path = NULL;
@@ -54,10 +60,12 @@ int reclaim_lock_take(struct reclaim_ctx *ctx, int *ret_fd)
 		return reclaim_error(ctx, ENOMEM, "out of memory");
 	r = reclaim_mkdir_p(dir, 0755);
 	if (r < 0)
-		return reclaim_error(ctx, -r, "cannot create %s: %s", dir, strerror(-r));
+		return reclaim_error(ctx, -r, "cannot create %s: %s%s", dir, strerror(-r),
+				     needs_root(-r));
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
-		return reclaim_error(ctx, errno, "cannot open %s: %s", path, strerror(errno));
+		return reclaim_error(ctx, errno, "cannot open %s: %s%s", path, strerror(errno),
+				     needs_root(errno));
 	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		if (errno == EINTR)
 			continue;
