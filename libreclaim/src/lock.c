@@ -14,6 +14,8 @@
 
 #include "internal.h"
 
+#define LOCK RECLAIM_RUNDIR "/lock"
+
 unsigned int reclaim_lock_timeout_ms = 10000;
 
 /* mkdir -p of @path, which is under the sysroot. */
@@ -60,17 +62,17 @@ int reclaim_lock_take(struct reclaim_ctx *ctx, int *ret_fd)
 		return reclaim_error(ctx, ENOMEM, "out of memory");
 	r = reclaim_mkdir_p(dir, 0755);
 	if (r < 0)
-		return reclaim_error(ctx, -r, "cannot create %s: %s%s", dir, strerror(-r),
-				     needs_root(-r));
+		return reclaim_error(ctx, -r, "cannot create %s: %s%s", RECLAIM_RUNDIR,
+				     strerror(-r), needs_root(-r));
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
-		return reclaim_error(ctx, errno, "cannot open %s: %s%s", path, strerror(errno),
+		return reclaim_error(ctx, errno, "cannot open %s: %s%s", LOCK, strerror(errno),
 				     needs_root(errno));
 	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		if (errno == EINTR)
 			continue;
 		if (errno != EWOULDBLOCK) {
-			r = reclaim_error(ctx, errno, "cannot lock %s: %s", path, strerror(errno));
+			r = reclaim_error(ctx, errno, "cannot lock %s: %s", LOCK, strerror(errno));
 			close(fd);
 			return r;
 		}
@@ -79,7 +81,7 @@ int reclaim_lock_take(struct reclaim_ctx *ctx, int *ret_fd)
 			return reclaim_error(ctx, EBUSY,
 					     "another reclaimctl is changing knobs (%s held for "
 					     "%u s)",
-					     path, reclaim_lock_timeout_ms / 1000);
+					     LOCK, reclaim_lock_timeout_ms / 1000);
 		}
 		sleep_ms(50);
 		waited += 50;
