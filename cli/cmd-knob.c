@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apply.h"
 #include "reclaimctl.h"
 
 static int unknown_knob(const char *name)
@@ -105,44 +106,6 @@ static int run_get(struct cli *cli, int argc, char **argv)
 	return r;
 }
 
-/*
- * Writing vm.kswapd_threads starts or stops threads before write() returns;
- * check that every node with memory now runs exactly that many.
- */
-static int verify_threads(struct cli *cli, int64_t expected, size_t *nodes, char *why, size_t size)
-{
-	struct reclaim_topology *topo = NULL;
-	struct reclaim_kswapd_list *list = NULL;
-	size_t len = 0;
-	int bad = 0;
-
-	if (reclaim_topology_new(cli->ctx, &topo) < 0 ||
-	    reclaim_kswapd_list_new(cli->ctx, &list) < 0) {
-		snprintf(why, size, "%s", reclaim_strerror(cli->ctx));
-		reclaim_topology_unref(topo);
-		return -1;
-	}
-	why[0] = '\0';
-	for (size_t i = 0; i < reclaim_topology_node_count(topo); i++) {
-		const struct reclaim_node *n = reclaim_topology_node(topo, i);
-		size_t got;
-
-		if (!reclaim_node_has_memory(n))
-			continue;
-		(*nodes)++;
-		got = reclaim_kswapd_list_count_node(list, reclaim_node_id(n));
-		if ((int64_t)got == expected)
-			continue;
-		if (len < size)
-			len += (size_t)snprintf(why + len, size - len, "%snode %d runs %zu",
-						bad ? ", " : "", reclaim_node_id(n), got);
-		bad++;
-	}
-	reclaim_kswapd_list_unref(list);
-	reclaim_topology_unref(topo);
-	return bad;
-}
-
 static void set_help(FILE *out)
 {
 	fputs("Sets one knob. VALUE is checked against the knob's range before anything\n"
@@ -198,22 +161,6 @@ static void print_set(struct cli *cli, const struct reclaim_knob *k, int64_t old
 	cJSON_Delete(root);
 }
 
-static int apply_one(struct cli *cli, const struct reclaim_knob *k, int64_t value, int64_t *old)
-{
-	struct reclaim_change *change;
-	int r;
-
-	if (reclaim_change_new(cli->ctx, &change) < 0)
-		return fail(EXIT_FAILURE, "out of memory");
-	r = reclaim_change_add(change, k, value);
-	if (r == 0)
-		r = reclaim_change_apply(change);
-	if (r == 0)
-		*old = reclaim_change_old_value(change, 0);
-	reclaim_change_unref(change);
-	return r < 0 ? lib_fail(cli, EXIT_FAILURE, NULL) : 0;
-}
-
 /* "set KNOB auto": the library's recommendation for this machine, and why. */
 static int auto_value(struct cli *cli, const struct reclaim_knob *k, int64_t *value, char **reason)
 {
@@ -239,10 +186,10 @@ static const struct option set_opts[] = {
 static int set_main(struct cli *cli, int argc, char **argv, char **reason)
 {
 	const struct reclaim_knob *k;
-	bool dry_run = false, threads;
-	int64_t value, old;
-	char why[512];
-	size_t nodes = 0;
+	struct apply_request req = {.need_knobs = true};
+	struct apply_result res = {0};
+	bool dry_run = false;
+	int64_t value;
 	int c, r;
 
 	while ((c = getopt_long(argc, argv, "+" COMMON_SHORT_OPTIONS "n", set_opts, NULL)) != -1) {
@@ -268,28 +215,17 @@ static int set_main(struct cli *cli, int argc, char **argv, char **reason)
 	} else if (reclaim_knob_parse(cli->ctx, k, argv[optind + 1], &value) < 0) {
 		return lib_fail(cli, EXIT_USAGE, NULL);
 	}
-	if (reclaim_knob_read(cli->ctx, k, &old) < 0)
-		return lib_fail(cli, EXIT_FAILURE, NULL);
-	if (dry_run) {
-		print_set(cli, k, old, value, true, -1, *reason);
-		return EXIT_SUCCESS;
-	}
-	r = apply_one(cli, k, value, &old);
-	if (r)
-		return r;
-	threads = strcmp(reclaim_knob_name(k), "kswapd_threads") == 0;
-	if (threads && verify_threads(cli, value, &nodes, why, sizeof(why)) != 0) {
-		int64_t dummy;
-
-		r = apply_one(cli, k, old, &dummy);
-		return fail(EXIT_FAILURE,
-			    "%s=%" PRId64 " did not take effect (%s, expected %" PRId64
-			    "); %s %" PRId64,
-			    reclaim_knob_sysctl(k), value, why, value,
-			    r ? "could not restore" : "restored", old);
-	}
-	print_set(cli, k, old, value, false, threads ? (ssize_t)nodes : -1, *reason);
-	return EXIT_SUCCESS;
+	req.dry_run = dry_run;
+	if (apply_add(&res, k, value, *reason) < 0)
+		return fail(EXIT_FAILURE, "out of memory");
+	r = apply_run(cli, &req, &res);
+	if (r == 0)
+		print_set(cli, k, res.entries[0].old_value, value, dry_run, res.verified_nodes,
+			  *reason);
+	else
+		fail(r, "%s", res.error);
+	apply_free(&res);
+	return r;
 }
 
 static int run_set(struct cli *cli, int argc, char **argv)

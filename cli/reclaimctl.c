@@ -16,6 +16,10 @@ static const struct command *const commands[] = {
     &cmd_stalls,
     &cmd_record,
     &cmd_report,
+    &cmd_preset,
+    &cmd_restore,
+    &cmd_boot,
+    &cmd_check,
 };
 
 static const struct command *find_command(const char *name)

@@ -6,7 +6,7 @@
 # _reclaimctl_command_opts and, if its operands complete to something, a case
 # in _reclaimctl_operand.
 
-_reclaimctl_commands='status get set threads swap monitor stalls record report help'
+_reclaimctl_commands='status get set threads swap monitor stalls record report check help'
 
 _reclaimctl_global_opts='--sysroot --json -J --no-color --help -h --version -V'
 
@@ -29,6 +29,7 @@ _reclaimctl_command_opts()
 	stalls) echo '--interval -i --top -n --enable --json -J --help -h --sysroot --no-color' ;;
 	record) echo '--output -o --interval -i --duration -d --help -h --sysroot --no-color' ;;
 	report) echo '--output -o --help -h --sysroot --no-color' ;;
+	check) echo '--json -J --help -h --sysroot --no-color' ;;
 	esac
 }
 

@@ -17,6 +17,7 @@ function __reclaimctl_commands
         stalls 'Show the processes delayed most by reclaim (taskstats)' \
         record 'Record rates, kswapd CPU, pressure and knobs into a file' \
         report 'Render recorded runs as one HTML page with charts' \
+        check 'Find sysctl files that set the knobs, and what wins at boot' \
         help 'Show the help of a command'
 end
 

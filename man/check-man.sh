@@ -3,7 +3,7 @@
 #
 # check-man.sh - check the man pages that scdoc generated.
 #
-# Usage: check-man.sh [--reclaimctl BIN --surface SCRIPT [--fixture DIR]] PAGE...
+# Usage: check-man.sh [--reclaimctl BIN --surface SCRIPT [--fixture DIR]] [--presets DIR] PAGE...
 #
 # For every PAGE (roff, as scdoc wrote it):
 #   - it has a .TH line and a NAME section;
@@ -16,8 +16,11 @@
 #     option and knob is mentioned in bold: a command, option or knob added
 #     to the CLI fails here until it is documented;
 #   - with --fixture (a patched fixture root), every key of the JSON output
-#     of status, threads, get and set (run on a copy) is mentioned in bold
-#     (the reclaim counters, documented by prefix, excepted).
+#     of status, threads, get, set, preset list, show and diff, and check
+#     (run on a copy, given sysctl files for check) is mentioned in bold (the
+#     reclaim counters, documented by prefix, excepted).
+# With --presets DIR (the shipped presets; also RECLAIMCTL_PRESET_DIR for the
+# commands above), reclaimctl.preset.5 names every DIR/NAME.preset in bold.
 # Prints TAP; exits 0 if all passed, 1 if not.
 
 set -u
@@ -25,17 +28,20 @@ set -u
 bin=
 surface=
 fixture=
+presets=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--reclaimctl) bin=$2; shift 2 ;;
 	--surface) surface=$2; shift 2 ;;
 	--fixture) fixture=$2; shift 2 ;;
+	--presets) presets=$2; shift 2 ;;
 	--) shift; break ;;
 	-*) echo "check-man.sh: unknown option '$1'" >&2; exit 2 ;;
 	*) break ;;
 	esac
 done
-[ $# -gt 0 ] || { echo 'usage: check-man.sh [--reclaimctl BIN --surface SCRIPT [--fixture DIR]] PAGE...' >&2; exit 2; }
+[ $# -gt 0 ] || { echo 'usage: check-man.sh [--reclaimctl BIN --surface SCRIPT [--fixture DIR]] [--presets DIR] PAGE...' >&2; exit 2; }
+[ -z "$presets" ] || export RECLAIMCTL_PRESET_DIR=$presets
 
 n=0
 failed=0
@@ -87,6 +93,22 @@ for page in "$@"; do
 		fi
 	else
 		skip "$name renders without warnings" 'groff is not installed'
+	fi
+
+	if [ "$name" = reclaimctl.preset.5 ] && [ -n "$presets" ]; then
+		missing=
+		shipped=0
+		for f in "$presets"/*.preset; do
+			[ -e "$f" ] || continue
+			shipped=$((shipped + 1))
+			p=$(basename "$f" .preset)
+			bold "$p" "$page" || missing+=" $p"
+		done
+		if [ $shipped -gt 0 ] && [ -z "$missing" ]; then
+			result ok "$name documents all $shipped shipped presets of $presets"
+		else
+			result fail "$name documents every shipped preset" "missing:${missing:- (none found in $presets)}"
+		fi
 	fi
 
 	[ "$name" = reclaimctl.8 ] || continue
@@ -141,6 +163,14 @@ for page in "$@"; do
 		"$bin" --sysroot "$copy" --json get
 		"$bin" --sysroot "$copy" --json set --dry-run swappiness 10
 		[ -n "$threads" ] && "$bin" --sysroot "$copy" --json set kswapd_threads "$threads"
+		"$bin" --sysroot "$copy" --json preset list
+		"$bin" --sysroot "$copy" --json preset show balanced
+		"$bin" --sysroot "$copy" --json preset diff kernel-default
+		# check: an assignment, an exclusion, a glob and a problem
+		mkdir -p "$copy/etc/sysctl.d"
+		printf 'vm.swappiness = 10\n-vm.kswapd_threads\nvm.watermark_* = 20\nvm.max_direct_reclaimers 3\n' \
+			>"$copy/etc/sysctl.d/50-man.conf"
+		"$bin" --sysroot "$copy" --json check
 	)
 	rm -rf "$copy"
 	keys=$(grep -oE '"[A-Za-z0-9_]+":' <<<"$json" | tr -d '":' | sort -u |
@@ -150,7 +180,7 @@ for page in "$@"; do
 		bold "$k" "$page" || missing+=" $k"
 	done
 	if [ -n "$keys" ] && [ -z "$missing" ]; then
-		result ok "$name documents all $(wc -w <<<"$keys") JSON keys of status, threads, get, set"
+		result ok "$name documents all $(wc -w <<<"$keys") JSON keys of status, threads, get, set, preset, check"
 	else
 		result fail "$name documents every JSON key" "missing:${missing:- (no keys read)}"
 	fi

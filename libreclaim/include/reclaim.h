@@ -130,8 +130,14 @@ int reclaim_knob_parse(struct reclaim_ctx *ctx, const struct reclaim_knob *knob,
 int reclaim_knob_write(struct reclaim_ctx *ctx, const struct reclaim_knob *knob, int64_t value);
 
 /*
- * A change: several knob writes applied as one transaction. Old values are
- * read first; if a write fails, every knob already written is put back.
+ * A change: several knob writes applied as one transaction, the one way
+ * reclaimctl writes knobs. Applying takes /run/reclaimctl/lock (waiting up
+ * to 10 s for another writer, then -EBUSY), reads every old value, adds
+ * them to /run/reclaimctl/saved (a knob saved already keeps its older
+ * value), then writes. A kswapd_threads write is checked: every node with
+ * memory must run that many threads. If a write fails or is not taken,
+ * every knob already written is put back, the saved values are as before,
+ * and reclaim_strerror() names the knob, why, and what was restored.
  */
 struct reclaim_change;
 
@@ -140,6 +146,12 @@ struct reclaim_change *reclaim_change_ref(struct reclaim_change *change);
 struct reclaim_change *reclaim_change_unref(struct reclaim_change *change);
 int reclaim_change_add(struct reclaim_change *change, const struct reclaim_knob *knob,
 		       int64_t value);
+/*
+ * A change that puts back the values saved before reclaimctl's first change
+ * since boot (/run/reclaimctl/saved); applying it forgets them. -ENOENT when
+ * nothing is saved.
+ */
+int reclaim_change_new_restore(struct reclaim_ctx *ctx, struct reclaim_change **change);
 int reclaim_change_apply(struct reclaim_change *change);
 size_t reclaim_change_count(const struct reclaim_change *change);
 const struct reclaim_knob *reclaim_change_knob(const struct reclaim_change *change, size_t idx);
@@ -148,6 +160,8 @@ int64_t reclaim_change_new_value(const struct reclaim_change *change, size_t idx
 int64_t reclaim_change_old_value(const struct reclaim_change *change, size_t idx);
 /* After a failed apply: the entry that failed, or -1. */
 ssize_t reclaim_change_failed_index(const struct reclaim_change *change);
+/* After applying a kswapd_threads change: the nodes checked to run the new count; else -1. */
+ssize_t reclaim_change_verified_nodes(const struct reclaim_change *change);
 
 /* Reclaim counters from /proc/vmstat or a node's vmstat */
 struct reclaim_vmstat;
@@ -195,6 +209,59 @@ uint64_t reclaim_pressure_total_us(const struct reclaim_pressure *p,
 bool reclaim_knob_has_recommendation(const struct reclaim_knob *knob);
 int reclaim_knob_recommend(struct reclaim_ctx *ctx, const struct reclaim_knob *knob,
 			   const struct reclaim_topology *topo, int64_t *value, char **reason);
+
+/*
+ * Presets: named sets of knob values, one "KNOB = VALUE" a line, see
+ * reclaimctl.preset(5). The administrator's NAME.preset in
+ * /etc/reclaimctl/presets (under the root) takes the place of a shipped one of
+ * the same name. A preset keeps no link to its context.
+ */
+struct reclaim_preset;
+struct reclaim_preset_list;
+
+/* Where the shipped presets are: $RECLAIMCTL_PRESET_DIR if set, else the build's; not under the
+ * root. */
+const char *reclaim_preset_shipped_dir(void);
+/*
+ * Loads preset @name. -EINVAL if @name is not a plain name (empty, with '/',
+ * a space or a control character, or starting with '.'); -ENOENT if there is
+ * none; -EBADMSG if the file is malformed: it is refused whole, and
+ * reclaim_strerror() says "FILE:LINE: problem".
+ */
+int reclaim_preset_load(struct reclaim_ctx *ctx, const char *name, struct reclaim_preset **preset);
+struct reclaim_preset *reclaim_preset_ref(struct reclaim_preset *preset);
+struct reclaim_preset *reclaim_preset_unref(struct reclaim_preset *preset);
+const char *reclaim_preset_name(const struct reclaim_preset *preset);
+/* The file as on the machine (without the root), e.g. "/etc/reclaimctl/presets/NAME.preset". */
+const char *reclaim_preset_path(const struct reclaim_preset *preset);
+/* True for the administrator's preset (in /etc/reclaimctl/presets). */
+bool reclaim_preset_is_admin(const struct reclaim_preset *preset);
+/* True for the administrator's preset when a shipped one has the same name. */
+bool reclaim_preset_overrides_shipped(const struct reclaim_preset *preset);
+/* The first paragraph of the file's leading comment, on one line; NULL without one. */
+const char *reclaim_preset_description(const struct reclaim_preset *preset);
+/* The entries, in the order of the file; each knob at most once. */
+size_t reclaim_preset_count(const struct reclaim_preset *preset);
+const struct reclaim_knob *reclaim_preset_knob(const struct reclaim_preset *preset, size_t idx);
+/* True for "auto": the caller resolves it (reclaim_knob_recommend()); the value is then 0. */
+bool reclaim_preset_is_auto(const struct reclaim_preset *preset, size_t idx);
+/* The value, range-checked, in the knob's unit (KiB for sizes). */
+int64_t reclaim_preset_value(const struct reclaim_preset *preset, size_t idx);
+/* The entry's line in the file, from 1. */
+unsigned int reclaim_preset_line(const struct reclaim_preset *preset, size_t idx);
+/* The index of @knob's entry, or -1. */
+ssize_t reclaim_preset_find(const struct reclaim_preset *preset, const struct reclaim_knob *knob);
+
+/* Every preset, sorted by name; an administrator's in place of a shipped one of its name. */
+int reclaim_preset_list_new(struct reclaim_ctx *ctx, struct reclaim_preset_list **list);
+struct reclaim_preset_list *reclaim_preset_list_ref(struct reclaim_preset_list *list);
+struct reclaim_preset_list *reclaim_preset_list_unref(struct reclaim_preset_list *list);
+size_t reclaim_preset_list_count(const struct reclaim_preset_list *list);
+const char *reclaim_preset_list_name(const struct reclaim_preset_list *list, size_t idx);
+/* As reclaim_preset_path(). */
+const char *reclaim_preset_list_path(const struct reclaim_preset_list *list, size_t idx);
+bool reclaim_preset_list_is_admin(const struct reclaim_preset_list *list, size_t idx);
+bool reclaim_preset_list_overrides_shipped(const struct reclaim_preset_list *list, size_t idx);
 
 /* Swap devices, from /proc/swaps (through libmount), and their priority rings */
 struct reclaim_swaps;
@@ -324,6 +391,103 @@ int reclaim_swap_plan_apply(struct reclaim_swap_plan *plan, unsigned int flags);
 /* After apply: whether the running kernel's device and the fstab entry were changed. */
 bool reclaim_swap_plan_live_changed(const struct reclaim_swap_plan *plan);
 bool reclaim_swap_plan_fstab_changed(const struct reclaim_swap_plan *plan);
+
+/*
+ * The sysctl configuration applied at boot, as systemd-sysctl reads it:
+ * *.conf files of /etc/sysctl.d, /run/sysctl.d, /usr/local/lib/sysctl.d,
+ * /usr/lib/sysctl.d and (if it is another directory) /lib/sysctl.d; a file
+ * name found in an earlier directory hides the same name in later ones (a link
+ * to /dev/null or an empty file so masks it); the files are read in the order
+ * of their names, whatever their directory, and a later assignment of a key
+ * replaces an earlier one. /etc/sysctl.conf, which "sysctl --system" reads
+ * last, comes last unless a sysctl.d file already is (a link to) it. A key
+ * set explicitly is never changed by a glob; "-key" without '=' keeps it out
+ * of globs; among globs, the one applied last wins. See reclaimctl(8).
+ *
+ * A reclaim_sysctl_conf holds the lines that set one of the knobs of
+ * reclaim_knob_get() ("entries", in the order they are applied) and the
+ * problems found on the way. Unreadable files and malformed lines are
+ * problems, never a failure of reclaim_sysctl_conf_new().
+ */
+struct reclaim_sysctl_conf;
+
+/* The file reclaimctl writes for --persist, as on the machine. */
+#define RECLAIM_PERSIST_FILE "/etc/sysctl.d/90-reclaimctl.conf"
+
+int reclaim_sysctl_conf_new(struct reclaim_ctx *ctx, struct reclaim_sysctl_conf **conf);
+struct reclaim_sysctl_conf *reclaim_sysctl_conf_ref(struct reclaim_sysctl_conf *conf);
+struct reclaim_sysctl_conf *reclaim_sysctl_conf_unref(struct reclaim_sysctl_conf *conf);
+size_t reclaim_sysctl_conf_count(const struct reclaim_sysctl_conf *conf);
+const struct reclaim_knob *reclaim_sysctl_conf_knob(const struct reclaim_sysctl_conf *conf,
+						    size_t idx);
+/* The file as on the machine, without the root; for a link, the file it leads to. */
+const char *reclaim_sysctl_conf_file(const struct reclaim_sysctl_conf *conf, size_t idx);
+/* Line number, from 1. */
+unsigned int reclaim_sysctl_conf_line(const struct reclaim_sysctl_conf *conf, size_t idx);
+/* The key as written ("vm.swappiness", "vm/swappiness", "vm.*"), without a leading '-'. */
+const char *reclaim_sysctl_conf_key(const struct reclaim_sysctl_conf *conf, size_t idx);
+/* The value as written; NULL for "-key" (an exclusion from globs). */
+const char *reclaim_sysctl_conf_value(const struct reclaim_sysctl_conf *conf, size_t idx);
+bool reclaim_sysctl_conf_is_glob(const struct reclaim_sysctl_conf *conf, size_t idx);
+/* True for the line that decides the knob at boot. */
+bool reclaim_sysctl_conf_wins(const struct reclaim_sysctl_conf *conf, size_t idx);
+/* True for a line of RECLAIM_PERSIST_FILE, reclaimctl's own file. */
+bool reclaim_sysctl_conf_is_own(const struct reclaim_sysctl_conf *conf, size_t idx);
+/*
+ * The entry that decides @knob at boot, or -1 if no line sets it. An entry
+ * whose value is NULL (an exclusion) means the knob is left as it is.
+ */
+ssize_t reclaim_sysctl_conf_boot_entry(const struct reclaim_sysctl_conf *conf,
+				       const struct reclaim_knob *knob);
+/*
+ * The entry outside reclaimctl's own file that sets @knob (the one that
+ * would win at boot without that file), or -1 if none sets it: an
+ * administrator's choice, which an apply leaves alone unless forced.
+ */
+ssize_t reclaim_sysctl_conf_admin_entry(const struct reclaim_sysctl_conf *conf,
+					const struct reclaim_knob *knob);
+/*
+ * Problems: a file that cannot be read (line 0), a line that is not an
+ * assignment, a value that is not one of the knob's. The knob is NULL when
+ * the line names none of reclaim_knob_get()'s.
+ */
+size_t reclaim_sysctl_conf_problem_count(const struct reclaim_sysctl_conf *conf);
+const char *reclaim_sysctl_conf_problem_file(const struct reclaim_sysctl_conf *conf, size_t idx);
+unsigned int reclaim_sysctl_conf_problem_line(const struct reclaim_sysctl_conf *conf, size_t idx);
+const struct reclaim_knob *reclaim_sysctl_conf_problem_knob(const struct reclaim_sysctl_conf *conf,
+							    size_t idx);
+const char *reclaim_sysctl_conf_problem_message(const struct reclaim_sysctl_conf *conf, size_t idx);
+
+/*
+ * The persisted values: RECLAIM_PERSIST_FILE, "SYSCTL = VALUE" lines under a
+ * header saying reclaimctl wrote it. A file with any other line (a comment
+ * of its own, a key that is not a knob, a value out of range, a knob twice)
+ * is not reclaimctl's: reading it fails with -EBADMSG (the message names the
+ * line), and nothing is written or removed.
+ */
+struct reclaim_persist;
+
+/* An absent file reads as no values. */
+int reclaim_persist_read(struct reclaim_ctx *ctx, struct reclaim_persist **persist);
+struct reclaim_persist *reclaim_persist_ref(struct reclaim_persist *persist);
+struct reclaim_persist *reclaim_persist_unref(struct reclaim_persist *persist);
+/* The values, in the order of reclaim_knob_get(). */
+size_t reclaim_persist_count(const struct reclaim_persist *persist);
+const struct reclaim_knob *reclaim_persist_knob(const struct reclaim_persist *persist, size_t idx);
+int64_t reclaim_persist_value(const struct reclaim_persist *persist, size_t idx);
+/* The index of @knob's value, or -1. */
+ssize_t reclaim_persist_find(const struct reclaim_persist *persist,
+			     const struct reclaim_knob *knob);
+/*
+ * Merges @n values (range-checked first) into the persisted ones and
+ * replaces the file atomically: a temporary file beside it, fsync(),
+ * rename(), fsync() of the directory; mode 0644; /etc/sysctl.d is created
+ * if missing. On failure the old file is untouched.
+ */
+int reclaim_persist_write(struct reclaim_ctx *ctx, const struct reclaim_knob *const *knobs,
+			  const int64_t *values, size_t n);
+/* Removes the file; -ENOENT if nothing is persisted. */
+int reclaim_persist_remove(struct reclaim_ctx *ctx);
 
 /*
  * Repeated sampling (monitor, record): the files stay open and are re-read

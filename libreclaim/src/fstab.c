@@ -360,72 +360,6 @@ static char *new_line(const char *s, size_t len, struct libmnt_fs *fs, const cha
 	return canonical_line(fs, options);
 }
 
-static int write_all(int fd, const char *s, size_t len)
-{
-	while (len > 0) {
-		ssize_t n = write(fd, s, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		s += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-static int sync_dir(const char *dir)
-{
-	int fd, r = 0;
-
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fsync(fd) < 0)
-		r = -errno;
-	close(fd);
-	return r;
-}
-
-/* Replaces @full by @text: a temporary file beside it, fsync, rename. */
-static int replace_file(const char *full, const char *text, size_t len)
-{
-	const char *slash = strrchr(full, '/');
-	_cleanup_free_ char *dir = NULL, *tmp = NULL;
-	struct stat st;
-	int fd, r = 0;
-
-	if (lstat(full, &st) < 0)
-		return -errno;
-	if (!S_ISREG(st.st_mode))
-		return -EINVAL;
-	dir = slash && slash != full ? strndup(full, (size_t)(slash - full)) : strdup("/");
-	if (!dir || asprintf(&tmp, "%s/.%s.XXXXXX", dir, slash ? slash + 1 : full) < 0)
-		return -ENOMEM;
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fchmod(fd, st.st_mode & 07777) < 0)
-		r = -errno;
-	if (r == 0 && (st.st_uid != geteuid() || st.st_gid != getegid()) &&
-	    fchown(fd, st.st_uid, st.st_gid) < 0)
-		r = -errno;
-	if (r == 0)
-		r = write_all(fd, text, len);
-	if (r == 0 && fsync(fd) < 0)
-		r = -errno;
-	if (close(fd) < 0 && r == 0)
-		r = -errno;
-	if (r == 0 && rename(tmp, full) < 0)
-		r = -errno;
-	if (r < 0) {
-		unlink(tmp);
-		return r;
-	}
-	return sync_dir(dir);
-}
-
 /* The position of @fs among all the table's entries. */
 static ssize_t entry_index(struct libmnt_table *tb, struct libmnt_fs *fs)
 {
@@ -502,7 +436,7 @@ RECLAIM_EXPORT int reclaim_fstab_set_priority(struct reclaim_fstab *f, size_t id
 	full = reclaim_path(f->ctx, FSTAB);
 	if (!full)
 		return -ENOMEM;
-	r = replace_file(full, text, len);
+	r = reclaim_replace_file(full, text, len, 0644);
 	if (r == -EINVAL)
 		return reclaim_error(f->ctx, EINVAL,
 				     "cannot update " FSTAB ": not a regular file (a link?)");

@@ -50,6 +50,13 @@ bool reclaim_exists(const struct reclaim_ctx *ctx, const char *path);
 /* Reads the first line, strips the newline. */
 int reclaim_read_line(const struct reclaim_ctx *ctx, const char *path, char **line);
 int reclaim_write_string(const struct reclaim_ctx *ctx, const char *path, const char *s);
+/*
+ * atomicfile.c: replaces the file @full (a real path) by @text atomically,
+ * keeping its mode and owner; a new file gets @mode. -errno.
+ */
+int reclaim_replace_file(const char *full, const char *text, size_t len, mode_t mode);
+int reclaim_unlink_synced(const char *full);
+int reclaim_sync_dir(const char *dir);
 /* Strict decimal parse of a whole (trimmed) string. */
 int reclaim_parse_i64(const char *s, int64_t *v);
 int reclaim_parse_u64(const char *s, uint64_t *v);
@@ -90,6 +97,29 @@ int reclaim_pressure_parse(const char *text, struct reclaim_pressure **pressure)
 /* knobs.c */
 /* 0 if @value is within the knob's range, else -ERANGE with the range in the message. */
 int reclaim_knob_check(struct reclaim_ctx *ctx, const struct reclaim_knob *k, int64_t value);
+
+/* Where reclaimctl keeps its lock and the saved values (under the sysroot). */
+#define RECLAIM_RUNDIR "/run/reclaimctl"
+
+/* lock.c: the writers' lock; an error after reclaim_lock_timeout_ms of waiting. */
+extern unsigned int reclaim_lock_timeout_ms;
+int reclaim_mkdir_p(const char *path, mode_t mode);
+int reclaim_lock_take(struct reclaim_ctx *ctx, int *fd);
+void reclaim_lock_release(int fd);
+
+/* saved.c: the values before reclaimctl's first change since boot. */
+struct reclaim_saved {
+	const struct reclaim_knob **knobs;
+	int64_t *values;
+	size_t count;
+};
+/* An empty set when nothing is saved; -EBADMSG for a damaged file. */
+int reclaim_saved_load(struct reclaim_ctx *ctx, struct reclaim_saved *s);
+/* Adds @k unless it is saved already: the older value stays. */
+int reclaim_saved_add(struct reclaim_saved *s, const struct reclaim_knob *k, int64_t value);
+/* Writes the set atomically; an empty set removes the file. */
+int reclaim_saved_store(struct reclaim_ctx *ctx, const struct reclaim_saved *s);
+void reclaim_saved_free(struct reclaim_saved *s);
 
 /* kswapd.c */
 int reclaim_proc_stat_parse(const char *text, char *comm, size_t comm_size, char *state,

@@ -429,13 +429,20 @@ static int apply_live(struct reclaim_swap_plan *p)
 
 RECLAIM_EXPORT int reclaim_swap_plan_apply(struct reclaim_swap_plan *p, unsigned int flags)
 {
-	int r;
+	int fd, r;
 
 	assert_return(p, -EINVAL);
 	r = reclaim_swap_plan_check(p, flags);
-	if (r == 0 && (flags & RECLAIM_SWAP_LIVE))
+	if (r < 0)
+		return r;
+	/* The same lock as knob changes: one writer at a time, whatever it writes. */
+	r = reclaim_lock_take(p->ctx, &fd);
+	if (r < 0)
+		return r;
+	if (flags & RECLAIM_SWAP_LIVE)
 		r = apply_live(p);
 	if (r == 0 && (flags & RECLAIM_SWAP_PERSIST))
 		r = persist(p);
+	reclaim_lock_release(fd);
 	return r;
 }

@@ -10,9 +10,14 @@
 # say). UPDATE=1 rewrites the expected file instead of comparing.
 # "expect-file: PATH NAME" lines compare the copy's PATH after the command
 # byte for byte with NAME beside the expected file (UPDATE=1 writes NAME).
+# The shipped presets are those of the source tree (RECLAIMCTL_PRESET_DIR,
+# presets/ unless set), shown as $PRESETS; admin presets are made by setup
+# lines in the copy's etc/reclaimctl/presets.
 set -euo pipefail
 
 reclaimctl=$1 case_file=$2 expected=$3 fixtures=$4
+RECLAIMCTL_PRESET_DIR=${RECLAIMCTL_PRESET_DIR:-$(cd "$(dirname "$0")/../../presets" && pwd)}
+export RECLAIMCTL_PRESET_DIR
 
 root_name=$(sed -n 's/^root: *//p' "$case_file")
 args_line=$(sed -n 's/^args: *//p' "$case_file")
@@ -54,7 +59,7 @@ fi
 		[ -f "$work/root/$f" ] || continue
 		cmp -s "$work/pristine/$f" "$work/root/$f" || echo "${f#./}: $(tr '\n' ' ' <"$work/root/$f")"
 	done <"$work/before"
-} | sed "s|$work/root|\$ROOT|g" >"$work/actual"
+} | sed "s|$work/root|\$ROOT|g; s|$RECLAIMCTL_PRESET_DIR|\$PRESETS|g" >"$work/actual"
 
 status=0
 while read -r path name; do

@@ -146,7 +146,7 @@ else
 	result fail "syntax ($shell -n)" "$out"
 fi
 
-commands='get help monitor record report set stalls status swap threads'
+commands='check get help monitor record report set stalls status swap threads'
 knobs='kswapd_threads max_direct_reclaimers swap_round_robin_quota_kb swappiness
 watermark_scale_factor watermark_boost_factor min_free_kbytes zone_reclaim_mode
 threads throttle swap-quota'
@@ -197,6 +197,12 @@ contains 'reclaimctl stalls -' --interval --top --enable --json
 contains 'reclaimctl record -' --output --interval --duration
 contains 'reclaimctl report -' --output
 lacks 'reclaimctl monitor -' --enable --output --dry-run
+
+# check: options only
+expect 'reclaimctl ch' check
+contains 'reclaimctl check -' --json --help
+lacks 'reclaimctl check -' --dry-run --values --persist
+lacks 'reclaimctl check ' $knobs
 
 # help COMMAND
 expect 'reclaimctl help ' $commands

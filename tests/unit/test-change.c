@@ -9,6 +9,7 @@
  * real (nothing is written), anything else performs it.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,13 +17,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "internal.h"
 #include "tmproot.h"
 
-#define VM "/proc/sys/vm/"
+#define VM    "/proc/sys/vm/"
+#define SAVED "/run/reclaimctl/saved"
+#define SAVED_HEADER                                                                               \
+	"# The values before reclaimctl changed them; \"reclaimctl restore\" puts them back.\n"
 
 static bool mock_writes;
 
@@ -169,8 +176,8 @@ static void test_second_write_fails(void **state)
 	assert_file(f, VM "max_direct_reclaimers", "0\n");
 	assert_file(f, VM "swap_round_robin_quota_kb", "2048\n");
 	assert_string_equal(reclaim_strerror(f->ctx),
-			    "cannot set vm.max_direct_reclaimers=8: Input/output error; the 1 "
-			    "knob(s) already written were restored");
+			    "cannot set vm.max_direct_reclaimers=8: Input/output error; restored "
+			    "vm.kswapd_threads=1");
 	assert_int_equal(reclaim_change_old_value(f->change, 0), 1);
 	assert_int_equal(reclaim_change_old_value(f->change, 1), 0);
 }
@@ -192,7 +199,7 @@ static void test_kernel_refuses_value(void **state)
 	assert_file(f, VM "swap_round_robin_quota_kb", "2048\n");
 	assert_string_equal(reclaim_strerror(f->ctx),
 			    "cannot set vm.swap_round_robin_quota_kb=4096: the kernel refused the "
-			    "value; the 2 knob(s) already written were restored");
+			    "value; restored vm.max_direct_reclaimers=0, vm.kswapd_threads=1");
 }
 
 static void test_first_write_fails(void **state)
@@ -224,8 +231,7 @@ static void test_failing_rollback_keeps_first_error(void **state)
 	assert_string_equal(
 	    reclaim_strerror(f->ctx),
 	    "cannot set vm.max_direct_reclaimers=8: /proc/sys/vm/max_direct_reclaimers "
-	    "is read-only (in a container?); 1 of the 1 knob(s) already written could "
-	    "not be restored");
+	    "is read-only (in a container?); could not restore vm.kswapd_threads=1");
 	assert_file(f, VM "kswapd_threads", "4\n");
 }
 
@@ -244,8 +250,8 @@ static void test_partly_failing_rollback(void **state)
 	assert_int_equal(reclaim_change_failed_index(f->change), 2);
 	assert_string_equal(
 	    reclaim_strerror(f->ctx),
-	    "cannot set vm.swap_round_robin_quota_kb=4096: Input/output error; 1 of "
-	    "the 2 knob(s) already written could not be restored");
+	    "cannot set vm.swap_round_robin_quota_kb=4096: Input/output error; restored "
+	    "vm.kswapd_threads=1; could not restore vm.max_direct_reclaimers=0");
 	assert_file(f, VM "kswapd_threads", "1\n");
 	assert_file(f, VM "max_direct_reclaimers", "8\n");
 }
@@ -254,17 +260,31 @@ static void test_unchanged_knobs_are_not_written(void **state)
 {
 	struct fixture *f = *state;
 
-	tmproot_write(f->root, VM "kswapd_threads", "4\n");
+	tmproot_write(f->root, VM "max_direct_reclaimers", "8\n");
 	add_three(f);
-	/* threads already 4: only the other two are written, and only they are restored. */
-	expect_write(VM "max_direct_reclaimers", "8\n", 0);
+	/* throttle already 8: only the other two are written, and only they are restored. */
+	expect_write(VM "kswapd_threads", "4\n", 0);
 	expect_write(VM "swap_round_robin_quota_kb", "4096\n", -EIO);
-	expect_write(VM "max_direct_reclaimers", "0\n", 0);
+	expect_write(VM "kswapd_threads", "1\n", 0);
 	assert_int_equal(reclaim_change_apply(f->change), -EIO);
 	assert_int_equal(reclaim_change_failed_index(f->change), 2);
-	assert_non_null(strstr(reclaim_strerror(f->ctx), "the 1 knob(s) already written"));
-	assert_file(f, VM "kswapd_threads", "4\n");
-	assert_file(f, VM "max_direct_reclaimers", "0\n");
+	assert_string_equal(reclaim_strerror(f->ctx),
+			    "cannot set vm.swap_round_robin_quota_kb=4096: Input/output error; "
+			    "restored vm.kswapd_threads=1");
+	assert_file(f, VM "kswapd_threads", "1\n");
+	assert_file(f, VM "max_direct_reclaimers", "8\n");
+}
+
+/* A node left short of threads is retried by any write, so an unchanged count is written. */
+static void test_unchanged_threads_are_written(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_int_equal(reclaim_change_add(f->change, knob("threads"), 1), 0);
+	expect_write(VM "kswapd_threads", "1\n", 0);
+	assert_int_equal(reclaim_change_apply(f->change), 0);
+	/* Nothing changed, so nothing is saved. */
+	assert_null(tmproot_read(f->root, SAVED));
 }
 
 static void test_missing_knob_fails_before_writing(void **state)
@@ -391,6 +411,120 @@ static void test_null_arguments(void **state)
 	assert_null(reclaim_change_unref(NULL));
 }
 
+static void test_old_values_are_saved_once(void **state)
+{
+	struct fixture *f = *state;
+	struct reclaim_change *second;
+
+	mock_writes = false;
+	add_three(f);
+	assert_int_equal(reclaim_change_apply(f->change), 0);
+	assert_file(f, SAVED,
+		    SAVED_HEADER "vm.kswapd_threads = 1\nvm.max_direct_reclaimers = 0\n"
+				 "vm.swap_round_robin_quota_kb = 2048\n");
+	/* A later change adds knobs but keeps the older value of those saved already. */
+	assert_int_equal(reclaim_change_new(f->ctx, &second), 0);
+	assert_int_equal(reclaim_change_add(second, knob("throttle"), 2), 0);
+	assert_int_equal(reclaim_change_add(second, knob("swappiness"), 10), 0);
+	assert_int_equal(reclaim_change_apply(second), 0);
+	reclaim_change_unref(second);
+	assert_file(f, SAVED,
+		    SAVED_HEADER "vm.kswapd_threads = 1\nvm.max_direct_reclaimers = 0\n"
+				 "vm.swap_round_robin_quota_kb = 2048\nvm.swappiness = 60\n");
+}
+
+static void test_restore_puts_back_and_forgets(void **state)
+{
+	struct fixture *f = *state;
+	struct reclaim_change *restore, *again;
+
+	mock_writes = false;
+	add_three(f);
+	assert_int_equal(reclaim_change_apply(f->change), 0);
+	assert_int_equal(reclaim_change_new_restore(f->ctx, &restore), 0);
+	assert_int_equal(reclaim_change_count(restore), 3);
+	assert_int_equal(reclaim_change_apply(restore), 0);
+	reclaim_change_unref(restore);
+	assert_file(f, VM "kswapd_threads", "1\n");
+	assert_file(f, VM "max_direct_reclaimers", "0\n");
+	assert_file(f, VM "swap_round_robin_quota_kb", "2048\n");
+	assert_null(tmproot_read(f->root, SAVED));
+	assert_int_equal(reclaim_change_new_restore(f->ctx, &again), -ENOENT);
+	assert_string_equal(reclaim_strerror(f->ctx),
+			    "nothing to restore: no knob was changed since boot");
+}
+
+static void test_failed_apply_keeps_saved_values(void **state)
+{
+	struct fixture *f = *state;
+	const char *before = SAVED_HEADER "vm.swappiness = 30\n";
+
+	tmproot_write(f->root, SAVED, before);
+	add_three(f);
+	expect_write(VM "kswapd_threads", "4\n", 0);
+	expect_write(VM "max_direct_reclaimers", "8\n", -EIO);
+	expect_write(VM "kswapd_threads", "1\n", 0);
+	assert_int_equal(reclaim_change_apply(f->change), -EIO);
+	assert_file(f, SAVED, before);
+}
+
+static void test_damaged_saved_file_stops_apply(void **state)
+{
+	struct fixture *f = *state;
+
+	tmproot_write(f->root, SAVED, "vm.kswapd_threads = 1\nvm.kswapd_threads 2\n");
+	add_three(f);
+	/* No expect_write(): any write fails the test. */
+	assert_int_equal(reclaim_change_apply(f->change), -EBADMSG);
+	assert_string_equal(reclaim_strerror(f->ctx),
+			    "/run/reclaimctl/saved:2: not a saved knob value");
+	assert_file(f, VM "kswapd_threads", "1\n");
+}
+
+/* Another writer holds the lock: this one waits, gives up, and writes nothing. */
+static void test_lock_is_exclusive(void **state)
+{
+	struct fixture *f = *state;
+	char *path;
+	int fd, ready[2], release[2];
+	pid_t pid;
+	char c;
+
+	tmproot_write(f->root, "/run/reclaimctl/lock", "");
+	assert_true(asprintf(&path, "%s/run/reclaimctl/lock", f->root) > 0);
+	assert_int_equal(pipe(ready), 0);
+	assert_int_equal(pipe(release), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(ready[0]);
+		close(release[1]);
+		fd = open(path, O_RDWR);
+		if (fd < 0 || flock(fd, LOCK_EX) < 0 || write(ready[1], "x", 1) != 1)
+			_exit(1);
+		/* Held until the parent closes its end of the release pipe. */
+		if (read(release[0], &c, 1) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(ready[1]);
+	close(release[0]);
+	assert_int_equal(read(ready[0], &c, 1), 1);
+	mock_writes = false;
+	reclaim_lock_timeout_ms = 200;
+	assert_int_equal(reclaim_change_add(f->change, knob("threads"), 4), 0);
+	assert_int_equal(reclaim_change_apply(f->change), -EBUSY);
+	assert_non_null(strstr(reclaim_strerror(f->ctx), "another reclaimctl is changing knobs"));
+	assert_file(f, VM "kswapd_threads", "1\n");
+	close(release[1]);
+	close(ready[0]);
+	assert_int_equal(waitpid(pid, NULL, 0), pid);
+	/* Released: the same change goes through. */
+	assert_int_equal(reclaim_change_apply(f->change), 0);
+	reclaim_lock_timeout_ms = 10000;
+	free(path);
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 
 int main(void)
@@ -404,6 +538,12 @@ int main(void)
 	    T(test_failing_rollback_keeps_first_error),
 	    T(test_partly_failing_rollback),
 	    T(test_unchanged_knobs_are_not_written),
+	    T(test_unchanged_threads_are_written),
+	    T(test_old_values_are_saved_once),
+	    T(test_restore_puts_back_and_forgets),
+	    T(test_failed_apply_keeps_saved_values),
+	    T(test_damaged_saved_file_stops_apply),
+	    T(test_lock_is_exclusive),
 	    T(test_missing_knob_fails_before_writing),
 	    T(test_unreadable_old_value_fails_before_writing),
 	    T(test_add_out_of_range_is_refused),

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "apply.h"
+
+int apply_add(struct apply_result *res, const struct reclaim_knob *k, int64_t value,
+	      const char *reason)
+{
+	struct apply_entry *e = realloc(res->entries, (res->count + 1) * sizeof(*e));
+
+	if (!e)
+		return -ENOMEM;
+	res->entries = e;
+	e = &res->entries[res->count];
+	*e = (struct apply_entry){.knob = k, .new_value = value, .status = APPLY_CHANGED};
+	if (reason && !(e->reason = strdup(reason)))
+		return -ENOMEM;
+	res->count++;
+	return 0;
+}
+
+__attribute__((format(printf, 3, 4))) static int set_error(struct apply_result *res, int code,
+							   const char *fmt, ...)
+{
+	va_list ap;
+
+	free(res->error);
+	res->error = NULL;
+	va_start(ap, fmt);
+	if (vasprintf(&res->error, fmt, ap) < 0)
+		res->error = NULL;
+	va_end(ap);
+	return code;
+}
+
+static void skip(struct apply_entry *e, const char *why)
+{
+	free(e->reason);
+	e->reason = strdup(why);
+	e->status = APPLY_SKIPPED;
+}
+
+/* Skips (or, with need_knobs, refuses) knobs the running kernel lacks; reads the rest. */
+static int check_entries(struct cli *cli, const struct apply_request *req, struct apply_result *res)
+{
+	for (size_t i = 0; i < res->count; i++) {
+		struct apply_entry *e = &res->entries[i];
+		int r = reclaim_knob_supported(cli->ctx, e->knob);
+
+		if (r < 0)
+			return set_error(res, EXIT_FAILURE, "%s", reclaim_strerror(cli->ctx));
+		if (r == 0 && !req->need_knobs) {
+			skip(e, "the running kernel lacks it");
+			continue;
+		}
+		if (reclaim_knob_read(cli->ctx, e->knob, &e->old_value) < 0)
+			return set_error(res, EXIT_FAILURE, "%s", reclaim_strerror(cli->ctx));
+		e->status = e->old_value == e->new_value ? APPLY_UNCHANGED : APPLY_CHANGED;
+	}
+	return 0;
+}
+
+static int build_change(struct cli *cli, const struct apply_request *req, struct apply_result *res,
+			struct reclaim_change **change)
+{
+	int r;
+
+	if (req->restore) {
+		r = reclaim_change_new_restore(cli->ctx, change);
+		if (r == -ENOENT)
+			return 0; /* nothing saved: nothing to do */
+	} else
+		r = reclaim_change_new(cli->ctx, change);
+	for (size_t i = 0; r == 0 && !req->restore && i < res->count; i++)
+		if (res->entries[i].status != APPLY_SKIPPED)
+			r = reclaim_change_add(*change, res->entries[i].knob,
+					       res->entries[i].new_value);
+	if (r < 0)
+		return set_error(res, EXIT_FAILURE, "%s", reclaim_strerror(cli->ctx));
+	return 0;
+}
+
+/* A restore's entries are the saved values: known only from the change. */
+static int entries_from_change(struct apply_result *res, const struct reclaim_change *c)
+{
+	for (size_t i = 0; i < reclaim_change_count(c); i++)
+		if (apply_add(res, reclaim_change_knob(c, i), reclaim_change_new_value(c, i),
+			      NULL) < 0)
+			return -ENOMEM;
+	return 0;
+}
+
+int apply_run(struct cli *cli, const struct apply_request *req, struct apply_result *res)
+{
+	struct reclaim_change *change = NULL;
+	int r;
+
+	res->verified_nodes = -1;
+	if (req->restore) {
+		r = build_change(cli, req, res, &change);
+		if (r || !change)
+			return r;
+		if (entries_from_change(res, change) < 0) {
+			reclaim_change_unref(change);
+			return set_error(res, EXIT_FAILURE, "out of memory");
+		}
+	}
+	r = check_entries(cli, req, res);
+	if (r == 0 && !change)
+		r = build_change(cli, req, res, &change);
+	if (r == 0 && !req->dry_run && reclaim_change_apply(change) < 0)
+		r = set_error(res, EXIT_FAILURE, "%s", reclaim_strerror(cli->ctx));
+	if (r == 0 && !req->dry_run)
+		res->verified_nodes = reclaim_change_verified_nodes(change);
+	reclaim_change_unref(change);
+	return r;
+}
+
+int apply_add_preset(struct cli *cli, const struct reclaim_preset *p, struct apply_result *res)
+{
+	struct reclaim_topology *topo = NULL;
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < reclaim_preset_count(p); i++) {
+		const struct reclaim_knob *k = reclaim_preset_knob(p, i);
+		int64_t value = reclaim_preset_value(p, i);
+		char *reason = NULL;
+
+		if (reclaim_preset_is_auto(p, i)) {
+			if (!topo && reclaim_topology_new(cli->ctx, &topo) < 0)
+				return set_error(res, EXIT_FAILURE, "%s",
+						 reclaim_strerror(cli->ctx));
+			if (reclaim_knob_recommend(cli->ctx, k, topo, &value, &reason) < 0) {
+				r = set_error(res, EXIT_FAILURE, "%s", reclaim_strerror(cli->ctx));
+				break;
+			}
+		}
+		if (apply_add(res, k, value, reason) < 0)
+			r = set_error(res, EXIT_FAILURE, "out of memory");
+		free(reason);
+	}
+	reclaim_topology_unref(topo);
+	return r;
+}
+
+static const char *status_name(const struct apply_request *req, enum apply_status s)
+{
+	switch (s) {
+	case APPLY_CHANGED:
+		return req->dry_run ? "would change" : "changed";
+	case APPLY_UNCHANGED:
+		return "unchanged";
+	case APPLY_SKIPPED:
+		return "skipped";
+	}
+	return "?";
+}
+
+cJSON *apply_json(const struct apply_request *req, const struct apply_result *res)
+{
+	cJSON *root = json_document(), *arr;
+
+	cJSON_AddBoolToObject(root, "dry_run", req->dry_run);
+	arr = cJSON_AddArrayToObject(root, "knobs");
+	for (size_t i = 0; i < res->count; i++) {
+		const struct apply_entry *e = &res->entries[i];
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(o, "knob", reclaim_knob_name(e->knob));
+		cJSON_AddStringToObject(o, "status", status_name(req, e->status));
+		if (e->status == APPLY_SKIPPED)
+			cJSON_AddNullToObject(o, "old");
+		else
+			cJSON_AddNumberToObject(o, "old", (double)e->old_value);
+		cJSON_AddNumberToObject(o, "new", (double)e->new_value);
+		if (e->reason)
+			cJSON_AddStringToObject(o, "reason", e->reason);
+		else
+			cJSON_AddNullToObject(o, "reason");
+		cJSON_AddItemToArray(arr, o);
+	}
+	if (res->verified_nodes >= 0)
+		cJSON_AddNumberToObject(root, "verified_nodes", (double)res->verified_nodes);
+	else
+		cJSON_AddNullToObject(root, "verified_nodes");
+	return root;
+}
+
+static void print_entry(const struct apply_request *req, const struct apply_entry *e)
+{
+	const char *name = reclaim_knob_sysctl(e->knob);
+
+	switch (e->status) {
+	case APPLY_CHANGED:
+		printf("%s%s: %" PRId64 " -> %" PRId64 "\n", req->dry_run ? "would set " : "", name,
+		       e->old_value, e->new_value);
+		break;
+	case APPLY_UNCHANGED:
+		printf("%s: %" PRId64 " (unchanged)\n", name, e->new_value);
+		break;
+	case APPLY_SKIPPED:
+		printf("%s: skipped (%s)\n", name, e->reason);
+		break;
+	}
+}
+
+void apply_print(struct cli *cli, const struct apply_request *req, const struct apply_result *res)
+{
+	if (cli->json) {
+		cJSON *root = apply_json(req, res);
+
+		json_print(root);
+		cJSON_Delete(root);
+		return;
+	}
+	for (size_t i = 0; i < res->count; i++)
+		print_entry(req, &res->entries[i]);
+}
+
+void apply_free(struct apply_result *res)
+{
+	for (size_t i = 0; i < res->count; i++)
+		free(res->entries[i].reason);
+	free(res->entries);
+	free(res->error);
+	*res = (struct apply_result){0};
+}

@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * check: the knobs that sysctl files set besides reclaimctl, which line
+ * wins at boot, and what is wrong with the lines that name a knob.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "reclaimctl.h"
+
+struct problem {
+	const char *file;
+	unsigned int line; /* 0: the whole file */
+	const struct reclaim_knob *knob;
+	char *message;
+};
+
+struct findings {
+	struct reclaim_sysctl_conf *conf;
+	struct problem *problems;
+	size_t nproblems;
+	size_t own; /* values in reclaimctl's file */
+};
+
+static void add_problem(struct findings *f, const char *file, unsigned int line,
+			const struct reclaim_knob *knob, char *message)
+{
+	f->problems = realloc(f->problems, (f->nproblems + 1) * sizeof(*f->problems));
+	if (!f->problems || !message)
+		abort();
+	f->problems[f->nproblems++] =
+	    (struct problem){.file = file, .line = line, .knob = knob, .message = message};
+}
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+
+	if (!d)
+		abort();
+	return d;
+}
+
+__attribute__((format(printf, 1, 2))) static char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		abort();
+	return s;
+}
+
+/* True if the root has the running kernel's sysctls (a dump may not). */
+static bool knows_kernel(struct cli *cli)
+{
+	const char *root = reclaim_get_sysroot(cli->ctx);
+	char *path = xasprintf("%s/proc/sys/vm", strcmp(root, "/") == 0 ? "" : root);
+	bool r = access(path, F_OK) == 0;
+
+	free(path);
+	return r;
+}
+
+/* The library's problems with a knob, the persisted file's format, knobs this kernel lacks. */
+static void collect(struct cli *cli, struct findings *f)
+{
+	struct reclaim_sysctl_conf *c = f->conf;
+	struct reclaim_persist *p = NULL;
+	bool kernel = knows_kernel(cli);
+
+	/* A file that cannot be read may set a knob; a bad line naming none is not ours. */
+	for (size_t i = 0; i < reclaim_sysctl_conf_problem_count(c); i++)
+		if (reclaim_sysctl_conf_problem_knob(c, i) ||
+		    reclaim_sysctl_conf_problem_line(c, i) == 0)
+			add_problem(f, reclaim_sysctl_conf_problem_file(c, i),
+				    reclaim_sysctl_conf_problem_line(c, i),
+				    reclaim_sysctl_conf_problem_knob(c, i),
+				    xstrdup(reclaim_sysctl_conf_problem_message(c, i)));
+	if (reclaim_persist_read(cli->ctx, &p) < 0) {
+		const char *msg = reclaim_strerror(cli->ctx);
+		size_t len = strlen(RECLAIM_PERSIST_FILE " is ");
+
+		/* "FILE is not reclaimctl's: line 5 is ..." */
+		if (strncmp(msg, RECLAIM_PERSIST_FILE " is ", len) == 0)
+			msg += len;
+		add_problem(f, RECLAIM_PERSIST_FILE, 0, NULL,
+			    xasprintf("%s; --persist will neither change nor remove it", msg));
+	}
+	reclaim_persist_unref(p);
+	for (size_t i = 0; i < reclaim_sysctl_conf_count(c); i++) {
+		const struct reclaim_knob *k = reclaim_sysctl_conf_knob(c, i);
+
+		if (!reclaim_sysctl_conf_is_own(c, i) || !reclaim_sysctl_conf_value(c, i))
+			continue;
+		f->own++;
+		if (!kernel || reclaim_knob_supported(cli->ctx, k) != 0)
+			continue;
+		add_problem(f, reclaim_sysctl_conf_file(c, i), reclaim_sysctl_conf_line(c, i), k,
+			    xasprintf("this kernel has no %s: the persisted value is skipped at "
+				      "boot%s",
+				      reclaim_knob_sysctl(k),
+				      reclaim_knob_needs_patch(k)
+					  ? " (the knob needs the patches in kernel/)"
+					  : ""));
+	}
+}
+
+static bool is_conflict(const struct findings *f, const struct reclaim_knob *k)
+{
+	return reclaim_sysctl_conf_admin_entry(f->conf, k) >= 0;
+}
+
+/* reclaimctl's file sets @k, and another line decides it at boot. */
+static bool is_overridden(const struct findings *f, const struct reclaim_knob *k)
+{
+	const struct reclaim_sysctl_conf *c = f->conf;
+	ssize_t boot = reclaim_sysctl_conf_boot_entry(c, k);
+	bool own = false;
+
+	for (size_t i = 0; i < reclaim_sysctl_conf_count(c) && !own; i++)
+		own = reclaim_sysctl_conf_knob(c, i) == k && reclaim_sysctl_conf_is_own(c, i) &&
+		      reclaim_sysctl_conf_value(c, i);
+	return own && boot >= 0 && !reclaim_sysctl_conf_is_own(c, (size_t)boot);
+}
+
+static void print_json(const struct findings *f)
+{
+	const struct reclaim_sysctl_conf *c = f->conf;
+	cJSON *root = json_document();
+	cJSON *entries = cJSON_AddArrayToObject(root, "entries");
+	cJSON *conflicts = cJSON_AddArrayToObject(root, "conflicts");
+	cJSON *overridden = cJSON_AddArrayToObject(root, "overridden");
+	cJSON *problems = cJSON_AddArrayToObject(root, "problems");
+
+	for (size_t k = 0; k < reclaim_knob_count(); k++) {
+		const struct reclaim_knob *knob = reclaim_knob_get(k);
+
+		for (size_t i = 0; i < reclaim_sysctl_conf_count(c); i++) {
+			cJSON *o;
+
+			if (reclaim_sysctl_conf_knob(c, i) != knob)
+				continue;
+			o = cJSON_CreateObject();
+			cJSON_AddStringToObject(o, "knob", reclaim_knob_name(knob));
+			cJSON_AddStringToObject(o, "file", reclaim_sysctl_conf_file(c, i));
+			cJSON_AddNumberToObject(o, "line", reclaim_sysctl_conf_line(c, i));
+			cJSON_AddStringToObject(o, "key", reclaim_sysctl_conf_key(c, i));
+			if (reclaim_sysctl_conf_value(c, i))
+				cJSON_AddStringToObject(o, "value",
+							reclaim_sysctl_conf_value(c, i));
+			else
+				cJSON_AddNullToObject(o, "value");
+			cJSON_AddBoolToObject(o, "glob", reclaim_sysctl_conf_is_glob(c, i));
+			cJSON_AddBoolToObject(o, "wins", reclaim_sysctl_conf_wins(c, i));
+			cJSON_AddBoolToObject(o, "reclaimctl", reclaim_sysctl_conf_is_own(c, i));
+			cJSON_AddItemToArray(entries, o);
+		}
+		if (is_conflict(f, knob))
+			cJSON_AddItemToArray(conflicts,
+					     cJSON_CreateString(reclaim_knob_name(knob)));
+		if (is_overridden(f, knob))
+			cJSON_AddItemToArray(overridden,
+					     cJSON_CreateString(reclaim_knob_name(knob)));
+	}
+	for (size_t i = 0; i < f->nproblems; i++) {
+		const struct problem *p = &f->problems[i];
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(o, "file", p->file);
+		if (p->line)
+			cJSON_AddNumberToObject(o, "line", p->line);
+		else
+			cJSON_AddNullToObject(o, "line");
+		if (p->knob)
+			cJSON_AddStringToObject(o, "knob", reclaim_knob_name(p->knob));
+		else
+			cJSON_AddNullToObject(o, "knob");
+		cJSON_AddStringToObject(o, "message", p->message);
+		cJSON_AddItemToArray(problems, o);
+	}
+	json_print(root);
+	cJSON_Delete(root);
+}
+
+static void print_entries(struct cli *cli, const struct findings *f)
+{
+	static const char *const headers[] = {"KNOB", "VALUE", "BOOT", "FILE"};
+	const struct reclaim_sysctl_conf *c = f->conf;
+	struct table *t = table_new(cli, headers, 4);
+
+	heading(cli, "Set in sysctl files, in the order applied at boot");
+	for (size_t k = 0; k < reclaim_knob_count(); k++) {
+		const struct reclaim_knob *knob = reclaim_knob_get(k);
+
+		for (size_t i = 0; i < reclaim_sysctl_conf_count(c); i++) {
+			const char *value = reclaim_sysctl_conf_value(c, i);
+			bool wins = reclaim_sysctl_conf_wins(c, i);
+			char *where;
+
+			if (reclaim_sysctl_conf_knob(c, i) != knob)
+				continue;
+			if (!value)
+				where = xasprintf("%s:%u (-%s)", reclaim_sysctl_conf_file(c, i),
+						  reclaim_sysctl_conf_line(c, i),
+						  reclaim_sysctl_conf_key(c, i));
+			else if (reclaim_sysctl_conf_is_glob(c, i))
+				where = xasprintf("%s:%u (glob %s)", reclaim_sysctl_conf_file(c, i),
+						  reclaim_sysctl_conf_line(c, i),
+						  reclaim_sysctl_conf_key(c, i));
+			else
+				where = xasprintf("%s:%u%s", reclaim_sysctl_conf_file(c, i),
+						  reclaim_sysctl_conf_line(c, i),
+						  reclaim_sysctl_conf_is_own(c, i) ? " (reclaimctl)"
+										   : "");
+			table_add(t, reclaim_knob_name(knob), value,
+				  !wins	  ? "overridden"
+				  : value ? "wins"
+					  : "not set",
+				  where);
+			free(where);
+		}
+	}
+	table_print(t, stdout);
+	table_free(t);
+}
+
+static void print_problems(struct cli *cli, const struct findings *f)
+{
+	heading(cli, "Problems");
+	for (size_t i = 0; i < f->nproblems; i++) {
+		const struct problem *p = &f->problems[i];
+
+		if (p->line)
+			printf("%s:%u: %s\n", p->file, p->line, p->message);
+		else
+			printf("%s: %s\n", p->file, p->message);
+	}
+}
+
+/* The closing lines: conflicts, persisted values overridden, problems. */
+static void print_summary(const struct findings *f)
+{
+	const struct reclaim_sysctl_conf *c = f->conf;
+	size_t n = 0;
+
+	for (size_t k = 0; k < reclaim_knob_count(); k++)
+		n += is_conflict(f, reclaim_knob_get(k));
+	if (n > 0) {
+		printf("%zu knob%s set outside reclaimctl's file (an apply leaves %s alone unless "
+		       "--force):",
+		       n, n == 1 ? "" : "s", n == 1 ? "it" : "them");
+		for (size_t k = 0, i = 0; k < reclaim_knob_count(); k++)
+			if (is_conflict(f, reclaim_knob_get(k)))
+				printf("%s %s", i++ ? "," : "",
+				       reclaim_knob_name(reclaim_knob_get(k)));
+		printf("\n");
+	}
+	for (size_t k = 0; k < reclaim_knob_count(); k++) {
+		const struct reclaim_knob *knob = reclaim_knob_get(k);
+		ssize_t boot = reclaim_sysctl_conf_boot_entry(c, knob);
+
+		if (!is_overridden(f, knob))
+			continue;
+		if (reclaim_sysctl_conf_value(c, (size_t)boot))
+			printf("reclaimctl's persisted %s is overridden at boot by %s:%u (%s)\n",
+			       reclaim_knob_name(knob), reclaim_sysctl_conf_file(c, (size_t)boot),
+			       reclaim_sysctl_conf_line(c, (size_t)boot),
+			       reclaim_sysctl_conf_value(c, (size_t)boot));
+		else
+			printf("reclaimctl's persisted %s is not applied at boot: %s:%u excludes "
+			       "it\n",
+			       reclaim_knob_name(knob), reclaim_sysctl_conf_file(c, (size_t)boot),
+			       reclaim_sysctl_conf_line(c, (size_t)boot));
+	}
+	if (f->nproblems > 0)
+		printf("%zu problem%s\n", f->nproblems, f->nproblems == 1 ? "" : "s");
+}
+
+static void check_help(FILE *out)
+{
+	fputs("Lists every knob of reclaimctl that a sysctl file sets, with the file and\n"
+	      "line, the value and which line wins at boot, read as systemd-sysctl does:\n"
+	      "/etc/sysctl.d, /run/sysctl.d, /usr/local/lib/sysctl.d, /usr/lib/sysctl.d,\n"
+	      "/lib/sysctl.d, then /etc/sysctl.conf. A knob set outside reclaimctl's own\n"
+	      "file (" RECLAIM_PERSIST_FILE ") is a conflict; a value persisted there\n"
+	      "that a later line overrides is reported too. Also reported: lines naming\n"
+	      "a knob that are not valid, and persisted knobs this kernel lacks.\n"
+	      "Exit status: 0 nothing found, 1 conflicts or problems found.\n"
+	      "\nOptions:\n"
+	      "  -J, --json   JSON output\n"
+	      "  -h, --help   this help\n",
+	      out);
+}
+
+static int run_check(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {COMMON_LONG_OPTIONS, {0}};
+	struct findings f = {0};
+	bool found = false;
+	size_t entries;
+	int c;
+
+	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, opts, NULL)) != -1) {
+		bool done;
+		int r = common_option(cli, &cmd_check, c, argv, &done);
+
+		if (done)
+			return r;
+	}
+	if (optind < argc)
+		return usage_error("check: unexpected argument '%s'", argv[optind]);
+	if (reclaim_sysctl_conf_new(cli->ctx, &f.conf) < 0)
+		return lib_fail(cli, EXIT_FAILURE, NULL);
+	collect(cli, &f);
+	entries = reclaim_sysctl_conf_count(f.conf);
+	found = f.nproblems > 0;
+	for (size_t k = 0; k < reclaim_knob_count(); k++)
+		found |=
+		    is_conflict(&f, reclaim_knob_get(k)) || is_overridden(&f, reclaim_knob_get(k));
+	if (cli->json) {
+		print_json(&f);
+	} else if (!found && f.own == 0) {
+		printf("no conflicts: no sysctl file sets a knob of reclaimctl\n");
+	} else if (!found) {
+		printf("no conflicts: the %zu value%s persisted in " RECLAIM_PERSIST_FILE
+		       " win%s at boot\n",
+		       f.own, f.own == 1 ? "" : "s", f.own == 1 ? "s" : "");
+	} else {
+		if (entries > 0) {
+			print_entries(cli, &f);
+			printf("\n");
+		}
+		if (f.nproblems > 0) {
+			print_problems(cli, &f);
+			printf("\n");
+		}
+		print_summary(&f);
+	}
+	for (size_t i = 0; i < f.nproblems; i++)
+		free(f.problems[i].message);
+	free(f.problems);
+	reclaim_sysctl_conf_unref(f.conf);
+	return found ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+const struct command cmd_check = {
+    .name = "check",
+    .run = run_check,
+    .args = "[--json]",
+    .summary = "Find sysctl files that set reclaimctl's knobs",
+    .help = check_help,
+};

@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* reclaimctl preset list | show NAME | diff NAME: presets, reclaimctl.preset(5). */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reclaimctl.h"
+
+#define ADMIN_PRESET_DIR "/etc/reclaimctl/presets"
+#define ARRAY_LEN(a)	 (sizeof(a) / sizeof((a)[0]))
+
+static void preset_help(FILE *out)
+{
+	fprintf(
+	    out,
+	    "A preset is a named set of knob values, one KNOB = VALUE a line (see\n"
+	    "reclaimctl.preset(5)). NAME.preset in " ADMIN_PRESET_DIR " takes the\n"
+	    "place of a shipped preset of the same name, from %s.\n"
+	    "\nSubcommands:\n"
+	    "  list       the presets: name, origin and description (the default)\n"
+	    "  show NAME  the preset's entries, with its auto values worked out for this machine\n"
+	    "  diff NAME  each knob of the preset: its current value, the preset's value and\n"
+	    "             whether applying the preset would change it\n"
+	    "\nOptions:\n"
+	    "  -J, --json  JSON output\n"
+	    "  -h, --help  this help\n",
+	    reclaim_preset_shipped_dir());
+}
+
+static const char *origin_text(bool admin, bool overrides)
+{
+	if (!admin)
+		return "shipped";
+	return overrides ? "admin, overrides shipped" : "admin";
+}
+
+static void json_add_origin(cJSON *o, bool admin, bool overrides, const char *path)
+{
+	cJSON_AddStringToObject(o, "origin", admin ? "admin" : "shipped");
+	cJSON_AddBoolToObject(o, "overrides_shipped", overrides);
+	cJSON_AddStringToObject(o, "path", path);
+}
+
+static void format_value(char *buf, size_t size, const struct reclaim_knob *k, int64_t v)
+{
+	snprintf(buf, size, "%" PRId64 "%s", v,
+		 reclaim_knob_unit(k) == RECLAIM_UNIT_KB ? " KiB" : "");
+}
+
+/* Loads @name: 0, or the exit status after the error (2 for a name that is not one). */
+static int load(struct cli *cli, const char *name, struct reclaim_preset **p)
+{
+	int r = reclaim_preset_load(cli->ctx, name, p);
+
+	if (r == -EINVAL)
+		return lib_fail(cli, EXIT_USAGE, NULL);
+	if (r < 0)
+		return lib_fail(cli, EXIT_FAILURE, NULL);
+	return 0;
+}
+
+void preset_resolved_free(struct preset_resolved *res, size_t n)
+{
+	if (!res)
+		return;
+	for (size_t i = 0; i < n; i++)
+		free(res[i].reason);
+	free(res);
+}
+
+int preset_resolve(struct cli *cli, const struct reclaim_preset *p, struct preset_resolved **ret)
+{
+	size_t n = reclaim_preset_count(p);
+	struct reclaim_topology *topo = NULL;
+	struct preset_resolved *res;
+	int r = 0;
+
+	res = calloc(n ? n : 1, sizeof(*res));
+	if (!res)
+		return fail(EXIT_FAILURE, "out of memory");
+	for (size_t i = 0; i < n && r == 0; i++) {
+		const struct reclaim_knob *k = reclaim_preset_knob(p, i);
+
+		if (!reclaim_preset_is_auto(p, i)) {
+			res[i].value = reclaim_preset_value(p, i);
+			continue;
+		}
+		if (!topo && reclaim_topology_new(cli->ctx, &topo) < 0) {
+			r = lib_fail(cli, EXIT_FAILURE, NULL);
+			break;
+		}
+		if (reclaim_knob_recommend(cli->ctx, k, topo, &res[i].value, &res[i].reason) < 0)
+			r = fail(EXIT_FAILURE, "%s:%u: auto for %s: %s", reclaim_preset_path(p),
+				 reclaim_preset_line(p, i), reclaim_knob_name(k),
+				 reclaim_strerror(cli->ctx));
+	}
+	reclaim_topology_unref(topo);
+	if (r) {
+		preset_resolved_free(res, n);
+		return r;
+	}
+	*ret = res;
+	return 0;
+}
+
+static int preset_list(struct cli *cli)
+{
+	static const char *const headers[] = {"NAME", "ORIGIN", "DESCRIPTION"};
+	struct reclaim_preset_list *list;
+	cJSON *root = NULL, *arr = NULL;
+	struct table *t = NULL;
+	size_t n;
+
+	if (reclaim_preset_list_new(cli->ctx, &list) < 0)
+		return lib_fail(cli, EXIT_FAILURE, NULL);
+	n = reclaim_preset_list_count(list);
+	if (cli->json) {
+		root = json_document();
+		arr = cJSON_AddArrayToObject(root, "presets");
+	} else if (n > 0) {
+		t = table_new(cli, headers, ARRAY_LEN(headers));
+	} else {
+		printf("no presets (looked in %s, %s)\n", ADMIN_PRESET_DIR,
+		       reclaim_preset_shipped_dir());
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *name = reclaim_preset_list_name(list, i);
+		bool admin = reclaim_preset_list_is_admin(list, i);
+		bool overrides = reclaim_preset_list_overrides_shipped(list, i);
+		struct reclaim_preset *p = NULL;
+		const char *desc = NULL, *error = NULL;
+		char *cell = NULL;
+
+		/* A malformed preset is listed, with what is wrong with it. */
+		if (reclaim_preset_load(cli->ctx, name, &p) < 0)
+			error = reclaim_strerror(cli->ctx);
+		else
+			desc = reclaim_preset_description(p);
+		if (arr) {
+			cJSON *o = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(o, "name", name);
+			json_add_origin(o, admin, overrides, reclaim_preset_list_path(list, i));
+			if (desc)
+				cJSON_AddStringToObject(o, "description", desc);
+			else
+				cJSON_AddNullToObject(o, "description");
+			if (error)
+				cJSON_AddStringToObject(o, "error", error);
+			else
+				cJSON_AddNullToObject(o, "error");
+			cJSON_AddItemToArray(arr, o);
+		} else {
+			if (error && asprintf(&cell, "INVALID: %s", error) < 0)
+				cell = NULL;
+			table_add(t, name, origin_text(admin, overrides), error ? cell : desc);
+			free(cell);
+		}
+		reclaim_preset_unref(p);
+	}
+	if (root)
+		json_print(root);
+	if (t)
+		table_print(t, stdout);
+	cJSON_Delete(root);
+	if (t)
+		table_free(t);
+	reclaim_preset_list_unref(list);
+	return EXIT_SUCCESS;
+}
+
+static void show_header(const struct reclaim_preset *p, bool description)
+{
+	printf("Name:        %s\n", reclaim_preset_name(p));
+	printf("Origin:      %s\n",
+	       origin_text(reclaim_preset_is_admin(p), reclaim_preset_overrides_shipped(p)));
+	printf("File:        %s\n", reclaim_preset_path(p));
+	if (description && reclaim_preset_description(p))
+		printf("Description: %s\n", reclaim_preset_description(p));
+}
+
+static cJSON *json_preset(const struct reclaim_preset *p)
+{
+	cJSON *root = json_document();
+
+	cJSON_AddStringToObject(root, "name", reclaim_preset_name(p));
+	json_add_origin(root, reclaim_preset_is_admin(p), reclaim_preset_overrides_shipped(p),
+			reclaim_preset_path(p));
+	return root;
+}
+
+/* The fields of an entry that show and diff share. */
+static void json_entry(cJSON *o, const struct reclaim_preset *p, size_t i,
+		       const struct preset_resolved *res)
+{
+	cJSON_AddStringToObject(o, "knob", reclaim_knob_name(reclaim_preset_knob(p, i)));
+	cJSON_AddNumberToObject(o, "line", reclaim_preset_line(p, i));
+	cJSON_AddBoolToObject(o, "auto", reclaim_preset_is_auto(p, i));
+	cJSON_AddNumberToObject(o, "value", (double)res->value);
+	if (res->reason)
+		cJSON_AddStringToObject(o, "auto_reason", res->reason);
+	else
+		cJSON_AddNullToObject(o, "auto_reason");
+}
+
+static int preset_show(struct cli *cli, const char *name)
+{
+	static const char *const headers[] = {">LINE", "KNOB", "VALUE"};
+	struct reclaim_preset *p;
+	struct preset_resolved *res;
+	size_t n;
+	int r;
+
+	r = load(cli, name, &p);
+	if (r)
+		return r;
+	r = preset_resolve(cli, p, &res);
+	if (r) {
+		reclaim_preset_unref(p);
+		return r;
+	}
+	n = reclaim_preset_count(p);
+	if (cli->json) {
+		cJSON *root = json_preset(p), *arr;
+		const char *desc = reclaim_preset_description(p);
+
+		if (desc)
+			cJSON_AddStringToObject(root, "description", desc);
+		else
+			cJSON_AddNullToObject(root, "description");
+		arr = cJSON_AddArrayToObject(root, "entries");
+		for (size_t i = 0; i < n; i++) {
+			cJSON *o = cJSON_CreateObject();
+
+			json_entry(o, p, i, &res[i]);
+			cJSON_AddItemToArray(arr, o);
+		}
+		json_print(root);
+		cJSON_Delete(root);
+	} else {
+		struct table *t = table_new(cli, headers, ARRAY_LEN(headers));
+
+		show_header(p, true);
+		printf("\n");
+		for (size_t i = 0; i < n; i++) {
+			const struct reclaim_knob *k = reclaim_preset_knob(p, i);
+			char line[16], value[64], *cell = NULL;
+
+			snprintf(line, sizeof(line), "%u", reclaim_preset_line(p, i));
+			format_value(value, sizeof(value), k, res[i].value);
+			if (reclaim_preset_is_auto(p, i) &&
+			    asprintf(&cell, "auto (= %s: %s)", value, res[i].reason) < 0)
+				cell = NULL;
+			table_add(t, line, reclaim_knob_name(k), cell ? cell : value);
+			free(cell);
+		}
+		if (n)
+			table_print(t, stdout);
+		else
+			printf("No entries: applying this preset changes nothing.\n");
+		table_free(t);
+	}
+	preset_resolved_free(res, n);
+	reclaim_preset_unref(p);
+	return EXIT_SUCCESS;
+}
+
+enum diff_action { DIFF_SET, DIFF_KEEP, DIFF_SKIP };
+
+static const char *const action_names[] = {"set", "keep", "skip"};
+
+static int preset_diff(struct cli *cli, const char *name)
+{
+	static const char *const headers[] = {"KNOB", ">CURRENT", ">PRESET", "ACTION"};
+	struct reclaim_preset *p;
+	struct preset_resolved *res;
+	struct table *t = NULL;
+	cJSON *root = NULL, *arr = NULL;
+	size_t n, count[3] = {0};
+	int r;
+
+	r = load(cli, name, &p);
+	if (r)
+		return r;
+	r = preset_resolve(cli, p, &res);
+	if (r) {
+		reclaim_preset_unref(p);
+		return r;
+	}
+	n = reclaim_preset_count(p);
+	if (cli->json) {
+		root = json_preset(p);
+		arr = cJSON_AddArrayToObject(root, "knobs");
+	} else {
+		t = table_new(cli, headers, ARRAY_LEN(headers));
+	}
+	for (size_t i = 0; i < n && r == 0; i++) {
+		const struct reclaim_knob *k = reclaim_preset_knob(p, i);
+		char current[64] = "-", value[64], *note = NULL, *skip = NULL;
+		enum diff_action action;
+		int64_t cur = 0;
+		int rr;
+
+		/* A knob the kernel lacks would not be written: say why, and go on. */
+		rr = reclaim_knob_read(cli->ctx, k, &cur);
+		if (rr == -EOPNOTSUPP) {
+			action = DIFF_SKIP;
+			skip = strdup(reclaim_strerror(cli->ctx));
+			if (!skip)
+				abort();
+		} else if (rr < 0) {
+			r = lib_fail(cli, EXIT_FAILURE, NULL);
+			break;
+		} else {
+			action = cur == res[i].value ? DIFF_KEEP : DIFF_SET;
+			format_value(current, sizeof(current), k, cur);
+		}
+		count[action]++;
+		if (arr) {
+			cJSON *o = cJSON_CreateObject();
+
+			json_entry(o, p, i, &res[i]);
+			if (action == DIFF_SKIP)
+				cJSON_AddNullToObject(o, "current");
+			else
+				cJSON_AddNumberToObject(o, "current", (double)cur);
+			cJSON_AddStringToObject(o, "action", action_names[action]);
+			if (skip)
+				cJSON_AddStringToObject(o, "skip_reason", skip);
+			else
+				cJSON_AddNullToObject(o, "skip_reason");
+			cJSON_AddItemToArray(arr, o);
+		} else {
+			format_value(value, sizeof(value), k, res[i].value);
+			if (skip)
+				r = asprintf(&note, "skip: %s", skip);
+			else if (res[i].reason)
+				r = asprintf(&note, "%s (auto: %s)", action_names[action],
+					     res[i].reason);
+			else
+				r = asprintf(&note, "%s", action_names[action]);
+			if (r < 0)
+				abort();
+			r = 0;
+			table_add(t, reclaim_knob_name(k), current, value, note);
+			free(note);
+		}
+		free(skip);
+	}
+	if (r == 0 && root) {
+		cJSON_AddNumberToObject(root, "to_set", (double)count[DIFF_SET]);
+		cJSON_AddNumberToObject(root, "unchanged", (double)count[DIFF_KEEP]);
+		cJSON_AddNumberToObject(root, "skipped", (double)count[DIFF_SKIP]);
+		json_print(root);
+	} else if (r == 0) {
+		printf("Preset %s (%s, %s)\n\n", reclaim_preset_name(p),
+		       origin_text(reclaim_preset_is_admin(p), reclaim_preset_overrides_shipped(p)),
+		       reclaim_preset_path(p));
+		if (n)
+			table_print(t, stdout);
+		printf("%s%zu to set, %zu already at the preset's value, %zu skipped (not in "
+		       "this kernel)\n",
+		       n ? "\n" : "", count[DIFF_SET], count[DIFF_KEEP], count[DIFF_SKIP]);
+	}
+	cJSON_Delete(root);
+	if (t)
+		table_free(t);
+	preset_resolved_free(res, n);
+	reclaim_preset_unref(p);
+	return r;
+}
+
+static const struct option preset_opts[] = {COMMON_LONG_OPTIONS, {0}};
+
+static int preset_main(struct cli *cli, int argc, char **argv)
+{
+	const char *sub;
+	int c, n;
+
+	while ((c = getopt_long(argc, argv, "+" COMMON_SHORT_OPTIONS, preset_opts, NULL)) != -1) {
+		bool done;
+		int r = common_option(cli, &cmd_preset, c, argv, &done);
+
+		if (done)
+			return r;
+	}
+	n = argc - optind;
+	sub = n > 0 ? argv[optind] : "list";
+	if (strcmp(sub, "list") == 0) {
+		if (n > 1)
+			return usage_error("preset list: unexpected argument '%s'",
+					   argv[optind + 1]);
+		return preset_list(cli);
+	}
+	if (strcmp(sub, "show") == 0 || strcmp(sub, "diff") == 0) {
+		if (n < 2)
+			return usage_error(
+			    "preset %s: expected NAME (see reclaimctl preset --help)", sub);
+		if (n > 2)
+			return usage_error("preset %s: unexpected argument '%s'", sub,
+					   argv[optind + 2]);
+		if (sub[0] == 's')
+			return preset_show(cli, argv[optind + 1]);
+		return preset_diff(cli, argv[optind + 1]);
+	}
+	return usage_error("preset: unknown subcommand '%s' (list, show, diff)", sub);
+}
+
+static int run_preset(struct cli *cli, int argc, char **argv)
+{
+	int r;
+
+	argv = options_first(argc, argv, &argc);
+	r = preset_main(cli, argc, argv);
+	free(argv);
+	return r;
+}
+
+const struct command cmd_preset = {
+    .name = "preset",
+    .run = run_preset,
+    .args = "[list] [--json] | show NAME [--json] | diff NAME [--json]",
+    .summary = "List presets of knob values, show one, compare one with the knobs",
+    .help = preset_help,
+};

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include <systemd/sd-journal.h>
+
+#include "journal.h"
+
+bool journal_is_stderr(void)
+{
+	const char *env = getenv("JOURNAL_STREAM");
+	unsigned long long dev, ino;
+	struct stat st;
+
+	if (!env || sscanf(env, "%llu:%llu", &dev, &ino) != 2 || fstat(STDERR_FILENO, &st) < 0)
+		return false;
+	return (unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino;
+}
+
+void journal_entries(const char *preset, const struct apply_result *res)
+{
+	for (size_t i = 0; i < res->count; i++) {
+		const struct apply_entry *e = &res->entries[i];
+		const char *name = reclaim_knob_sysctl(e->knob);
+
+		if (e->status == APPLY_CHANGED)
+			sd_journal_send("MESSAGE=%s: %" PRId64 " -> %" PRId64 " (preset %s)", name,
+					e->old_value, e->new_value, preset,
+					"MESSAGE_ID=" JOURNAL_ID_KNOB, "PRIORITY=%d", LOG_INFO,
+					"RECLAIM_PRESET=%s", preset, "RECLAIM_KNOB=%s", name,
+					"RECLAIM_OLD=%" PRId64, e->old_value,
+					"RECLAIM_NEW=%" PRId64, e->new_value, NULL);
+		else if (e->status == APPLY_SKIPPED)
+			sd_journal_send("MESSAGE=%s: skipped (%s)", name, e->reason, "PRIORITY=%d",
+					LOG_NOTICE, "RECLAIM_PRESET=%s", preset, "RECLAIM_KNOB=%s",
+					name, NULL);
+	}
+}
+
+void journal_applied(const char *preset, const struct apply_result *res)
+{
+	size_t changed = 0, skipped = 0;
+
+	for (size_t i = 0; i < res->count; i++) {
+		changed += res->entries[i].status == APPLY_CHANGED;
+		skipped += res->entries[i].status == APPLY_SKIPPED;
+	}
+	sd_journal_send("MESSAGE=Applied preset %s: %zu knob%s changed, %zu unchanged, %zu "
+			"skipped",
+			preset, changed, changed == 1 ? "" : "s", res->count - changed - skipped,
+			skipped, "MESSAGE_ID=" JOURNAL_ID_APPLIED, "PRIORITY=%d", LOG_INFO,
+			"RECLAIM_PRESET=%s", preset, "RECLAIM_CHANGED=%zu", changed,
+			"RECLAIM_SKIPPED=%zu", skipped, NULL);
+}
+
+__attribute__((format(printf, 4, 0))) static void
+vjournal(int prio, const char *id, const char *preset, const char *fmt, va_list ap)
+{
+	char *msg = NULL;
+
+	if (vasprintf(&msg, fmt, ap) < 0)
+		return;
+	if (id)
+		sd_journal_send("MESSAGE=%s", msg, "MESSAGE_ID=%s", id, "PRIORITY=%d", prio,
+				"RECLAIM_PRESET=%s", preset ? preset : "", NULL);
+	else
+		sd_journal_send("MESSAGE=%s", msg, "PRIORITY=%d", prio, "RECLAIM_PRESET=%s",
+				preset ? preset : "", NULL);
+	free(msg);
+}
+
+void journal_failed(const char *preset, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vjournal(LOG_ERR, JOURNAL_ID_FAILED, preset, fmt, ap);
+	va_end(ap);
+}
+
+void journal_info(const char *preset, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vjournal(LOG_INFO, NULL, preset, fmt, ap);
+	va_end(ap);
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef RECLAIMCTL_JOURNAL_H
+#define RECLAIMCTL_JOURNAL_H
+
+#include "apply.h"
+
+/*
+ * Structured journal entries of the boot unit. The MESSAGE_IDs are part of
+ * reclaimctl's interface (documented in reclaimctl(8)): scripts select them
+ * with journalctl MESSAGE_ID=...
+ */
+#define JOURNAL_ID_KNOB	   "63fe6bb8eaac40c8996f514a67617472" /* a knob was changed */
+#define JOURNAL_ID_APPLIED "c75a12a31d85493c95bf42093d3cdc3a" /* a preset was applied */
+#define JOURNAL_ID_FAILED  "72fb6bc5360547539fc1fc8807ffd9a9" /* applying failed */
+
+/* True when standard error already goes to the journal (a service's output). */
+bool journal_is_stderr(void);
+/* One entry per knob: changed ones with JOURNAL_ID_KNOB, skipped ones as notices. */
+void journal_entries(const char *preset, const struct apply_result *res);
+void journal_applied(const char *preset, const struct apply_result *res);
+__attribute__((format(printf, 2, 3))) void journal_failed(const char *preset, const char *fmt, ...);
+__attribute__((format(printf, 2, 3))) void journal_info(const char *preset, const char *fmt, ...);
+
+#endif

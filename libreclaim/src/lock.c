@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Writers of knobs take /run/reclaimctl/lock, so that two changes (a boot
+ * unit and an administrator, say) never interleave their writes, and the
+ * saved values always describe one history.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+unsigned int reclaim_lock_timeout_ms = 10000;
+
+/* mkdir -p of @path, which is under the sysroot. */
+int reclaim_mkdir_p(const char *path, mode_t mode)
+{
+	_cleanup_free_ char *copy = strdup(path);
+
+	if (!copy)
+		return -ENOMEM;
+	for (char *p = copy + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(copy, mode) < 0 && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(copy, mode) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+static void sleep_ms(unsigned int ms)
+{
+	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+int reclaim_lock_take(struct reclaim_ctx *ctx, int *ret_fd)
+{
+	_cleanup_free_ char *dir = reclaim_path(ctx, RECLAIM_RUNDIR), *path = NULL;
+	unsigned int waited = 0;
+	int fd, r;
+
+	if (!dir || asprintf(&path, "%s/lock", dir) < 0)
+		return reclaim_error(ctx, ENOMEM, "out of memory");
+	r = reclaim_mkdir_p(dir, 0755);
+	if (r < 0)
+		return reclaim_error(ctx, -r, "cannot create %s: %s", dir, strerror(-r));
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return reclaim_error(ctx, errno, "cannot open %s: %s", path, strerror(errno));
+	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		if (errno == EINTR)
+			continue;
+		if (errno != EWOULDBLOCK) {
+			r = reclaim_error(ctx, errno, "cannot lock %s: %s", path, strerror(errno));
+			close(fd);
+			return r;
+		}
+		if (waited >= reclaim_lock_timeout_ms) {
+			close(fd);
+			return reclaim_error(ctx, EBUSY,
+					     "another reclaimctl is changing knobs (%s held for "
+					     "%u s)",
+					     path, reclaim_lock_timeout_ms / 1000);
+		}
+		sleep_ms(50);
+		waited += 50;
+	}
+	*ret_fd = fd;
+	return 0;
+}
+
+void reclaim_lock_release(int fd)
+{
+	if (fd >= 0)
+		close(fd);
+}

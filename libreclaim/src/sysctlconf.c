@@ -1,0 +1,895 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The sysctl configuration applied at boot, and which of its lines set the
+ * knobs of the table. The rules are systemd-sysctl's (src/sysctl/sysctl.c,
+ * src/basic/conf-files.c and sysctl.d(5) of systemd 256):
+ *
+ * - Files: the *.conf names (not starting with '.') of /etc/sysctl.d,
+ *   /run/sysctl.d, /usr/local/lib/sysctl.d, /usr/lib/sysctl.d, in this
+ *   order, and /lib/sysctl.d, which split-usr systemd and procps'
+ *   "sysctl --system" read (a directory reached twice, /lib being a link to
+ *   usr/lib, counts once). A name found in an earlier directory hides the
+ *   same name in later ones, whatever it is: a link to /dev/null or an empty
+ *   file so masks it, a dangling link hides it and reads as nothing.
+ * - The files are read in the order of their names (strcmp), whatever their
+ *   directory. /etc/sysctl.conf comes after all of them, as "sysctl --system"
+ *   reads it (systemd-sysctl only reads it through a link in sysctl.d, such
+ *   as Debian's 99-sysctl.conf): it is read once, at the link's place, when a
+ *   sysctl.d file is that file.
+ * - Lines: whitespace around is dropped (so CRLF files work); empty lines
+ *   and lines starting with '#' or ';' are comments. "key = value" assigns,
+ *   "-key = value" too (its failure is ignored); "-key" without '=' keeps key
+ *   out of every glob; anything else is "not an assignment", logged and
+ *   skipped. Keys are normalized: "vm.swappiness" and "vm/swappiness" are the
+ *   same.
+ * - Every key keeps its last assignment (systemd's ordered hashmap: a new
+ *   value replaces the old one and moves to the end, the same value keeps
+ *   its place). A key that is assigned or excluded explicitly is never set
+ *   by a glob; an exclusion applies nothing. Globs are applied in the
+ *   hashmap's order: the last one matching a knob wins. They are matched
+ *   against the knob's name here, where systemd matches them against the
+ *   running kernel's /proc/sys.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sysctl-internal.h"
+
+#define PROC_SYS    "/proc/sys/"
+#define SYSCTL_CONF "/etc/sysctl.conf"
+
+static const char *const conf_dirs[] = {
+    "/etc/sysctl.d",	 "/run/sysctl.d", "/usr/local/lib/sysctl.d",
+    "/usr/lib/sysctl.d", "/lib/sysctl.d",
+};
+
+struct conf_entry {
+	const struct reclaim_knob *knob;
+	char *file;
+	unsigned int line;
+	char *key, *path, *value;
+	bool glob, own, wins;
+};
+
+struct conf_problem {
+	char *file;
+	unsigned int line;
+	const struct reclaim_knob *knob;
+	char *message;
+};
+
+struct reclaim_sysctl_conf {
+	int refcount;
+	struct reclaim_ctx *ctx;
+	struct conf_entry *entries;
+	size_t count;
+	struct conf_problem *problems;
+	size_t nproblems;
+	ssize_t *boot, *admin; /* indexed like the knob table */
+};
+
+/* Line syntax */
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
+}
+
+/* A copy of s[0..len) without whitespace around; NULL on ENOMEM. */
+static char *strip_dup(const char *s, size_t len)
+{
+	while (len > 0 && is_space(*s)) {
+		s++;
+		len--;
+	}
+	while (len > 0 && is_space(s[len - 1]))
+		len--;
+	return strndup(s, len);
+}
+
+char *reclaim_sysctl_normalize(char *key)
+{
+	char *n = strpbrk(key, "/."), *out = key;
+	const char *p = key;
+
+	if (n && *n == '.')
+		for (; n; n = strpbrk(n + 1, "/."))
+			*n = *n == '.' ? '/' : '.';
+	/* Components joined by one '/', without empty and "." ones. */
+	while (*p) {
+		size_t len;
+
+		while (*p == '/')
+			p++;
+		len = strcspn(p, "/");
+		if (len == 0 || (len == 1 && p[0] == '.')) {
+			p += len;
+			continue;
+		}
+		if (out != key)
+			*out++ = '/';
+		memmove(out, p, len);
+		out += len;
+		p += len;
+	}
+	*out = '\0';
+	return key;
+}
+
+bool reclaim_sysctl_is_glob(const char *path)
+{
+	return strpbrk(path, "*?[") != NULL;
+}
+
+/* "vm/swappiness" for vm.swappiness. */
+static const char *knob_proc_name(const struct reclaim_knob *k)
+{
+	return reclaim_knob_path(k) + strlen(PROC_SYS);
+}
+
+bool reclaim_sysctl_matches(const char *path, const struct reclaim_knob *k)
+{
+	if (reclaim_sysctl_is_glob(path))
+		return fnmatch(path, knob_proc_name(k), FNM_PATHNAME | FNM_PERIOD) == 0;
+	return strcmp(path, knob_proc_name(k)) == 0;
+}
+
+const struct reclaim_knob *reclaim_sysctl_knob_by_path(const char *path)
+{
+	for (size_t i = 0; i < reclaim_knob_count(); i++)
+		if (strcmp(path, knob_proc_name(reclaim_knob_get(i))) == 0)
+			return reclaim_knob_get(i);
+	return NULL;
+}
+
+void reclaim_sysctl_line_clear(struct sysctl_line *l)
+{
+	free(l->key);
+	free(l->path);
+	free(l->value);
+	*l = (struct sysctl_line){0};
+}
+
+int reclaim_sysctl_parse_line(const char *line, size_t len, struct sysctl_line *l)
+{
+	const char *end = line + len, *eq;
+
+	*l = (struct sysctl_line){0};
+	while (line < end && is_space(*line))
+		line++;
+	while (end > line && is_space(end[-1]))
+		end--;
+	if (line == end || line[0] == '#' || line[0] == ';')
+		return 0;
+	eq = memchr(line, '=', (size_t)(end - line));
+	if (eq) {
+		if (line[0] == '-') {
+			l->ignore_failure = true;
+			line++;
+		}
+		l->key = strip_dup(line, (size_t)(eq - line));
+		l->value = strip_dup(eq + 1, (size_t)(end - eq - 1));
+		l->kind = SYSCTL_LINE_ASSIGN;
+	} else if (line[0] == '-') {
+		l->key = strip_dup(line + 1, (size_t)(end - line - 1));
+		l->kind = SYSCTL_LINE_EXCLUDE;
+	} else {
+		/* The first word, to tell which knob the line was meant for. */
+		const char *w = line;
+
+		while (w < end && !is_space(*w))
+			w++;
+		l->key = strndup(line, (size_t)(w - line));
+		l->kind = SYSCTL_LINE_INVALID;
+		l->problem = "not an assignment (no '=')";
+	}
+	if (!l->key || (l->kind == SYSCTL_LINE_ASSIGN && !l->value))
+		goto oom;
+	l->path = strdup(l->key);
+	if (!l->path)
+		goto oom;
+	reclaim_sysctl_normalize(l->path);
+	if (l->kind != SYSCTL_LINE_INVALID && !l->path[0]) {
+		l->kind = SYSCTL_LINE_INVALID;
+		l->problem = "no key";
+	}
+	return 0;
+oom:
+	reclaim_sysctl_line_clear(l);
+	return -ENOMEM;
+}
+
+/* Paths under the root */
+
+/* Appends "/" and s[0..len) to *buf (length *blen). */
+static int append_component(char **buf, size_t *blen, const char *s, size_t len)
+{
+	char *n = realloc(*buf, *blen + len + 2);
+
+	if (!n)
+		return -ENOMEM;
+	n[*blen] = '/';
+	memcpy(n + *blen + 1, s, len);
+	*blen += len + 1;
+	n[*blen] = '\0';
+	*buf = n;
+	return 0;
+}
+
+int reclaim_chase(const struct reclaim_ctx *ctx, const char *path, char **ret)
+{
+	_cleanup_free_ char *todo = strdup(path);
+	char *done = strdup("");
+	size_t dlen = 0;
+	unsigned int links = 0;
+	int r = 0;
+
+	if (!todo || !done) {
+		free(done);
+		return -ENOMEM;
+	}
+	for (;;) {
+		const char *p = todo, *rest;
+		_cleanup_free_ char *full = NULL;
+		char *next;
+		struct stat st;
+		size_t len;
+
+		while (*p == '/')
+			p++;
+		len = strcspn(p, "/");
+		if (len == 0)
+			break;
+		rest = p + len;
+		if (len == 1 && p[0] == '.') {
+			memmove(todo, rest, strlen(rest) + 1);
+			continue;
+		}
+		if (len == 2 && p[0] == '.' && p[1] == '.') {
+			char *slash = strrchr(done, '/');
+
+			dlen = slash ? (size_t)(slash - done) : 0;
+			done[dlen] = '\0';
+			memmove(todo, rest, strlen(rest) + 1);
+			continue;
+		}
+		r = append_component(&done, &dlen, p, len);
+		if (r < 0)
+			break;
+		/* A mask needs no /dev/null in the root. */
+		if (strcmp(done, "/dev/null") == 0 && rest[strspn(rest, "/")] == '\0')
+			break;
+		full = reclaim_path(ctx, done);
+		if (!full) {
+			r = -ENOMEM;
+			break;
+		}
+		if (lstat(full, &st) < 0) {
+			r = -errno;
+			break;
+		}
+		if (S_ISLNK(st.st_mode)) {
+			char target[4096];
+			ssize_t n;
+
+			if (++links > 40) {
+				r = -ELOOP;
+				break;
+			}
+			n = readlink(full, target, sizeof(target) - 1);
+			if (n < 0) {
+				r = -errno;
+				break;
+			}
+			target[n] = '\0';
+			/* Drop the link itself; an absolute target starts at the root. */
+			dlen = target[0] == '/' ? 0 : (size_t)(strrchr(done, '/') - done);
+			done[dlen] = '\0';
+			if (asprintf(&next, "%s/%s", target, rest) < 0) {
+				r = -ENOMEM;
+				break;
+			}
+			free(todo);
+			todo = next;
+			continue;
+		}
+		if (*rest && rest[strspn(rest, "/")] && !S_ISDIR(st.st_mode)) {
+			r = -ENOTDIR;
+			break;
+		}
+		memmove(todo, rest, strlen(rest) + 1);
+	}
+	if (r < 0) {
+		free(done);
+		return r;
+	}
+	if (!done[0]) {
+		free(done);
+		done = strdup("/");
+		if (!done)
+			return -ENOMEM;
+	}
+	*ret = done;
+	return 0;
+}
+
+/* Building the list */
+
+static int add_problem(struct reclaim_sysctl_conf *c, const char *file, unsigned int line,
+		       const struct reclaim_knob *knob, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+static int add_problem(struct reclaim_sysctl_conf *c, const char *file, unsigned int line,
+		       const struct reclaim_knob *knob, const char *fmt, ...)
+{
+	struct conf_problem *n, *p;
+	va_list ap;
+	int r;
+
+	n = realloc(c->problems, (c->nproblems + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	c->problems = n;
+	p = &n[c->nproblems];
+	*p = (struct conf_problem){.line = line, .knob = knob, .file = strdup(file)};
+	va_start(ap, fmt);
+	r = vasprintf(&p->message, fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		p->message = NULL;
+	if (!p->file || !p->message) {
+		free(p->file);
+		free(p->message);
+		return -ENOMEM;
+	}
+	c->nproblems++;
+	return 0;
+}
+
+static int add_entry(struct reclaim_sysctl_conf *c, const struct reclaim_knob *knob,
+		     const char *file, unsigned int line, const struct sysctl_line *l, bool own)
+{
+	struct conf_entry *n, *e;
+
+	n = realloc(c->entries, (c->count + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	c->entries = n;
+	e = &n[c->count];
+	*e = (struct conf_entry){
+	    .knob = knob,
+	    .line = line,
+	    .glob = reclaim_sysctl_is_glob(l->path),
+	    .own = own,
+	    .file = strdup(file),
+	    .key = strdup(l->key),
+	    .path = strdup(l->path),
+	    .value = l->value ? strdup(l->value) : NULL,
+	};
+	if (!e->file || !e->key || !e->path || (l->value && !e->value)) {
+		free(e->file);
+		free(e->key);
+		free(e->path);
+		free(e->value);
+		return -ENOMEM;
+	}
+	c->count++;
+	return 0;
+}
+
+/* A value the kernel takes for @k: a decimal integer within the knob's range. */
+static int check_value(struct reclaim_sysctl_conf *c, const struct reclaim_knob *k,
+		       const char *file, unsigned int line, const char *value)
+{
+	int64_t v;
+
+	if (reclaim_parse_i64(value, &v) == 0 && v >= reclaim_knob_min(k) &&
+	    v <= reclaim_knob_max(k))
+		return 0;
+	return add_problem(c, file, line, k,
+			   "invalid value '%s' for %s: expected an integer from %" PRId64
+			   " to %" PRId64,
+			   value, reclaim_knob_sysctl(k), reclaim_knob_min(k), reclaim_knob_max(k));
+}
+
+/* The lines of one file; @own: reclaimctl's file. */
+static int parse_text(struct reclaim_sysctl_conf *c, const char *file, const char *text, bool own)
+{
+	unsigned int lineno = 0;
+	const char *p = text;
+	int r = 0;
+
+	while (*p && r == 0) {
+		size_t len = strcspn(p, "\n");
+		bool reported = false;
+		struct sysctl_line l;
+
+		lineno++;
+		r = reclaim_sysctl_parse_line(p, len, &l);
+		if (r < 0)
+			return r;
+		p += len + (p[len] == '\n');
+		if (l.kind == SYSCTL_LINE_BLANK)
+			continue;
+		for (size_t i = 0; i < reclaim_knob_count() && r == 0 && !reported; i++) {
+			const struct reclaim_knob *k = reclaim_knob_get(i);
+
+			if (!l.path[0] || !reclaim_sysctl_matches(l.path, k))
+				continue;
+			if (l.kind == SYSCTL_LINE_INVALID) {
+				/* One problem per line, even for a glob naming several knobs. */
+				r = add_problem(c, file, lineno, k, "%s: %s; the line is skipped",
+						l.key, l.problem);
+				reported = true;
+				continue;
+			}
+			r = add_entry(c, k, file, lineno, &l, own);
+			if (r == 0 && l.kind == SYSCTL_LINE_ASSIGN)
+				r = check_value(c, k, file, lineno, l.value);
+		}
+		if (r == 0 && l.kind == SYSCTL_LINE_INVALID && !reported)
+			r = add_problem(c, file, lineno, NULL, "%s%s%s; the line is skipped",
+					l.path[0] ? l.key : "", l.path[0] ? ": " : "", l.problem);
+		reclaim_sysctl_line_clear(&l);
+	}
+	return r;
+}
+
+struct conf_file {
+	char *name; /* "99-sysctl.conf" */
+	char *path; /* "/etc/sysctl.d/99-sysctl.conf" */
+};
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct conf_file *)a)->name, ((const struct conf_file *)b)->name);
+}
+
+static bool is_conf_name(const char *name)
+{
+	size_t len = strlen(name);
+
+	return name[0] != '.' && len > 5 && strcmp(name + len - 5, ".conf") == 0;
+}
+
+/* Adds the *.conf names of @dir not seen yet. */
+static int list_dir(struct reclaim_sysctl_conf *c, const char *dir, const char *resolved,
+		    struct conf_file **files, size_t *n)
+{
+	_cleanup_free_ char *full = reclaim_path(c->ctx, resolved);
+	struct dirent *de;
+	DIR *d;
+	int r = 0;
+
+	if (!full)
+		return -ENOMEM;
+	d = opendir(full);
+	if (!d)
+		return add_problem(c, dir, 0, NULL, "cannot read the directory: %s",
+				   strerror(errno));
+	while (r == 0 && (de = readdir(d))) {
+		struct conf_file *nf;
+		bool seen = false;
+
+		if (!is_conf_name(de->d_name))
+			continue;
+		for (size_t i = 0; i < *n && !seen; i++)
+			seen = strcmp((*files)[i].name, de->d_name) == 0;
+		if (seen)
+			continue;
+		nf = realloc(*files, (*n + 1) * sizeof(*nf));
+		if (!nf) {
+			r = -ENOMEM;
+			break;
+		}
+		*files = nf;
+		nf[*n].name = strdup(de->d_name);
+		if (!nf[*n].name || asprintf(&nf[*n].path, "%s/%s", dir, de->d_name) < 0) {
+			free(nf[*n].name);
+			r = -ENOMEM;
+			break;
+		}
+		(*n)++;
+	}
+	closedir(d);
+	return r;
+}
+
+/* The files read at boot (before /etc/sysctl.conf), in order. */
+static int list_files(struct reclaim_sysctl_conf *c, struct conf_file **files, size_t *n)
+{
+	char *seen[ARRAY_SIZE(conf_dirs)] = {0};
+	size_t nseen = 0;
+	int r = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(conf_dirs) && r == 0; i++) {
+		char *resolved = NULL;
+		bool dup = false;
+
+		r = reclaim_chase(c->ctx, conf_dirs[i], &resolved);
+		if (r == -ENOENT || r == -ENOTDIR) {
+			r = 0;
+			continue;
+		}
+		if (r == -ENOMEM)
+			break;
+		if (r < 0) {
+			r = add_problem(c, conf_dirs[i], 0, NULL, "cannot read the directory: %s",
+					strerror(-r));
+			continue;
+		}
+		for (size_t j = 0; j < nseen && !dup; j++)
+			dup = strcmp(seen[j], resolved) == 0;
+		if (dup) {
+			free(resolved);
+			continue;
+		}
+		seen[nseen++] = resolved;
+		r = list_dir(c, conf_dirs[i], resolved, files, n);
+	}
+	for (size_t j = 0; j < nseen; j++)
+		free(seen[j]);
+	if (r == 0 && *n > 1)
+		qsort(*files, *n, sizeof(**files), by_name);
+	return r;
+}
+
+struct file_id {
+	dev_t dev;
+	ino_t ino;
+};
+
+/*
+ * Reads the file at @path (as on the machine) if it is one: masks, dangling
+ * links and empty files read as nothing. *id is set for a file read.
+ */
+static int read_conf(struct reclaim_sysctl_conf *c, const char *path, struct file_id *id,
+		     bool *read)
+{
+	_cleanup_free_ char *resolved = NULL, *full = NULL, *text = NULL;
+	const char *shown = path;
+	struct stat st, lst;
+	int r;
+
+	*read = false;
+	r = reclaim_chase(c->ctx, path, &resolved);
+	if (r == -ENOENT || r == -ENOTDIR)
+		return 0;
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return add_problem(c, path, 0, NULL, "cannot read: %s", strerror(-r));
+	if (strcmp(resolved, "/dev/null") == 0)
+		return 0;
+	full = reclaim_path(c->ctx, resolved);
+	if (!full)
+		return -ENOMEM;
+	if (stat(full, &st) < 0)
+		return add_problem(c, path, 0, NULL, "cannot read: %s", strerror(errno));
+	if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) || (S_ISREG(st.st_mode) && st.st_size == 0))
+		return 0;
+	/* A link shows as the file it leads to: that is the one to edit. */
+	free(full);
+	full = reclaim_path(c->ctx, path);
+	if (!full)
+		return -ENOMEM;
+	if (lstat(full, &lst) == 0 && S_ISLNK(lst.st_mode))
+		shown = resolved;
+	/* A directory or a FIFO (which would block the read) is no configuration. */
+	if (!S_ISREG(st.st_mode))
+		return add_problem(c, shown, 0, NULL, "cannot read: not a regular file");
+	r = reclaim_read_file(c->ctx, resolved, &text, NULL);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return add_problem(c, shown, 0, NULL, "cannot read: %s", strerror(-r));
+	*id = (struct file_id){.dev = st.st_dev, .ino = st.st_ino};
+	*read = true;
+	return parse_text(c, shown, text, shown == path && strcmp(path, RECLAIM_PERSIST_FILE) == 0);
+}
+
+/* /etc/sysctl.conf, unless a sysctl.d file was it; "sysctl --system" needs a regular file. */
+static int read_sysctl_conf(struct reclaim_sysctl_conf *c, const struct file_id *ids, size_t n)
+{
+	_cleanup_free_ char *resolved = NULL, *full = NULL;
+	struct file_id id;
+	struct stat st;
+	bool read;
+	int r;
+
+	r = reclaim_chase(c->ctx, SYSCTL_CONF, &resolved);
+	if (r < 0 || strcmp(resolved, "/dev/null") == 0)
+		return r == -ENOMEM ? r : 0;
+	full = reclaim_path(c->ctx, resolved);
+	if (!full)
+		return -ENOMEM;
+	if (stat(full, &st) < 0 || !S_ISREG(st.st_mode))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (ids[i].dev == st.st_dev && ids[i].ino == st.st_ino)
+			return 0;
+	return read_conf(c, SYSCTL_CONF, &id, &read);
+}
+
+/*
+ * The entry deciding @k among the entries (@admin: outside reclaimctl's
+ * file), following systemd-sysctl's ordered hashmap; -1 if none.
+ */
+static ssize_t decide(const struct reclaim_sysctl_conf *c, const struct reclaim_knob *k, bool admin)
+{
+	_cleanup_free_ size_t *pos = NULL;
+	ssize_t explicit = -1, best = -1;
+	size_t best_pos = 0;
+
+	pos = calloc(c->count ? c->count : 1, sizeof(*pos));
+	if (!pos)
+		return -1;
+	for (size_t i = 0; i < c->count; i++) {
+		const struct conf_entry *e = &c->entries[i];
+
+		if (e->knob != k || (admin && e->own))
+			continue;
+		if (!e->glob) {
+			explicit = (ssize_t)i;
+			continue;
+		}
+		/* Its place in the hashmap: kept from the key's previous entry if the value is the
+		 * same. */
+		pos[i] = i;
+		for (size_t j = i; j-- > 0;) {
+			const struct conf_entry *p = &c->entries[j];
+
+			if (p->knob != k || (admin && p->own) || !p->glob ||
+			    strcmp(p->path, e->path) != 0)
+				continue;
+			if ((!p->value && !e->value) ||
+			    (p->value && e->value && strcmp(p->value, e->value) == 0))
+				pos[i] = pos[j];
+			break;
+		}
+	}
+	if (explicit >= 0)
+		return explicit;
+	for (size_t i = 0; i < c->count; i++) {
+		const struct conf_entry *e = &c->entries[i];
+		bool last = true;
+
+		if (e->knob != k || (admin && e->own) || !e->glob || !e->value)
+			continue;
+		/* Only a key's last entry is in the hashmap. */
+		for (size_t j = i + 1; j < c->count && last; j++) {
+			const struct conf_entry *n = &c->entries[j];
+
+			last = n->knob != k || (admin && n->own) || !n->glob ||
+			       strcmp(n->path, e->path) != 0;
+		}
+		if (last && (best < 0 || pos[i] >= best_pos)) {
+			best = (ssize_t)i;
+			best_pos = pos[i];
+		}
+	}
+	return best;
+}
+
+static void conf_free(struct reclaim_sysctl_conf *c)
+{
+	for (size_t i = 0; i < c->count; i++) {
+		free(c->entries[i].file);
+		free(c->entries[i].key);
+		free(c->entries[i].path);
+		free(c->entries[i].value);
+	}
+	for (size_t i = 0; i < c->nproblems; i++) {
+		free(c->problems[i].file);
+		free(c->problems[i].message);
+	}
+	free(c->entries);
+	free(c->problems);
+	free(c->boot);
+	free(c->admin);
+	reclaim_unref(c->ctx);
+	free(c);
+}
+
+static int scan(struct reclaim_sysctl_conf *c)
+{
+	struct conf_file *files = NULL;
+	struct file_id *ids = NULL;
+	size_t n = 0, nids = 0;
+	int r;
+
+	r = list_files(c, &files, &n);
+	if (r == 0 && n > 0) {
+		ids = calloc(n, sizeof(*ids));
+		if (!ids)
+			r = -ENOMEM;
+	}
+	for (size_t i = 0; i < n && r == 0; i++) {
+		bool read;
+
+		r = read_conf(c, files[i].path, &ids[nids], &read);
+		nids += read;
+	}
+	if (r == 0)
+		r = read_sysctl_conf(c, ids, nids);
+	for (size_t i = 0; i < n; i++) {
+		free(files[i].name);
+		free(files[i].path);
+	}
+	free(files);
+	free(ids);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < reclaim_knob_count(); i++) {
+		const struct reclaim_knob *k = reclaim_knob_get(i);
+
+		c->boot[i] = decide(c, k, false);
+		c->admin[i] = decide(c, k, true);
+		if (c->boot[i] >= 0)
+			c->entries[c->boot[i]].wins = true;
+		/* An exclusion sets nothing. */
+		if (c->admin[i] >= 0 && !c->entries[c->admin[i]].value)
+			c->admin[i] = -1;
+	}
+	return 0;
+}
+
+RECLAIM_EXPORT int reclaim_sysctl_conf_new(struct reclaim_ctx *ctx,
+					   struct reclaim_sysctl_conf **ret)
+{
+	struct reclaim_sysctl_conf *c;
+	int r;
+
+	assert_return(ctx && ret, -EINVAL);
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return reclaim_error(ctx, ENOMEM, "out of memory");
+	c->refcount = 1;
+	c->ctx = reclaim_ref(ctx);
+	c->boot = calloc(reclaim_knob_count(), sizeof(*c->boot));
+	c->admin = calloc(reclaim_knob_count(), sizeof(*c->admin));
+	r = c->boot && c->admin ? scan(c) : -ENOMEM;
+	if (r < 0) {
+		conf_free(c);
+		return reclaim_error(ctx, -r, "cannot read the sysctl configuration: %s",
+				     strerror(-r));
+	}
+	*ret = c;
+	return 0;
+}
+
+RECLAIM_EXPORT struct reclaim_sysctl_conf *reclaim_sysctl_conf_ref(struct reclaim_sysctl_conf *c)
+{
+	if (c)
+		c->refcount++;
+	return c;
+}
+
+RECLAIM_EXPORT struct reclaim_sysctl_conf *reclaim_sysctl_conf_unref(struct reclaim_sysctl_conf *c)
+{
+	if (c && --c->refcount == 0)
+		conf_free(c);
+	return NULL;
+}
+
+RECLAIM_EXPORT size_t reclaim_sysctl_conf_count(const struct reclaim_sysctl_conf *c)
+{
+	assert_return(c, 0);
+	return c->count;
+}
+
+RECLAIM_EXPORT const struct reclaim_knob *
+reclaim_sysctl_conf_knob(const struct reclaim_sysctl_conf *c, size_t idx)
+{
+	assert_return(c && idx < c->count, NULL);
+	return c->entries[idx].knob;
+}
+
+RECLAIM_EXPORT const char *reclaim_sysctl_conf_file(const struct reclaim_sysctl_conf *c, size_t idx)
+{
+	assert_return(c && idx < c->count, NULL);
+	return c->entries[idx].file;
+}
+
+RECLAIM_EXPORT unsigned int reclaim_sysctl_conf_line(const struct reclaim_sysctl_conf *c,
+						     size_t idx)
+{
+	assert_return(c && idx < c->count, 0);
+	return c->entries[idx].line;
+}
+
+RECLAIM_EXPORT const char *reclaim_sysctl_conf_key(const struct reclaim_sysctl_conf *c, size_t idx)
+{
+	assert_return(c && idx < c->count, NULL);
+	return c->entries[idx].key;
+}
+
+RECLAIM_EXPORT const char *reclaim_sysctl_conf_value(const struct reclaim_sysctl_conf *c,
+						     size_t idx)
+{
+	assert_return(c && idx < c->count, NULL);
+	return c->entries[idx].value;
+}
+
+RECLAIM_EXPORT bool reclaim_sysctl_conf_is_glob(const struct reclaim_sysctl_conf *c, size_t idx)
+{
+	assert_return(c && idx < c->count, false);
+	return c->entries[idx].glob;
+}
+
+RECLAIM_EXPORT bool reclaim_sysctl_conf_wins(const struct reclaim_sysctl_conf *c, size_t idx)
+{
+	assert_return(c && idx < c->count, false);
+	return c->entries[idx].wins;
+}
+
+RECLAIM_EXPORT bool reclaim_sysctl_conf_is_own(const struct reclaim_sysctl_conf *c, size_t idx)
+{
+	assert_return(c && idx < c->count, false);
+	return c->entries[idx].own;
+}
+
+static ssize_t knob_index(const struct reclaim_knob *k)
+{
+	for (size_t i = 0; i < reclaim_knob_count(); i++)
+		if (reclaim_knob_get(i) == k)
+			return (ssize_t)i;
+	return -1;
+}
+
+RECLAIM_EXPORT ssize_t reclaim_sysctl_conf_boot_entry(const struct reclaim_sysctl_conf *c,
+						      const struct reclaim_knob *k)
+{
+	ssize_t i = knob_index(k);
+
+	assert_return(c && i >= 0, -1);
+	return c->boot[i];
+}
+
+RECLAIM_EXPORT ssize_t reclaim_sysctl_conf_admin_entry(const struct reclaim_sysctl_conf *c,
+						       const struct reclaim_knob *k)
+{
+	ssize_t i = knob_index(k);
+
+	assert_return(c && i >= 0, -1);
+	return c->admin[i];
+}
+
+RECLAIM_EXPORT size_t reclaim_sysctl_conf_problem_count(const struct reclaim_sysctl_conf *c)
+{
+	assert_return(c, 0);
+	return c->nproblems;
+}
+
+RECLAIM_EXPORT const char *reclaim_sysctl_conf_problem_file(const struct reclaim_sysctl_conf *c,
+							    size_t idx)
+{
+	assert_return(c && idx < c->nproblems, NULL);
+	return c->problems[idx].file;
+}
+
+RECLAIM_EXPORT unsigned int reclaim_sysctl_conf_problem_line(const struct reclaim_sysctl_conf *c,
+							     size_t idx)
+{
+	assert_return(c && idx < c->nproblems, 0);
+	return c->problems[idx].line;
+}
+
+RECLAIM_EXPORT const struct reclaim_knob *
+reclaim_sysctl_conf_problem_knob(const struct reclaim_sysctl_conf *c, size_t idx)
+{
+	assert_return(c && idx < c->nproblems, NULL);
+	return c->problems[idx].knob;
+}
+
+RECLAIM_EXPORT const char *reclaim_sysctl_conf_problem_message(const struct reclaim_sysctl_conf *c,
+							       size_t idx)
+{
+	assert_return(c && idx < c->nproblems, NULL);
+	return c->problems[idx].message;
+}
