@@ -44,24 +44,66 @@ static void skip(struct apply_entry *e, const char *why)
 	e->status = APPLY_SKIPPED;
 }
 
-/* Skips (or, with need_knobs, refuses) knobs the running kernel lacks; reads the rest. */
+/*
+ * A knob that a sysctl file (other than reclaimctl's own) sets is an
+ * administrator's choice: 1 and why in @why, else 0.
+ */
+static int admin_choice(struct reclaim_sysctl_conf *conf, const struct reclaim_knob *k, char **why)
+{
+	ssize_t at = reclaim_sysctl_conf_admin_entry(conf, k);
+
+	if (at < 0)
+		return 0;
+	if (asprintf(why, "%s:%u sets %s = %s; use --force to override it",
+		     reclaim_sysctl_conf_file(conf, (size_t)at),
+		     reclaim_sysctl_conf_line(conf, (size_t)at),
+		     reclaim_sysctl_conf_key(conf, (size_t)at),
+		     reclaim_sysctl_conf_value(conf, (size_t)at)) < 0)
+		return -ENOMEM;
+	return 1;
+}
+
+/* Knobs left alone: the kernel lacks them, or (without --force) a sysctl file sets them. */
+static int check_entry(struct cli *cli, const struct apply_request *req, struct apply_result *res,
+		       struct reclaim_sysctl_conf *conf, struct apply_entry *e)
+{
+	char *why = NULL;
+	int r = reclaim_knob_supported(cli->ctx, e->knob);
+
+	if (r < 0)
+		return set_error(res, EXIT_FAILURE, "%s", reclaim_strerror(cli->ctx));
+	if (r == 0 && !req->need_knobs) {
+		skip(e, "the running kernel lacks it");
+		return 0;
+	}
+	/* With need_knobs, a missing knob fails here with the library's message. */
+	if (reclaim_knob_read(cli->ctx, e->knob, &e->old_value) < 0)
+		return set_error(res, EXIT_FAILURE, "%s", reclaim_strerror(cli->ctx));
+	e->status = e->old_value == e->new_value ? APPLY_UNCHANGED : APPLY_CHANGED;
+	r = conf && !req->force ? admin_choice(conf, e->knob, &why) : 0;
+	if (r < 0)
+		return set_error(res, EXIT_FAILURE, "out of memory");
+	if (r > 0 && req->need_knobs)
+		r = set_error(res, EXIT_FAILURE, "%s left alone: %s", reclaim_knob_sysctl(e->knob),
+			      why);
+	else if (r > 0)
+		skip(e, why);
+	free(why);
+	return r > 0 && req->need_knobs ? EXIT_FAILURE : 0;
+}
+
 static int check_entries(struct cli *cli, const struct apply_request *req, struct apply_result *res)
 {
-	for (size_t i = 0; i < res->count; i++) {
-		struct apply_entry *e = &res->entries[i];
-		int r = reclaim_knob_supported(cli->ctx, e->knob);
+	struct reclaim_sysctl_conf *conf = NULL;
+	int r = 0;
 
-		if (r < 0)
-			return set_error(res, EXIT_FAILURE, "%s", reclaim_strerror(cli->ctx));
-		if (r == 0 && !req->need_knobs) {
-			skip(e, "the running kernel lacks it");
-			continue;
-		}
-		if (reclaim_knob_read(cli->ctx, e->knob, &e->old_value) < 0)
-			return set_error(res, EXIT_FAILURE, "%s", reclaim_strerror(cli->ctx));
-		e->status = e->old_value == e->new_value ? APPLY_UNCHANGED : APPLY_CHANGED;
-	}
-	return 0;
+	/* A restore puts back what was there: no sysctl file is overridden by it. */
+	if (!req->restore && !req->force && reclaim_sysctl_conf_new(cli->ctx, &conf) < 0)
+		return set_error(res, EXIT_FAILURE, "%s", reclaim_strerror(cli->ctx));
+	for (size_t i = 0; r == 0 && i < res->count; i++)
+		r = check_entry(cli, req, res, conf, &res->entries[i]);
+	reclaim_sysctl_conf_unref(conf);
+	return r;
 }
 
 static int build_change(struct cli *cli, const struct apply_request *req, struct apply_result *res,
@@ -79,6 +121,9 @@ static int build_change(struct cli *cli, const struct apply_request *req, struct
 		if (res->entries[i].status != APPLY_SKIPPED)
 			r = reclaim_change_add(*change, res->entries[i].knob,
 					       res->entries[i].new_value);
+	/* restore --persist removes the persisted values: the restore itself persists nothing. */
+	if (r == 0 && req->persist && !req->restore)
+		r = reclaim_change_set_persist(*change, true);
 	if (r < 0)
 		return set_error(res, EXIT_FAILURE, "%s", reclaim_strerror(cli->ctx));
 	return 0;
@@ -112,7 +157,9 @@ int apply_run(struct cli *cli, const struct apply_request *req, struct apply_res
 	r = check_entries(cli, req, res);
 	if (r == 0 && !change)
 		r = build_change(cli, req, res, &change);
-	if (r == 0 && !req->dry_run && reclaim_change_apply(change) < 0)
+	/* Nothing to write (every knob skipped): no lock, no saved values. */
+	if (r == 0 && !req->dry_run && reclaim_change_count(change) > 0 &&
+	    reclaim_change_apply(change) < 0)
 		r = set_error(res, EXIT_FAILURE, "%s", reclaim_strerror(cli->ctx));
 	if (r == 0 && !req->dry_run)
 		res->verified_nodes = reclaim_change_verified_nodes(change);
@@ -122,28 +169,21 @@ int apply_run(struct cli *cli, const struct apply_request *req, struct apply_res
 
 int apply_add_preset(struct cli *cli, const struct reclaim_preset *p, struct apply_result *res)
 {
-	struct reclaim_topology *topo = NULL;
-	int r = 0;
+	struct preset_resolved *values = NULL;
+	char *err = NULL;
+	int r;
 
-	for (size_t i = 0; r == 0 && i < reclaim_preset_count(p); i++) {
-		const struct reclaim_knob *k = reclaim_preset_knob(p, i);
-		int64_t value = reclaim_preset_value(p, i);
-		char *reason = NULL;
-
-		if (reclaim_preset_is_auto(p, i)) {
-			if (!topo && reclaim_topology_new(cli->ctx, &topo) < 0)
-				return set_error(res, EXIT_FAILURE, "%s",
-						 reclaim_strerror(cli->ctx));
-			if (reclaim_knob_recommend(cli->ctx, k, topo, &value, &reason) < 0) {
-				r = set_error(res, EXIT_FAILURE, "%s", reclaim_strerror(cli->ctx));
-				break;
-			}
-		}
-		if (apply_add(res, k, value, reason) < 0)
-			r = set_error(res, EXIT_FAILURE, "out of memory");
-		free(reason);
+	r = preset_resolve(cli, p, &values, &err);
+	if (r) {
+		r = set_error(res, r, "%s", err ? err : "out of memory");
+		free(err);
+		return r;
 	}
-	reclaim_topology_unref(topo);
+	for (size_t i = 0; r == 0 && i < reclaim_preset_count(p); i++)
+		if (apply_add(res, reclaim_preset_knob(p, i), values[i].value, values[i].reason) <
+		    0)
+			r = set_error(res, EXIT_FAILURE, "out of memory");
+	preset_resolved_free(values, reclaim_preset_count(p));
 	return r;
 }
 
@@ -217,8 +257,12 @@ void apply_print(struct cli *cli, const struct apply_request *req, const struct 
 		cJSON_Delete(root);
 		return;
 	}
-	for (size_t i = 0; i < res->count; i++)
+	for (size_t i = 0; i < res->count; i++) {
 		print_entry(req, &res->entries[i]);
+		if (req->explain && res->entries[i].reason &&
+		    res->entries[i].status != APPLY_SKIPPED)
+			printf("  %s\n", res->entries[i].reason);
+	}
 }
 
 void apply_free(struct apply_result *res)

@@ -14,7 +14,7 @@
 enum apply_status {
 	APPLY_CHANGED,
 	APPLY_UNCHANGED,
-	APPLY_SKIPPED, /* the kernel lacks the knob, or an admin set it (without --force) */
+	APPLY_SKIPPED, /* the kernel lacks the knob, or a sysctl file sets it (without --force) */
 };
 
 struct apply_entry {
@@ -27,7 +27,10 @@ struct apply_entry {
 struct apply_request {
 	bool dry_run;
 	bool restore;	 /* put back the saved values instead of @entries' values */
-	bool need_knobs; /* a knob the kernel lacks is an error, not a skip */
+	bool need_knobs; /* a knob the kernel lacks, or an administrator set, is an error */
+	bool persist;	 /* also write the values to /etc/sysctl.d/90-reclaimctl.conf */
+	bool force;	 /* write knobs that sysctl files set, too */
+	bool explain;	 /* apply_print(): each knob's reason under its line */
 };
 
 struct apply_result {

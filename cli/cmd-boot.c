@@ -122,8 +122,15 @@ static int apply_preset(struct cli *cli, const char *name, bool dry_run)
 		apply_free(&res);
 		return r;
 	}
-	if (!journal_is_stderr() || cli->json)
+	if (cli->json) {
+		cJSON *root = apply_json(&req, &res);
+
+		cJSON_AddStringToObject(root, "preset", name);
+		json_print(root);
+		cJSON_Delete(root);
+	} else if (!journal_is_stderr()) {
 		apply_print(cli, &req, &res);
+	}
 	if (!dry_run) {
 		journal_entries(name, &res);
 		journal_applied(name, &res);
@@ -161,6 +168,7 @@ static int run_boot(struct cli *cli, int argc, char **argv)
 	}
 	if (optind < argc)
 		return usage_error("boot: unexpected argument '%s'", argv[optind]);
+	journal_use(strcmp(reclaim_get_sysroot(cli->ctx), "/") == 0 && !dry_run);
 	if (read_config(cli, &preset, &err) < 0) {
 		r = boot_fail(NULL, err ? err : "out of memory");
 	} else if (strcmp(preset, "off") == 0) {

@@ -112,10 +112,13 @@ static void set_help(FILE *out)
 	      "is written; sizes (swap-quota, min_free_kbytes) accept K, M and G suffixes.\n"
 	      "After setting kswapd_threads, reclaimctl checks that every node with memory\n"
 	      "runs exactly that many kswapd threads; if not, the old value is put back\n"
-	      "and the command fails. VALUE auto (for throttle) is computed from the\n"
-	      "topology: 3/4 of the CPUs of the largest node with CPUs, within 1..16.\n"
+	      "and the command fails. VALUE auto (for threads and throttle) is the value\n"
+	      "autotune plans for this machine, printed with its reason.\n"
+	      "A knob that a sysctl file sets (see reclaimctl check) is left alone.\n"
 	      "\nOptions:\n"
 	      "  -n, --dry-run  check VALUE and show the change without writing it\n"
+	      "  -p, --persist  also write it to " RECLAIM_PERSIST_FILE "\n"
+	      "  -f, --force    set it even if a sysctl file sets it\n"
 	      "  -J, --json     JSON output\n"
 	      "  -h, --help     this help\n",
 	      out);
@@ -126,8 +129,9 @@ static void set_help(FILE *out)
  * @reason: why, for a value given as "auto"; else NULL.
  */
 static void print_set(struct cli *cli, const struct reclaim_knob *k, int64_t old, int64_t new,
-		      bool dry_run, ssize_t nodes, const char *reason)
+		      const struct apply_request *req, ssize_t nodes, const char *reason)
 {
+	bool dry_run = req->dry_run;
 	cJSON *root;
 
 	if (!cli->json) {
@@ -146,6 +150,10 @@ static void print_set(struct cli *cli, const struct reclaim_knob *k, int64_t old
 			       old == new ? "; " : "", new, new == 1 ? "" : "s", nodes,
 			       nodes == 1 ? "" : "s");
 		printf("%s\n", open ? ")" : "");
+		if (req->persist)
+			printf("%s %s = %" PRId64 " in %s\n",
+			       dry_run ? "would persist" : "persisted", reclaim_knob_sysctl(k), new,
+			       RECLAIM_PERSIST_FILE);
 		return;
 	}
 	root = json_document();
@@ -153,6 +161,7 @@ static void print_set(struct cli *cli, const struct reclaim_knob *k, int64_t old
 	cJSON_AddNumberToObject(root, "old", (double)old);
 	cJSON_AddNumberToObject(root, "new", (double)new);
 	cJSON_AddBoolToObject(root, "dry_run", dry_run);
+	cJSON_AddBoolToObject(root, "persist", req->persist);
 	if (nodes >= 0)
 		cJSON_AddNumberToObject(root, "verified_nodes", (double)nodes);
 	if (reason)
@@ -172,15 +181,19 @@ static int auto_value(struct cli *cli, const struct reclaim_knob *k, int64_t *va
 	r = reclaim_knob_recommend(cli->ctx, k, topo, value, reason);
 	reclaim_topology_unref(topo);
 	if (r == -EOPNOTSUPP)
-		return usage_error("invalid value 'auto' for %s: %s (auto is known for throttle)",
-				   reclaim_knob_name(k), reclaim_strerror(cli->ctx));
+		return usage_error(
+		    "invalid value 'auto' for %s: %s (auto is known for threads and throttle)",
+		    reclaim_knob_name(k), reclaim_strerror(cli->ctx));
 	if (r < 0)
 		return lib_fail(cli, EXIT_FAILURE, NULL);
 	return 0;
 }
 
-static const struct option set_opts[] = {
-    COMMON_LONG_OPTIONS, {"dry-run", no_argument, NULL, 'n'}, {0}};
+static const struct option set_opts[] = {COMMON_LONG_OPTIONS,
+					 {"dry-run", no_argument, NULL, 'n'},
+					 {"persist", no_argument, NULL, 'p'},
+					 {"force", no_argument, NULL, 'f'},
+					 {0}};
 
 /* @reason: set to why, for "auto"; the caller frees it. */
 static int set_main(struct cli *cli, int argc, char **argv, char **reason)
@@ -192,11 +205,12 @@ static int set_main(struct cli *cli, int argc, char **argv, char **reason)
 	int64_t value;
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, "+" COMMON_SHORT_OPTIONS "n", set_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+" COMMON_SHORT_OPTIONS "npf", set_opts, NULL)) !=
+	       -1) {
 		bool done;
 
-		if (c == 'n') {
-			dry_run = true;
+		if (c == 'n' || c == 'p' || c == 'f') {
+			*(c == 'n' ? &dry_run : c == 'p' ? &req.persist : &req.force) = true;
 			continue;
 		}
 		r = common_option(cli, &cmd_set, c, argv, &done);
@@ -220,7 +234,7 @@ static int set_main(struct cli *cli, int argc, char **argv, char **reason)
 		return fail(EXIT_FAILURE, "out of memory");
 	r = apply_run(cli, &req, &res);
 	if (r == 0)
-		print_set(cli, k, res.entries[0].old_value, value, dry_run, res.verified_nodes,
+		print_set(cli, k, res.entries[0].old_value, value, &req, res.verified_nodes,
 			  *reason);
 	else
 		fail(r, "%s", res.error);
@@ -251,7 +265,7 @@ const struct command cmd_get = {
 const struct command cmd_set = {
     .name = "set",
     .run = run_set,
-    .args = "[--dry-run] [--json] KNOB VALUE",
+    .args = "[--dry-run] [--persist] [--force] [--json] KNOB VALUE",
     .summary = "Set a knob, checking its range first and its effect after",
     .help = set_help,
 };

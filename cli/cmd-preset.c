@@ -3,9 +3,11 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "apply.h"
 #include "reclaimctl.h"
 
 #define ADMIN_PRESET_DIR "/etc/reclaimctl/presets"
@@ -23,9 +25,15 @@ static void preset_help(FILE *out)
 	    "  show NAME  the preset's entries, with its auto values worked out for this machine\n"
 	    "  diff NAME  each knob of the preset: its current value, the preset's value and\n"
 	    "             whether applying the preset would change it\n"
+	    "  apply NAME set the knobs to the preset's values, as one change (undo it with\n"
+	    "             reclaimctl restore); knobs the kernel lacks or a sysctl file sets\n"
+	    "             are left alone\n"
 	    "\nOptions:\n"
-	    "  -J, --json  JSON output\n"
-	    "  -h, --help  this help\n",
+	    "  -n, --dry-run  (apply) show what would change without writing it\n"
+	    "  -p, --persist  (apply) also write the values to " RECLAIM_PERSIST_FILE "\n"
+	    "  -f, --force    (apply) also set knobs that a sysctl file sets\n"
+	    "  -J, --json     JSON output\n"
+	    "  -h, --help     this help\n",
 	    reclaim_preset_shipped_dir());
 }
 
@@ -61,6 +69,17 @@ static int load(struct cli *cli, const char *name, struct reclaim_preset **p)
 	return 0;
 }
 
+__attribute__((format(printf, 2, 3))) static int set_err(char **err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(err, fmt, ap) < 0)
+		*err = NULL;
+	va_end(ap);
+	return EXIT_FAILURE;
+}
+
 void preset_resolved_free(struct preset_resolved *res, size_t n)
 {
 	if (!res)
@@ -70,7 +89,8 @@ void preset_resolved_free(struct preset_resolved *res, size_t n)
 	free(res);
 }
 
-int preset_resolve(struct cli *cli, const struct reclaim_preset *p, struct preset_resolved **ret)
+int preset_resolve(struct cli *cli, const struct reclaim_preset *p, struct preset_resolved **ret,
+		   char **err)
 {
 	size_t n = reclaim_preset_count(p);
 	struct reclaim_topology *topo = NULL;
@@ -79,7 +99,7 @@ int preset_resolve(struct cli *cli, const struct reclaim_preset *p, struct prese
 
 	res = calloc(n ? n : 1, sizeof(*res));
 	if (!res)
-		return fail(EXIT_FAILURE, "out of memory");
+		return set_err(err, "out of memory");
 	for (size_t i = 0; i < n && r == 0; i++) {
 		const struct reclaim_knob *k = reclaim_preset_knob(p, i);
 
@@ -88,13 +108,13 @@ int preset_resolve(struct cli *cli, const struct reclaim_preset *p, struct prese
 			continue;
 		}
 		if (!topo && reclaim_topology_new(cli->ctx, &topo) < 0) {
-			r = lib_fail(cli, EXIT_FAILURE, NULL);
+			r = set_err(err, "%s", reclaim_strerror(cli->ctx));
 			break;
 		}
 		if (reclaim_knob_recommend(cli->ctx, k, topo, &res[i].value, &res[i].reason) < 0)
-			r = fail(EXIT_FAILURE, "%s:%u: auto for %s: %s", reclaim_preset_path(p),
-				 reclaim_preset_line(p, i), reclaim_knob_name(k),
-				 reclaim_strerror(cli->ctx));
+			r = set_err(err, "%s:%u: auto for %s: %s", reclaim_preset_path(p),
+				    reclaim_preset_line(p, i), reclaim_knob_name(k),
+				    reclaim_strerror(cli->ctx));
 	}
 	reclaim_topology_unref(topo);
 	if (r) {
@@ -205,6 +225,24 @@ static void json_entry(cJSON *o, const struct reclaim_preset *p, size_t i,
 		cJSON_AddNullToObject(o, "auto_reason");
 }
 
+/* Loads @name and works out its auto values: 0, or the exit status after the error. */
+static int load_resolved(struct cli *cli, const char *name, struct reclaim_preset **p,
+			 struct preset_resolved **res)
+{
+	char *err = NULL;
+	int r = load(cli, name, p);
+
+	if (r)
+		return r;
+	r = preset_resolve(cli, *p, res, &err);
+	if (r) {
+		fail(r, "%s", err ? err : "out of memory");
+		reclaim_preset_unref(*p);
+	}
+	free(err);
+	return r;
+}
+
 static int preset_show(struct cli *cli, const char *name)
 {
 	static const char *const headers[] = {">LINE", "KNOB", "VALUE"};
@@ -213,14 +251,9 @@ static int preset_show(struct cli *cli, const char *name)
 	size_t n;
 	int r;
 
-	r = load(cli, name, &p);
+	r = load_resolved(cli, name, &p, &res);
 	if (r)
 		return r;
-	r = preset_resolve(cli, p, &res);
-	if (r) {
-		reclaim_preset_unref(p);
-		return r;
-	}
 	n = reclaim_preset_count(p);
 	if (cli->json) {
 		cJSON *root = json_preset(p), *arr;
@@ -281,14 +314,9 @@ static int preset_diff(struct cli *cli, const char *name)
 	size_t n, count[3] = {0};
 	int r;
 
-	r = load(cli, name, &p);
+	r = load_resolved(cli, name, &p, &res);
 	if (r)
 		return r;
-	r = preset_resolve(cli, p, &res);
-	if (r) {
-		reclaim_preset_unref(p);
-		return r;
-	}
 	n = reclaim_preset_count(p);
 	if (cli->json) {
 		root = json_preset(p);
@@ -372,29 +400,76 @@ static int preset_diff(struct cli *cli, const char *name)
 	return r;
 }
 
-static const struct option preset_opts[] = {COMMON_LONG_OPTIONS, {0}};
+/* The common apply path, with the preset's "auto" values worked out. */
+static int preset_apply(struct cli *cli, const char *name, const struct apply_request *req)
+{
+	struct apply_result res = {0};
+	struct reclaim_preset *p;
+	int r;
+
+	r = load(cli, name, &p);
+	if (r)
+		return r;
+	r = apply_add_preset(cli, p, &res);
+	if (r == 0)
+		r = apply_run(cli, req, &res);
+	if (r) {
+		fail(r, "%s", res.error);
+	} else if (cli->json) {
+		cJSON *root = apply_json(req, &res);
+
+		cJSON_AddStringToObject(root, "preset", reclaim_preset_name(p));
+		cJSON_AddStringToObject(root, "path", reclaim_preset_path(p));
+		json_print(root);
+		cJSON_Delete(root);
+	} else {
+		apply_print(cli, req, &res);
+		if (req->persist)
+			printf("%s in %s\n", req->dry_run ? "would persist" : "persisted",
+			       RECLAIM_PERSIST_FILE);
+	}
+	apply_free(&res);
+	reclaim_preset_unref(p);
+	return r;
+}
+
+static const struct option preset_opts[] = {COMMON_LONG_OPTIONS,
+					    {"dry-run", no_argument, NULL, 'n'},
+					    {"persist", no_argument, NULL, 'p'},
+					    {"force", no_argument, NULL, 'f'},
+					    {0}};
 
 static int preset_main(struct cli *cli, int argc, char **argv)
 {
-	const char *sub;
+	struct apply_request req = {0};
+	const char *sub, *apply_opt = NULL;
 	int c, n;
 
-	while ((c = getopt_long(argc, argv, "+" COMMON_SHORT_OPTIONS, preset_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+" COMMON_SHORT_OPTIONS "npf", preset_opts, NULL)) !=
+	       -1) {
 		bool done;
-		int r = common_option(cli, &cmd_preset, c, argv, &done);
+		int r;
 
+		if (c == 'n' || c == 'p' || c == 'f') {
+			*(c == 'n' ? &req.dry_run : c == 'p' ? &req.persist : &req.force) = true;
+			apply_opt = argv[optind - 1];
+			continue;
+		}
+		r = common_option(cli, &cmd_preset, c, argv, &done);
 		if (done)
 			return r;
 	}
 	n = argc - optind;
 	sub = n > 0 ? argv[optind] : "list";
+	if (apply_opt && strcmp(sub, "apply") != 0)
+		return usage_error("preset %s: option '%s' is for preset apply", sub, apply_opt);
 	if (strcmp(sub, "list") == 0) {
 		if (n > 1)
 			return usage_error("preset list: unexpected argument '%s'",
 					   argv[optind + 1]);
 		return preset_list(cli);
 	}
-	if (strcmp(sub, "show") == 0 || strcmp(sub, "diff") == 0) {
+	if (strcmp(sub, "show") == 0 || strcmp(sub, "diff") == 0 || strcmp(sub, "apply") == 0) {
 		if (n < 2)
 			return usage_error(
 			    "preset %s: expected NAME (see reclaimctl preset --help)", sub);
@@ -403,9 +478,11 @@ static int preset_main(struct cli *cli, int argc, char **argv)
 					   argv[optind + 2]);
 		if (sub[0] == 's')
 			return preset_show(cli, argv[optind + 1]);
+		if (sub[0] == 'a')
+			return preset_apply(cli, argv[optind + 1], &req);
 		return preset_diff(cli, argv[optind + 1]);
 	}
-	return usage_error("preset: unknown subcommand '%s' (list, show, diff)", sub);
+	return usage_error("preset: unknown subcommand '%s' (list, show, diff, apply)", sub);
 }
 
 static int run_preset(struct cli *cli, int argc, char **argv)
@@ -421,7 +498,7 @@ static int run_preset(struct cli *cli, int argc, char **argv)
 const struct command cmd_preset = {
     .name = "preset",
     .run = run_preset,
-    .args = "[list] [--json] | show NAME [--json] | diff NAME [--json]",
+    .args = "[list] | show NAME | diff NAME | apply [--dry-run] [--persist] [--force] NAME",
     .summary = "List presets of knob values, show one, compare one with the knobs",
     .help = preset_help,
 };

@@ -108,8 +108,7 @@ void json_add_swap(cJSON *obj, const struct reclaim_swaps *swaps, const int64_t 
 		cJSON_AddItemToArray(a, json_ring(reclaim_swaps_ring(swaps, i)));
 }
 
-/* For the tables: control characters as the kernel escapes them (\011), the rest as is. */
-static char *printable(const char *s)
+char *printable(const char *s)
 {
 	char *out = malloc(strlen(s) * 4 + 1), *p = out;
 

@@ -11,19 +11,28 @@
 
 #include "journal.h"
 
+static bool enabled;
+
+void journal_use(bool on)
+{
+	enabled = on;
+}
+
 bool journal_is_stderr(void)
 {
 	const char *env = getenv("JOURNAL_STREAM");
 	unsigned long long dev, ino;
 	struct stat st;
 
-	if (!env || sscanf(env, "%llu:%llu", &dev, &ino) != 2 || fstat(STDERR_FILENO, &st) < 0)
+	if (!enabled || !env || sscanf(env, "%llu:%llu", &dev, &ino) != 2 || fstat(STDERR_FILENO, &st) < 0)
 		return false;
 	return (unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino;
 }
 
 void journal_entries(const char *preset, const struct apply_result *res)
 {
+	if (!enabled)
+		return;
 	for (size_t i = 0; i < res->count; i++) {
 		const struct apply_entry *e = &res->entries[i];
 		const char *name = reclaim_knob_sysctl(e->knob);
@@ -46,6 +55,8 @@ void journal_applied(const char *preset, const struct apply_result *res)
 {
 	size_t changed = 0, skipped = 0;
 
+	if (!enabled)
+		return;
 	for (size_t i = 0; i < res->count; i++) {
 		changed += res->entries[i].status == APPLY_CHANGED;
 		skipped += res->entries[i].status == APPLY_SKIPPED;
@@ -63,7 +74,7 @@ vjournal(int prio, const char *id, const char *preset, const char *fmt, va_list 
 {
 	char *msg = NULL;
 
-	if (vasprintf(&msg, fmt, ap) < 0)
+	if (!enabled || vasprintf(&msg, fmt, ap) < 0)
 		return;
 	if (id)
 		sd_journal_send("MESSAGE=%s", msg, "MESSAGE_ID=%s", id, "PRIORITY=%d", prio,

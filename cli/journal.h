@@ -13,6 +13,8 @@
 #define JOURNAL_ID_APPLIED "c75a12a31d85493c95bf42093d3cdc3a" /* a preset was applied */
 #define JOURNAL_ID_FAILED  "72fb6bc5360547539fc1fc8807ffd9a9" /* applying failed */
 
+/* Entries are sent only after journal_use(true): not for a --sysroot, another machine. */
+void journal_use(bool on);
 /* True when standard error already goes to the journal (a service's output). */
 bool journal_is_stderr(void);
 /* One entry per knob: changed ones with JOURNAL_ID_KNOB, skipped ones as notices. */

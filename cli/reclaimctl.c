@@ -6,21 +6,25 @@
 
 #include "reclaimctl.h"
 
+/* One command a line. */
+/* clang-format off */
 static const struct command *const commands[] = {
     &cmd_status,
     &cmd_get,
     &cmd_set,
     &cmd_threads,
     &cmd_swap,
+    &cmd_autotune,
+    &cmd_preset,
+    &cmd_restore,
+    &cmd_check,
+    &cmd_boot,
     &cmd_monitor,
     &cmd_stalls,
     &cmd_record,
     &cmd_report,
-    &cmd_preset,
-    &cmd_restore,
-    &cmd_boot,
-    &cmd_check,
 };
+/* clang-format on */
 
 static const struct command *find_command(const char *name)
 {

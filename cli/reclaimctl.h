@@ -30,7 +30,7 @@ struct command {
 extern const struct command cmd_status, cmd_get, cmd_set, cmd_threads;
 extern const struct command cmd_swap;
 extern const struct command cmd_monitor, cmd_stalls, cmd_record, cmd_report;
-extern const struct command cmd_preset, cmd_restore, cmd_boot, cmd_check;
+extern const struct command cmd_autotune, cmd_preset, cmd_restore, cmd_boot, cmd_check;
 
 /* output.c */
 __attribute__((format(printf, 1, 2))) void warnmsg(const char *fmt, ...);
@@ -88,6 +88,9 @@ int option_error(const char *where, int opt, char **argv);
 char **options_first(int argc, char **argv, int *new_argc);
 
 /* cmd-swap.c: the swap rings, also part of status. */
+/* For the tables: control characters as the kernel escapes them (\011), the rest as is; free() it.
+ */
+char *printable(const char *s);
 /* Reads vm.swap_round_robin_quota_kb: 0 (*has false if the kernel lacks it) or an exit status. */
 int swap_quota_read(struct cli *cli, int64_t *quota, bool *has);
 /* Adds "round_robin_quota_kb" and "rings" (null without @swaps) to @obj. */
@@ -126,10 +129,10 @@ struct preset_resolved {
 
 /*
  * One per entry of @preset, in its order (free with preset_resolved_free());
- * 0 or an exit status (the error already printed).
+ * 0 or an exit status and the error in *@err (free() it; NULL: out of memory).
  */
 int preset_resolve(struct cli *cli, const struct reclaim_preset *preset,
-		   struct preset_resolved **resolved);
+		   struct preset_resolved **resolved, char **err);
 void preset_resolved_free(struct preset_resolved *resolved, size_t n);
 
 /* prometheus.c: status --prometheus; to stdout, or to DIR/reclaimctl.prom when @textfile_dir. */

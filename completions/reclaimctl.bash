@@ -6,7 +6,7 @@
 # _reclaimctl_command_opts and, if its operands complete to something, a case
 # in _reclaimctl_operand.
 
-_reclaimctl_commands='status get set threads swap monitor stalls record report check help'
+_reclaimctl_commands='status get set threads swap autotune preset restore check boot monitor stalls record report help'
 
 _reclaimctl_global_opts='--sysroot --json -J --no-color --help -h --version -V'
 
@@ -15,32 +15,83 @@ _reclaimctl_knobs='kswapd_threads max_direct_reclaimers swap_round_robin_quota_k
 	swappiness watermark_scale_factor watermark_boost_factor min_free_kbytes
 	zone_reclaim_mode threads throttle swap-quota'
 
-# Options of command $1.
+# The knobs whose VALUE may be "auto" (the value autotune plans).
+_reclaimctl_auto_knobs='kswapd_threads vm.kswapd_threads threads
+	max_direct_reclaimers vm.max_direct_reclaimers throttle'
+
+# True if option -$1 or --$2 is among the words $3... (short options may be
+# clustered: -ea).
+_reclaimctl_has_opt()
+{
+	local short=$1 long=$2 w
+	shift 2
+	for w in "$@"; do
+		[ "$w" = -- ] && return 1
+		[ "$w" = "--$long" ] && return 0
+		[[ $w == -[!-]* && ${w#-} == *"$short"* ]] && return 0
+	done
+	return 1
+}
+
+# Options of command $1; $2 is its first operand (the subcommand), $3... its
+# words before the cursor.
 _reclaimctl_command_opts()
 {
+	local cmd=$1 sub=$2
+	shift 2
 	# --sysroot and --no-color are accepted after the command too.
-	case $1 in
+	case $cmd in
 	status) echo '--json -J --prometheus -P --textfile --help -h --sysroot --no-color' ;;
 	threads) echo '--json -J --help -h --sysroot --no-color' ;;
 	get) echo '--values -n --json -J --help -h --sysroot --no-color' ;;
-	set) echo '--dry-run -n --json -J --help -h --sysroot --no-color' ;;
+	set) echo '--dry-run -n --persist -p --force -f --json -J --help -h --sysroot --no-color' ;;
 	swap) echo '--persist -p --dry-run -n --json -J --help -h --sysroot --no-color' ;;
+	autotune)
+		# --persist and --force need --apply, which excludes --dry-run.
+		if _reclaimctl_has_opt a apply "$@"; then
+			echo '--apply -a --persist -p --force -f'
+		elif _reclaimctl_has_opt n dry-run "$@"; then
+			echo '--dry-run -n'
+		else
+			echo '--dry-run -n --apply -a'
+		fi
+		echo '--explain -e --json -J --help -h --sysroot --no-color'
+		;;
 	monitor) echo '--interval -i --count -c --per-node -N --json -J --help -h --sysroot --no-color' ;;
 	stalls) echo '--interval -i --top -n --enable --json -J --help -h --sysroot --no-color' ;;
 	record) echo '--output -o --interval -i --duration -d --help -h --sysroot --no-color' ;;
 	report) echo '--output -o --help -h --sysroot --no-color' ;;
 	check) echo '--json -J --help -h --sysroot --no-color' ;;
+	preset)
+		# --dry-run, --persist and --force are for preset apply only.
+		[ "$sub" = apply ] && echo '--dry-run -n --persist -p --force -f'
+		echo '--json -J --help -h --sysroot --no-color'
+		;;
+	restore) echo '--dry-run -n --persist -p --json -J --help -h --sysroot --no-color' ;;
+	boot) echo '--dry-run -n --json -J --help -h --sysroot --no-color' ;;
 	esac
 }
 
-# Candidates for operand number $2 (0-based) of command $1.
+# Candidates for operand number $2 (0-based) of command $1, whose first
+# operand is $3.
 _reclaimctl_operand()
 {
+	local k
+
 	case $1 in
 	get) echo "$_reclaimctl_knobs" ;;
-	set) [ "$2" -eq 0 ] && echo "$_reclaimctl_knobs" ;;
+	set)
+		if [ "$2" -eq 0 ]; then
+			echo "$_reclaimctl_knobs"
+		elif [ "$2" -eq 1 ]; then
+			for k in $_reclaimctl_auto_knobs; do
+				[ "$3" = "$k" ] && echo auto
+			done
+		fi
+		;;
 	help) [ "$2" -eq 0 ] && echo "$_reclaimctl_commands" ;;
 	swap) [ "$2" -eq 0 ] && echo 'rings priority' ;;
+	preset) [ "$2" -eq 0 ] && echo 'list show diff apply' ;;
 	esac
 }
 
@@ -79,6 +130,27 @@ _reclaimctl_swap_devices()
 	done <"$root/proc/swaps"
 	compopt -o filenames 2>/dev/null
 	COMPREPLY=("${devs[@]}")
+}
+
+# The preset names (reclaimctl.preset(5)) starting with $2: the
+# administrator's, under root $1, and the shipped ones.
+_reclaimctl_presets()
+{
+	local root=$1 cur=$2 dir f name
+	local -a names=()
+
+	for dir in "$root/etc/reclaimctl/presets" "${RECLAIMCTL_PRESET_DIR:-@RECLAIM_PRESET_DIR@}"; do
+		for f in "$dir"/*.preset; do
+			[ -f "$f" ] || continue
+			name=${f##*/}
+			name=${name%.preset}
+			case $name in
+			.* | *[[:space:]]*) continue ;;
+			esac
+			[[ $name == "$cur"* ]] && names+=("$name")
+		done
+	done
+	mapfile -t COMPREPLY < <(printf '%s\n' "${names[@]}" | sort -u | sed '/^$/d')
 }
 
 _reclaimctl_dirs()
@@ -167,12 +239,20 @@ _reclaimctl()
 		fi
 	done
 	if [ $dashdash -eq 0 ] && [[ $cur == -* ]] && [[ $cur != -[0-9]* ]]; then
-		mapfile -t COMPREPLY < <(compgen -W "$(_reclaimctl_command_opts "$cmd")" -- "$cur")
+		mapfile -t COMPREPLY < <(compgen -W "$(_reclaimctl_command_opts "$cmd" "${ops[0]:-}" \
+			"${words[@]:cmd_at + 1:cword - cmd_at - 1}")" -- "$cur")
 		return
 	fi
 	# swap priority DEVICE: the active swap devices
 	if [ "$cmd" = swap ] && [ "$nops" -eq 1 ] && [ "${ops[0]}" = priority ]; then
 		_reclaimctl_swap_devices "$sysroot" "$cur"
+		return
+	fi
+	# preset show|diff|apply NAME: the presets
+	if [ "$cmd" = preset ] && [ "$nops" -eq 1 ]; then
+		case ${ops[0]} in
+		show | diff | apply) _reclaimctl_presets "$sysroot" "$cur" ;;
+		esac
 		return
 	fi
 	# record -- COMMAND: commands, then files; report FILE...: record files
@@ -185,7 +265,7 @@ _reclaimctl()
 		fi
 		return
 	fi
-	mapfile -t COMPREPLY < <(compgen -W "$(_reclaimctl_operand "$cmd" "$nops")" -- "$cur")
+	mapfile -t COMPREPLY < <(compgen -W "$(_reclaimctl_operand "$cmd" "$nops" "${ops[0]:-}")" -- "$cur")
 }
 
 complete -F _reclaimctl reclaimctl

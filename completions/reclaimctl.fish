@@ -13,11 +13,15 @@ function __reclaimctl_commands
         set 'Set a knob, checking its range first and its effect after' \
         threads 'Show the kswapd threads of every NUMA node' \
         swap 'Show the swap rings; change the priority of a device safely' \
+        autotune 'Show the knob values and swap priorities that fit this machine' \
         monitor 'Show reclaim rates, kswapd CPU and pressure every interval' \
         stalls 'Show the processes delayed most by reclaim (taskstats)' \
         record 'Record rates, kswapd CPU, pressure and knobs into a file' \
         report 'Render recorded runs as one HTML page with charts' \
         check 'Find sysctl files that set the knobs, and what wins at boot' \
+        preset 'List presets of knob values, show one, compare one with the knobs' \
+        restore 'Put back the knob values from before reclaimctl changed them' \
+        boot 'Apply the configured preset, as the boot unit does' \
         help 'Show the help of a command'
 end
 
@@ -87,6 +91,19 @@ function __reclaimctl_operand
     test (math (count $w) - 1) -eq $argv[2]
 end
 
+# True if option -$argv[1] or --$argv[2] follows the command (short options
+# may be clustered: -ea).
+function __reclaimctl_seen
+    set -l words (commandline -opc)
+    set -e words[1]
+    for w in $words
+        test "$w" = --; and return 1
+        test "$w" = --$argv[2]; and return 0
+        string match -qr -- '^-[^-]*'$argv[1] $w; and return 0
+    end
+    return 1
+end
+
 complete -c reclaimctl -f
 
 # Global options, before the command.
@@ -109,7 +126,18 @@ complete -c reclaimctl -n '__reclaimctl_operand get any' -a '(__reclaimctl_knobs
 
 # set
 complete -c reclaimctl -n '__reclaimctl_using set' -s n -l dry-run -d 'Check VALUE and show the change without writing it'
+complete -c reclaimctl -n '__reclaimctl_using set' -s p -l persist -d 'Also write it to /etc/sysctl.d/90-reclaimctl.conf'
+complete -c reclaimctl -n '__reclaimctl_using set' -s f -l force -d 'Set it even if a sysctl file sets it'
 complete -c reclaimctl -n '__reclaimctl_operand set 0' -a '(__reclaimctl_knobs)'
+
+# True when the word being completed is the VALUE of a knob that may be auto.
+function __reclaimctl_auto_value
+    set -l w (__reclaimctl_words)
+    test (count $w) -eq 2; and test "$w[1]" = set
+    and contains -- $w[2] kswapd_threads vm.kswapd_threads threads max_direct_reclaimers vm.max_direct_reclaimers throttle
+end
+
+complete -c reclaimctl -n __reclaimctl_auto_value -a auto -d 'The value autotune plans for this machine'
 
 # swap
 # The --sysroot directory of the command line, if any.
@@ -149,6 +177,18 @@ complete -c reclaimctl -n '__reclaimctl_using swap' -s n -l dry-run -d 'Check an
 complete -c reclaimctl -n '__reclaimctl_operand swap 0' -a 'rings priority'
 complete -c reclaimctl -n __reclaimctl_swap_device -a '(__reclaimctl_swap_devices)' -d 'Active swap device'
 
+# autotune: --persist and --force need --apply, which excludes --dry-run.
+complete -c reclaimctl -n '__reclaimctl_using autotune; and not __reclaimctl_seen a apply' -s n -l dry-run -d 'Show the plan without writing anything (the default)'
+complete -c reclaimctl -n '__reclaimctl_using autotune; and not __reclaimctl_seen n dry-run' -s a -l apply -d "Set the knobs to the plan's values"
+complete -c reclaimctl -n '__reclaimctl_using autotune; and __reclaimctl_seen a apply' -s p -l persist -d 'Also write them to /etc/sysctl.d/90-reclaimctl.conf'
+complete -c reclaimctl -n '__reclaimctl_using autotune; and __reclaimctl_seen a apply' -s f -l force -d 'Also set knobs that a sysctl file sets'
+complete -c reclaimctl -n '__reclaimctl_using autotune' -s e -l explain -d 'The reason for each value, under its row'
+
+# restore, boot
+complete -c reclaimctl -n '__reclaimctl_using restore' -s n -l dry-run -d 'Show what would be restored without writing it'
+complete -c reclaimctl -n '__reclaimctl_using boot' -s n -l dry-run -d 'Show what would change without writing it'
+complete -c reclaimctl -n '__reclaimctl_using restore' -s p -l persist -d 'Also remove the persisted values'
+
 # status --prometheus
 complete -c reclaimctl -n '__reclaimctl_using status' -s P -l prometheus -d 'Prometheus text format'
 complete -c reclaimctl -n '__reclaimctl_using status' -l textfile -xa '(__fish_complete_directories)' -d 'Write it to DIR/reclaimctl.prom'
@@ -170,6 +210,40 @@ complete -c reclaimctl -n '__reclaimctl_using record' -s d -l duration -x -d 'St
 complete -c reclaimctl -n '__reclaimctl_using record' -F
 complete -c reclaimctl -n '__reclaimctl_using report' -s o -l output -rF -d 'The HTML file to write'
 complete -c reclaimctl -n '__reclaimctl_using report' -F
+
+# preset list|show|diff|apply NAME
+# The preset names (reclaimctl.preset(5)): the administrator's, under
+# --sysroot DIR when given, and the shipped ones.
+function __reclaimctl_presets
+    set -l root (__reclaimctl_sysroot)
+    set -q root[1]; or set root ''
+    set -l shipped $RECLAIMCTL_PRESET_DIR
+    test -n "$shipped"; or set shipped '@RECLAIM_PRESET_DIR@'
+    for f in $root/etc/reclaimctl/presets/*.preset $shipped/*.preset
+        test -f $f; or continue
+        set -l name (string replace -r '\.preset$' '' -- (basename -- $f))
+        string match -qr '^\.|\s' -- $name; and continue
+        echo $name
+    end | sort -u
+end
+
+# True when the word being completed is the NAME of "preset show|diff|apply".
+function __reclaimctl_preset_name
+    set -l w (__reclaimctl_words)
+    test (count $w) -eq 2; and test "$w[1]" = preset; and contains -- $w[2] show diff apply
+end
+
+# True when the subcommand of preset is apply.
+function __reclaimctl_preset_apply
+    set -l w (__reclaimctl_words)
+    test "$w[1]" = preset; and test "$w[2]" = apply
+end
+
+complete -c reclaimctl -n '__reclaimctl_operand preset 0' -a 'list show diff apply'
+complete -c reclaimctl -n __reclaimctl_preset_apply -s n -l dry-run -d 'Show what would change without writing it'
+complete -c reclaimctl -n __reclaimctl_preset_apply -s p -l persist -d 'Also write the values to /etc/sysctl.d/90-reclaimctl.conf'
+complete -c reclaimctl -n __reclaimctl_preset_apply -s f -l force -d 'Also set knobs that a sysctl file sets'
+complete -c reclaimctl -n __reclaimctl_preset_name -a '(__reclaimctl_presets)' -d 'Preset'
 
 # help
 complete -c reclaimctl -n '__reclaimctl_operand help 0' -a '(__reclaimctl_commands)'

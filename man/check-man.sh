@@ -16,9 +16,9 @@
 #     option and knob is mentioned in bold: a command, option or knob added
 #     to the CLI fails here until it is documented;
 #   - with --fixture (a patched fixture root), every key of the JSON output
-#     of status, threads, get, set, preset list, show and diff, and check
-#     (run on a copy, given sysctl files for check) is mentioned in bold (the
-#     reclaim counters, documented by prefix, excepted).
+#     of status, threads, get, set, autotune, preset list, show and diff,
+#     and check (run on a copy, given sysctl files for check) is mentioned in
+#     bold (the reclaim counters, documented by prefix, excepted).
 # With --presets DIR (the shipped presets; also RECLAIMCTL_PRESET_DIR for the
 # commands above), reclaimctl.preset.5 names every DIR/NAME.preset in bold.
 # Prints TAP; exits 0 if all passed, 1 if not.
@@ -162,6 +162,7 @@ for page in "$@"; do
 		"$bin" --sysroot "$copy" --json threads
 		"$bin" --sysroot "$copy" --json get
 		"$bin" --sysroot "$copy" --json set --dry-run swappiness 10
+		"$bin" --sysroot "$copy" --json autotune
 		[ -n "$threads" ] && "$bin" --sysroot "$copy" --json set kswapd_threads "$threads"
 		"$bin" --sysroot "$copy" --json preset list
 		"$bin" --sysroot "$copy" --json preset show balanced
@@ -171,6 +172,10 @@ for page in "$@"; do
 		printf 'vm.swappiness = 10\n-vm.kswapd_threads\nvm.watermark_* = 20\nvm.max_direct_reclaimers 3\n' \
 			>"$copy/etc/sysctl.d/50-man.conf"
 		"$bin" --sysroot "$copy" --json check
+		# the apply path's JSON, without writing anything
+		"$bin" --sysroot "$copy" --json preset apply --dry-run kernel-default
+		"$bin" --sysroot "$copy" --json boot --dry-run
+		"$bin" --sysroot "$copy" --json restore --dry-run --persist
 	)
 	rm -rf "$copy"
 	keys=$(grep -oE '"[A-Za-z0-9_]+":' <<<"$json" | tr -d '":' | sort -u |
@@ -180,7 +185,7 @@ for page in "$@"; do
 		bold "$k" "$page" || missing+=" $k"
 	done
 	if [ -n "$keys" ] && [ -z "$missing" ]; then
-		result ok "$name documents all $(wc -w <<<"$keys") JSON keys of status, threads, get, set, preset, check"
+		result ok "$name documents all $(wc -w <<<"$keys") JSON keys of status, threads, get, set, autotune, preset, check, apply"
 	else
 		result fail "$name documents every JSON key" "missing:${missing:- (no keys read)}"
 	fi

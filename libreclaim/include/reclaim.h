@@ -152,6 +152,12 @@ int reclaim_change_add(struct reclaim_change *change, const struct reclaim_knob 
  * nothing is saved.
  */
 int reclaim_change_new_restore(struct reclaim_ctx *ctx, struct reclaim_change **change);
+/*
+ * With @persist, a successful apply also merges the new values into
+ * RECLAIM_PERSIST_FILE (see reclaim_persist_write()); if that fails, the
+ * knobs are put back as for a failed write.
+ */
+int reclaim_change_set_persist(struct reclaim_change *change, bool persist);
 int reclaim_change_apply(struct reclaim_change *change);
 size_t reclaim_change_count(const struct reclaim_change *change);
 const struct reclaim_knob *reclaim_change_knob(const struct reclaim_change *change, size_t idx);
@@ -201,9 +207,12 @@ uint64_t reclaim_pressure_total_us(const struct reclaim_pressure *p,
 /* Recommendations from the topology */
 /*
  * A recommended value of @knob for the machine @topo describes, and in
- * @reason (if not NULL; free() it) why. max_direct_reclaimers:
- * clamp(round(0.75 x CPUs of the node with the most memory among those with
- * CPUs), 1, 16). -EOPNOTSUPP for a knob without a recommendation.
+ * @reason (if not NULL; free() it) why, in one line naming the facts.
+ * kswapd_threads: for each node with CPUs and memory ceil(CPUs / 16), at
+ * most a quarter of its CPUs (at least 1) and 16; the smallest of these.
+ * max_direct_reclaimers: for each such node round(3/4 x CPUs) within
+ * 1..16; the largest of these. Without such a node, all online CPUs count
+ * as one. -EOPNOTSUPP for a knob without a recommendation.
  */
 /* True if reclaim_knob_recommend() has a rule for @knob (a preset may say "auto" for it). */
 bool reclaim_knob_has_recommendation(const struct reclaim_knob *knob);
@@ -318,6 +327,39 @@ uint64_t reclaim_swap_ring_used_kb(const struct reclaim_swap_ring *ring);
  * over its devices (of non-zero size); 1.0 for one device or nothing used.
  */
 double reclaim_swap_ring_balance(const struct reclaim_swap_ring *ring);
+
+/*
+ * Autotune: a plan for this machine. For every knob with a recommendation
+ * (in the knob table's order) its value and reason, as
+ * reclaim_knob_recommend() gives them; and, with @swaps (NULL: none), a
+ * proposed priority for each swap device: 100 for zram, 50 for a disk that
+ * is not rotational, 10 for a rotational one, a swap file that of the disk
+ * holding it. The plan only proposes: nothing is written.
+ */
+struct reclaim_plan;
+
+int reclaim_plan_new(struct reclaim_ctx *ctx, const struct reclaim_topology *topo,
+		     const struct reclaim_swaps *swaps, struct reclaim_plan **plan);
+struct reclaim_plan *reclaim_plan_ref(struct reclaim_plan *plan);
+struct reclaim_plan *reclaim_plan_unref(struct reclaim_plan *plan);
+/* The knob entries. */
+size_t reclaim_plan_count(const struct reclaim_plan *plan);
+const struct reclaim_knob *reclaim_plan_knob(const struct reclaim_plan *plan, size_t idx);
+/*
+ * True when the running kernel lacks the knob: never write it. Its value is
+ * still the rule's, and its reason says first why it is skipped.
+ */
+bool reclaim_plan_skipped(const struct reclaim_plan *plan, size_t idx);
+int64_t reclaim_plan_value(const struct reclaim_plan *plan, size_t idx);
+const char *reclaim_plan_reason(const struct reclaim_plan *plan, size_t idx);
+/* The entry of @knob, or -1 if the plan has none. */
+ssize_t reclaim_plan_find(const struct reclaim_plan *plan, const struct reclaim_knob *knob);
+/* The swap proposals, one per device of @swaps, in its order (owned by it; the plan holds it). */
+size_t reclaim_plan_swap_count(const struct reclaim_plan *plan);
+struct reclaim_swap *reclaim_plan_swap(const struct reclaim_plan *plan, size_t idx);
+/* The proposed priority, or -ENODATA when there is none (a device of unknown kind). */
+int reclaim_plan_swap_priority(const struct reclaim_plan *plan, size_t idx);
+const char *reclaim_plan_swap_reason(const struct reclaim_plan *plan, size_t idx);
 
 /* The swap entries of /etc/fstab, through libmount */
 struct reclaim_fstab;

@@ -19,6 +19,7 @@ struct reclaim_change {
 	ssize_t failed;
 	ssize_t verified_nodes;
 	bool restore; /* puts back the saved values, then forgets them */
+	bool persist; /* also writes the new values to RECLAIM_PERSIST_FILE */
 };
 
 RECLAIM_EXPORT int reclaim_change_new(struct reclaim_ctx *ctx, struct reclaim_change **ret)
@@ -224,13 +225,33 @@ static int save_old_values(struct reclaim_change *c, struct reclaim_saved *prior
 	return r;
 }
 
-/* Reads every old value, saves them, then writes; under the lock. */
+static int persist_values(struct reclaim_change *c)
+{
+	const struct reclaim_knob **knobs = calloc(c->count, sizeof(*knobs));
+	int64_t *values = calloc(c->count, sizeof(*values));
+	int r = -ENOMEM;
+
+	if (knobs && values) {
+		for (size_t i = 0; i < c->count; i++) {
+			knobs[i] = c->entries[i].knob;
+			values[i] = c->entries[i].new_value;
+		}
+		r = reclaim_persist_write(c->ctx, knobs, values, c->count);
+	} else {
+		reclaim_error(c->ctx, ENOMEM, "out of memory");
+	}
+	free(knobs);
+	free(values);
+	return r;
+}
+
+/* Reads every old value, saves them, then writes, then persists; under the lock. */
 static int apply_locked(struct reclaim_change *c)
 {
 	struct reclaim_saved prior = {0}, none = {0};
 	char detail[1024];
 	bool written = false;
-	size_t i;
+	size_t i, done = 0;
 	int r = 0;
 
 	for (i = 0; i < c->count; i++) {
@@ -255,16 +276,22 @@ static int apply_locked(struct reclaim_change *c)
 		if (r < 0)
 			break;
 	}
-	if (i == c->count) {
+	if (r < 0) {
+		c->failed = (ssize_t)i;
+		/* A write that did not take effect was still a write: put it back too. */
+		done = written ? i + 1 : i;
+	} else if (c->persist) {
+		r = persist_values(c);
+		done = c->count;
+	}
+	if (r == 0) {
 		reclaim_saved_free(&prior);
 		/* Restored: the machine is back to its own values. */
 		return c->restore ? reclaim_saved_store(c->ctx, &none) : 0;
 	}
-	c->failed = (ssize_t)i;
-	/* Keep the failing write's message; the rollback's own errors must not replace it. */
+	/* Keep the failure's message; the rollback's own errors must not replace it. */
 	snprintf(detail, sizeof(detail), "%s", reclaim_strerror(c->ctx));
-	/* A write that did not take effect was still a write: put it back too. */
-	rollback(c, written ? i + 1 : i, detail, sizeof(detail));
+	rollback(c, done, detail, sizeof(detail));
 	if (!c->restore)
 		reclaim_saved_store(c->ctx, &prior);
 	reclaim_saved_free(&prior);
@@ -321,4 +348,11 @@ RECLAIM_EXPORT ssize_t reclaim_change_verified_nodes(const struct reclaim_change
 {
 	assert_return(c, -1);
 	return c->verified_nodes;
+}
+
+RECLAIM_EXPORT int reclaim_change_set_persist(struct reclaim_change *c, bool persist)
+{
+	assert_return(c, -EINVAL);
+	c->persist = persist;
+	return 0;
 }

@@ -120,6 +120,12 @@ int reclaim_saved_add(struct reclaim_saved *s, const struct reclaim_knob *k, int
 /* Writes the set atomically; an empty set removes the file. */
 int reclaim_saved_store(struct reclaim_ctx *ctx, const struct reclaim_saved *s);
 void reclaim_saved_free(struct reclaim_saved *s);
+/* autotune-swap.c */
+/*
+ * The swap priority autotune proposes for @swap (-ENODATA in *prio when
+ * none: a device of unknown kind) and why, in *reason (free() it); -ENOMEM.
+ */
+int reclaim_autotune_swap(const struct reclaim_swap *swap, int *prio, char **reason);
 
 /* kswapd.c */
 int reclaim_proc_stat_parse(const char *text, char *comm, size_t comm_size, char *state,

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include <unistd.h>
+
 #include "internal.h"
 
 /* Default -1: computed by the kernel at boot. */
@@ -252,9 +254,9 @@ static int write_error(struct reclaim_ctx *ctx, const struct reclaim_knob *k, in
 		return missing(ctx, k);
 	case EACCES:
 	case EPERM:
-		return reclaim_error(ctx, err,
-				     "cannot set %s=%" PRId64 ": permission denied (needs root)",
-				     k->sysctl, v);
+		return reclaim_error(ctx, err, "cannot set %s=%" PRId64 ": permission denied%s",
+				     k->sysctl, v,
+				     geteuid() == 0 ? " (the file is read-only)" : " (needs root)");
 	case EROFS:
 		return reclaim_error(ctx, err,
 				     "cannot set %s=%" PRId64 ": %s is read-only (in a container?)",

@@ -219,84 +219,6 @@ RECLAIM_EXPORT ssize_t reclaim_persist_find(const struct reclaim_persist *p,
 	return -1;
 }
 
-/* mkdir -p of @path (as on the machine) under the root. */
-static int mkdirs(const struct reclaim_ctx *ctx, const char *path)
-{
-	_cleanup_free_ char *full = reclaim_path(ctx, path);
-	size_t skip;
-
-	if (!full)
-		return -ENOMEM;
-	skip = strlen(full) - strlen(path);
-	for (char *p = full + skip + 1;; p++) {
-		if (*p != '/' && *p != '\0')
-			continue;
-		char c = *p;
-
-		*p = '\0';
-		if (mkdir(full, 0755) < 0 && errno != EEXIST)
-			return -errno;
-		*p = c;
-		if (!c)
-			return 0;
-	}
-}
-
-static int write_all(int fd, const char *s, size_t len)
-{
-	while (len > 0) {
-		ssize_t n = write(fd, s, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		s += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-static int sync_dir(const char *dir)
-{
-	int fd, r = 0;
-
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fsync(fd) < 0)
-		r = -errno;
-	close(fd);
-	return r;
-}
-
-/* Writes @text to a temporary file in @dir, then renames it to @file. */
-static int replace_file(const char *dir, const char *file, const char *text)
-{
-	_cleanup_free_ char *tmp = NULL;
-	int fd, r;
-
-	if (asprintf(&tmp, "%s/.%s.XXXXXX", dir, strrchr(file, '/') + 1) < 0)
-		return -ENOMEM;
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	r = fchmod(fd, 0644) < 0 ? -errno : 0;
-	if (r == 0)
-		r = write_all(fd, text, strlen(text));
-	if (r == 0 && fsync(fd) < 0)
-		r = -errno;
-	if (close(fd) < 0 && r == 0)
-		r = -errno;
-	if (r == 0 && rename(tmp, file) < 0)
-		r = -errno;
-	if (r < 0) {
-		unlink(tmp);
-		return r;
-	}
-	return sync_dir(dir);
-}
-
 static char *format_file(const int64_t *values, const bool *set)
 {
 	char *text = NULL;
@@ -353,10 +275,10 @@ RECLAIM_EXPORT int reclaim_persist_write(struct reclaim_ctx *ctx,
 	file = reclaim_path(ctx, RECLAIM_PERSIST_FILE);
 	if (!text || !dir || !file)
 		return reclaim_error(ctx, ENOMEM, "out of memory");
-	r = mkdirs(ctx, PERSIST_DIR);
+	r = reclaim_mkdir_p(dir, 0755);
 	if (r < 0)
 		return reclaim_error(ctx, -r, "cannot create " PERSIST_DIR ": %s", strerror(-r));
-	r = replace_file(dir, file, text);
+	r = reclaim_replace_file(file, text, strlen(text), 0644);
 	if (r < 0)
 		return reclaim_error(ctx, -r, "cannot write " RECLAIM_PERSIST_FILE ": %s",
 				     strerror(-r));
@@ -368,7 +290,7 @@ RECLAIM_EXPORT int reclaim_persist_remove(struct reclaim_ctx *ctx)
 	size_t nk = reclaim_knob_count();
 	_cleanup_free_ int64_t *values = calloc(nk, sizeof(*values));
 	_cleanup_free_ bool *set = calloc(nk, sizeof(*set));
-	_cleanup_free_ char *dir = NULL, *file = NULL;
+	_cleanup_free_ char *file = NULL;
 	char detail[512];
 	bool exists;
 	int r;
@@ -384,15 +306,12 @@ RECLAIM_EXPORT int reclaim_persist_remove(struct reclaim_ctx *ctx)
 	if (!exists)
 		return reclaim_error(ctx, ENOENT,
 				     "nothing is persisted: there is no " RECLAIM_PERSIST_FILE);
-	dir = reclaim_path(ctx, PERSIST_DIR);
 	file = reclaim_path(ctx, RECLAIM_PERSIST_FILE);
-	if (!dir || !file)
+	if (!file)
 		return reclaim_error(ctx, ENOMEM, "out of memory");
-	if (unlink(file) < 0)
-		return reclaim_error(ctx, errno, "cannot remove " RECLAIM_PERSIST_FILE ": %s",
-				     strerror(errno));
-	r = sync_dir(dir);
+	r = reclaim_unlink_synced(file);
 	if (r < 0)
-		return reclaim_error(ctx, -r, "cannot sync " PERSIST_DIR ": %s", strerror(-r));
+		return reclaim_error(ctx, -r, "cannot remove " RECLAIM_PERSIST_FILE ": %s",
+				     strerror(-r));
 	return 0;
 }

@@ -130,7 +130,7 @@ static int read_preset_file(struct reclaim_ctx *ctx, const char *full, const cha
 	}
 	if (!S_ISREG(st.st_mode)) {
 		close(fd);
-		return reclaim_error(ctx, S_ISDIR(st.st_mode) ? EISDIR : EINVAL,
+		return reclaim_error(ctx, S_ISDIR(st.st_mode) ? EISDIR : EBADMSG,
 				     "%s: not a regular file", shown);
 	}
 	buf = malloc(size);

@@ -12,7 +12,8 @@
 # this script (bash-complete.sh, zsh-complete.zsh, fish-complete.sh), which
 # prints the candidates for a command line.  First a syntax check, then fixed
 # cases, then, with RECLAIMCTL, every command, option and knob the binary
-# reports (cli-surface.sh) must complete: a new command or knob fails here
+# reports (cli-surface.sh) must complete, an option that is only valid after
+# a subcommand or another option there: a new command or knob fails here
 # until the completions know it.  Prints TAP; exits 0 if all passed, 1 if
 # not, 77 (skipped, for CTest's SKIP_RETURN_CODE) if SHELL is not installed.
 
@@ -146,7 +147,7 @@ else
 	result fail "syntax ($shell -n)" "$out"
 fi
 
-commands='check get help monitor record report set stalls status swap threads'
+commands='autotune boot check get help monitor preset record report restore set stalls status swap threads'
 knobs='kswapd_threads max_direct_reclaimers swap_round_robin_quota_kb swappiness
 watermark_scale_factor watermark_boost_factor min_free_kbytes zone_reclaim_mode
 threads throttle swap-quota'
@@ -170,7 +171,10 @@ expect 'reclaimctl set ' $knobs
 expect 'reclaimctl set --dry-run sw' swap-quota swap_round_robin_quota_kb swappiness
 expect 'reclaimctl set -n w' watermark_boost_factor watermark_scale_factor
 expect 'reclaimctl set -- th' threads throttle
-expect 'reclaimctl set threads ' ''
+# VALUE: auto for the knobs autotune has a rule for, else nothing.
+expect 'reclaimctl set threads ' auto
+expect 'reclaimctl set -p max_direct_reclaimers a' auto
+expect 'reclaimctl set swappiness ' ''
 # --sysroot and --no-color after the command; the directory is not an operand.
 contains 'reclaimctl status --' --sysroot --no-color --json
 expect 'reclaimctl get --sysroot / sw' swap-quota swap_round_robin_quota_kb swappiness
@@ -184,11 +188,33 @@ lacks 'reclaimctl set swap-quota 2M ' $knobs
 contains 'reclaimctl get -' --values --json --help
 expect 'reclaimctl get --v' --values
 expect 'reclaimctl set --d' --dry-run
-contains 'reclaimctl set -' --dry-run --json --help
+contains 'reclaimctl set -' --dry-run --persist --force --json --help
 lacks 'reclaimctl set -' --values --version
 contains 'reclaimctl status -' --json --help
 lacks 'reclaimctl status -' --values --dry-run
 contains 'reclaimctl threads --' --json --help
+contains 'reclaimctl autotune -' --dry-run --explain --json --help
+expect 'reclaimctl autotune --e' --explain
+expect 'reclaimctl au' autotune
+lacks 'reclaimctl autotune -' --values --persist
+lacks 'reclaimctl autotune ' threads status
+# --persist and --force need --apply, which excludes --dry-run.
+contains 'reclaimctl autotune -' --apply --dry-run
+expect 'reclaimctl autotune --a' --apply
+contains 'reclaimctl autotune --apply -' --persist --force --explain --json
+contains 'reclaimctl autotune -e -a --' --persist --force
+lacks 'reclaimctl autotune --apply -' --dry-run
+lacks 'reclaimctl autotune -n -' --apply --persist --force
+
+# restore, boot: options only
+expect 'reclaimctl re' record report restore
+contains 'reclaimctl restore -' --dry-run --persist --json --help
+lacks 'reclaimctl restore -' --force --values
+lacks 'reclaimctl restore ' $knobs
+expect 'reclaimctl b' boot
+contains 'reclaimctl boot -' --dry-run --json --help
+lacks 'reclaimctl boot -' --persist --force
+lacks 'reclaimctl boot ' $knobs
 
 # monitor, stalls, record, report; status --prometheus
 contains 'reclaimctl status --' --prometheus --textfile
@@ -240,6 +266,35 @@ expect 'reclaimctl swap --sysroot swaproot priority --persist /dev/z' /dev/zram0
 contains 'reclaimctl --sysroot swaproot swap priority ' /dev/zram0 /dev/zram1
 lacks 'reclaimctl --sysroot swaproot swap priority /dev/zram0 ' /dev/zram0 /dev/zram1
 lacks 'reclaimctl --sysroot swaproot swap rings ' /dev/zram0 priority
+
+# preset: subcommands, and the preset names of both directories: the
+# administrator's (under --sysroot) and the shipped ones (RECLAIMCTL_PRESET_DIR).
+mkdir -p "$tmp/presetroot/etc/reclaimctl/presets/dir.preset" "$tmp/shipped"
+for p in balanced latency throughput; do : >"$tmp/shipped/$p.preset"; done
+for f in latency.preset db.preset .hidden.preset 'two words.preset' notes.txt; do
+	: >"$tmp/presetroot/etc/reclaimctl/presets/$f"
+done
+export RECLAIMCTL_PRESET_DIR=$tmp/shipped
+expect 'reclaimctl pr' preset
+expect 'reclaimctl preset ' list show diff apply
+expect 'reclaimctl preset s' show
+contains 'reclaimctl preset -' --json --help
+lacks 'reclaimctl preset -' --dry-run --values
+# --dry-run, --persist and --force: for preset apply only.
+contains 'reclaimctl preset apply -' --dry-run --persist --force --json --help
+lacks 'reclaimctl preset show -' --dry-run --persist --force
+lacks 'reclaimctl preset list -' --dry-run --persist --force
+expect 'reclaimctl --sysroot presetroot preset show ' balanced db latency throughput
+expect 'reclaimctl --sysroot=presetroot preset diff l' latency
+expect 'reclaimctl --sysroot presetroot preset apply d' db
+expect 'reclaimctl --sysroot presetroot preset apply -n --persist d' db
+expect 'reclaimctl preset --sysroot presetroot show t' throughput
+expect 'reclaimctl --json --sysroot presetroot preset --json show b' balanced
+contains 'reclaimctl preset show ' balanced latency throughput
+lacks 'reclaimctl --sysroot presetroot preset list ' balanced db
+lacks 'reclaimctl --sysroot presetroot preset show latency ' balanced db latency
+lacks 'reclaimctl --sysroot presetroot preset ' balanced db
+unset RECLAIMCTL_PRESET_DIR
 cd / && rm -r "$tmp"
 
 # Everything the binary says it accepts must complete.
@@ -252,7 +307,13 @@ if [ -n "$bin" ]; then
 		all_commands=$(candidates 'reclaimctl ')
 		all_knobs=$(candidates 'reclaimctl get ')
 		all_globals=$(candidates 'reclaimctl -')
-		while read -r kind a b; do
+		# An option valid only after a subcommand or another option
+		# (preset apply --dry-run, autotune --apply --persist) completes there.
+		declare -A after=()
+		while read -r kind a b c; do
+			[ "$kind" = context ] && after["$a $b"]=$c
+		done <<<"$surface"
+		while read -r kind a b c; do
 			case $kind in
 			command)
 				grep -qxF -- "$a" <<<"$all_commands" ||
@@ -265,8 +326,9 @@ if [ -n "$bin" ]; then
 			option)
 				# A typed short option is complete: zsh and fish then
 				# offer clusters (-nJ); so look at the list after "-".
-				grep -qxF -- "$b" <<<"$(candidates "reclaimctl $a -")" ||
-					result fail "option $b (reclaimctl $a --help) completes"
+				w=${after["$a $b"]:-}
+				grep -qxF -- "$b" <<<"$(candidates "reclaimctl $a ${w:+$w }-")" ||
+					result fail "option $b (reclaimctl $a --help) completes${w:+ after $w}"
 				;;
 			knob)
 				grep -qxF -- "$a" <<<"$all_knobs" ||
@@ -275,7 +337,7 @@ if [ -n "$bin" ]; then
 			esac
 		done <<<"$surface"
 		[ $failed -eq $before ] &&
-			result ok "all $(wc -l <<<"$surface") commands, options and knobs of $(basename "$bin") complete"
+			result ok "all $(grep -vc '^context ' <<<"$surface") commands, options and knobs of $(basename "$bin") complete"
 	fi
 fi
 

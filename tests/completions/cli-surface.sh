@@ -11,6 +11,11 @@
 #   command NAME          from 'reclaimctl --help' (Commands:)
 #   global OPTION         from 'reclaimctl --help' (Options:)
 #   option COMMAND OPTION from 'reclaimctl COMMAND --help' (Options:)
+#   context COMMAND OPTION WORD
+#                         OPTION of COMMAND is valid only after WORD: its
+#                         description starts with "(WORD)" (a subcommand,
+#                         preset's "(apply)") or "with WORD:" (an option,
+#                         autotune's "with --apply:")
 #   knob NAME             from 'status --json' on an empty root (every knob)
 #   knob ALIAS            from the 'unknown knob' message (aliases)
 
@@ -29,6 +34,30 @@ options() {
 	section 'Options:' | grep -oE -- '(^|[ ,])--?[A-Za-z][-A-Za-z]*' | tr -d ' ,'
 }
 
+# "OPTION WORD" for each option of the section whose description names the
+# subcommand or option it needs, "(WORD) ..." or "with WORD: ...".
+contexts() {
+	section 'Options:' | awk '
+	/^ +-/ {
+		line = $0
+		sub(/^ +/, "", line)
+		if (!match(line, /  +/))
+			next
+		head = substr(line, 1, RSTART - 1)
+		desc = substr(line, RSTART + RLENGTH)
+		if (match(desc, /^\([a-z][-a-z]*\)/))
+			ctx = substr(desc, 2, RLENGTH - 2)
+		else if (match(desc, /^with --?[A-Za-z][-A-Za-z]*:/))
+			ctx = substr(desc, 6, RLENGTH - 6)
+		else
+			next
+		n = split(head, t, /[ ,]+/)
+		for (i = 1; i <= n; i++)
+			if (t[i] ~ /^--?[A-Za-z][-A-Za-z]*$/)
+				print t[i], ctx
+	}'
+}
+
 surface() {
 	top=$("$bin" --help)
 	commands=$(printf '%s\n' "$top" | section 'Commands:' | awk '{ print $1 }')
@@ -40,8 +69,12 @@ surface() {
 	done
 	for c in $commands; do
 		[ "$c" = help ] && continue
-		for o in $("$bin" "$c" --help | options); do
+		help=$("$bin" "$c" --help)
+		for o in $(printf '%s\n' "$help" | options); do
 			echo "option $c $o"
+		done
+		printf '%s\n' "$help" | contexts | while read -r o w; do
+			echo "context $c $o $w"
 		done
 	done
 	"$bin" --sysroot "$empty" status --json |

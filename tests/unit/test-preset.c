@@ -20,7 +20,9 @@
 #include "reclaim.h"
 #include "tmproot.h"
 
-#define ADMIN	      "/etc/reclaimctl/presets"
+#define ADMIN "/etc/reclaimctl/presets"
+/* The same, as tmproot_mkdirs() takes it: relative to the root. */
+#define ADMIN_REL     "etc/reclaimctl/presets"
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 /* The shipped directory of these tests, under the temporary root (but not read through it). */
 #define SHIPPED "/shipped"
@@ -38,7 +40,7 @@ static int setup(void **state)
 	assert_non_null(f);
 	f->root = tmproot_new();
 	snprintf(f->shipped, sizeof(f->shipped), "%s" SHIPPED, f->root);
-	tmproot_mkdirs(f->root, SHIPPED + 1);
+	tmproot_mkdirs(f->root, "shipped");
 	assert_int_equal(setenv("RECLAIMCTL_PRESET_DIR", f->shipped, 1), 0);
 	assert_int_equal(reclaim_new(&f->ctx, f->root), 0);
 	*state = f;
@@ -243,7 +245,7 @@ static void test_errors(void **state)
 			     "from 0 to 200");
 	expect_refused(f, "swappiness = auto\n",
 		       ADMIN "/t.preset:1: swappiness has no automatic value (auto is known for "
-			     "max_direct_reclaimers)");
+			     "kswapd_threads, max_direct_reclaimers)");
 	expect_refused(f, "throttle = Auto\n",
 		       ADMIN "/t.preset:1: invalid value 'Auto' for max_direct_reclaimers: "
 			     "expected an integer from 0 to 1024");
@@ -267,7 +269,7 @@ static void test_binary_and_size(void **state)
 
 	/* A NUL byte: the line it is on. */
 	snprintf(path, sizeof(path), "%s" ADMIN "/nul.preset", f->root);
-	tmproot_mkdirs(f->root, ADMIN + 1);
+	tmproot_mkdirs(f->root, ADMIN_REL);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, "swappiness = 1\n# x\0y\n", 21), 21);
@@ -302,12 +304,12 @@ static void test_not_regular(void **state)
 	struct reclaim_preset *p;
 
 	/* A directory and a FIFO (which must not block the reader). */
-	tmproot_mkdirs(f->root, ADMIN "/dir.preset" + 1);
+	tmproot_mkdirs(f->root, ADMIN_REL "/dir.preset");
 	assert_int_equal(reclaim_preset_load(f->ctx, "dir", &p), -EISDIR);
 	assert_string_equal(reclaim_strerror(f->ctx), ADMIN "/dir.preset: not a regular file");
 	snprintf(path, sizeof(path), "%s" ADMIN "/fifo.preset", f->root);
 	assert_int_equal(mkfifo(path, 0644), 0);
-	assert_int_equal(reclaim_preset_load(f->ctx, "fifo", &p), -EINVAL);
+	assert_int_equal(reclaim_preset_load(f->ctx, "fifo", &p), -EBADMSG);
 	assert_string_equal(reclaim_strerror(f->ctx), ADMIN "/fifo.preset: not a regular file");
 }
 
@@ -452,7 +454,7 @@ static void test_list(void **state)
 	tmproot_write(f->root, ADMIN "/notes.txt", "");
 	tmproot_write(f->root, ADMIN "/.preset", "");
 	tmproot_write(f->root, ADMIN "/a b.preset", "");
-	tmproot_mkdirs(f->root, ADMIN "/dir.preset" + 1);
+	tmproot_mkdirs(f->root, ADMIN_REL "/dir.preset");
 	snprintf(path, sizeof(path), "%s" ADMIN "/link.preset", f->root);
 	assert_int_equal(symlink("mid.preset", path), 0);
 	snprintf(path, sizeof(path), "%s" ADMIN "/dangling.preset", f->root);

@@ -16,77 +16,9 @@
 
 #include "swap-internal.h"
 #include "tmproot.h"
+#include "swaproot.h"
 
-#define HEADER "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n"
-
-/* One /proc/swaps line as Linux 6.12 prints it (the path already escaped). */
-static char *swap_line(const char *path, bool file, unsigned long size, unsigned long used,
-		       int prio)
-{
-	int len = (int)strlen(path);
-	char *s;
-
-	assert_true(asprintf(&s, "%s%*s%s\t%lu\t%s%lu\t%s%d\n", path, len < 40 ? 40 - len : 1, " ",
-			     file ? "file\t" : "partition", size, size < 10000000 ? "\t" : "", used,
-			     used < 10000000 ? "\t" : "", prio) > 0);
-	return s;
-}
-
-static void add_swap(const char *root, const char *path, bool file, unsigned long size,
-		     unsigned long used, int prio)
-{
-	char *old = tmproot_read(root, "/proc/swaps"),
-	     *line = swap_line(path, file, size, used, prio);
-	char *text;
-
-	assert_true(asprintf(&text, "%s%s", old ? old : HEADER, line) > 0);
-	tmproot_write(root, "/proc/swaps", text);
-	free(text);
-	free(line);
-	free(old);
-}
-
-static void tmproot_symlink(const char *root, const char *path, const char *target)
-{
-	char full[PATH_MAX], dir[PATH_MAX];
-	char *slash;
-
-	snprintf(full, sizeof(full), "%s%s", root, path);
-	snprintf(dir, sizeof(dir), "%s", path + 1);
-	slash = strrchr(dir, '/');
-	if (slash) {
-		*slash = '\0';
-		tmproot_mkdirs(root, dir);
-	}
-	assert_int_equal(symlink(target, full), 0);
-}
-
-/* A disk under /sys/devices/DEVDIR with its links; @part (or NULL) a partition of it. */
-static void add_disk(const char *root, const char *devdir, const char *disk, const char *majmin,
-		     const char *rotational, const char *part, const char *part_majmin)
-{
-	char path[PATH_MAX], target[PATH_MAX];
-
-	snprintf(path, sizeof(path), "/sys/%s/%s/queue/rotational", devdir, disk);
-	tmproot_write(root, path, rotational);
-	snprintf(path, sizeof(path), "/sys/block/%s", disk);
-	snprintf(target, sizeof(target), "../%s/%s", devdir, disk);
-	tmproot_symlink(root, path, target);
-	snprintf(path, sizeof(path), "/sys/class/block/%s", disk);
-	snprintf(target, sizeof(target), "../../%s/%s", devdir, disk);
-	tmproot_symlink(root, path, target);
-	snprintf(path, sizeof(path), "/sys/dev/block/%s", majmin);
-	tmproot_symlink(root, path, target);
-	if (!part)
-		return;
-	snprintf(path, sizeof(path), "/sys/%s/%s/%s/partition", devdir, disk, part);
-	tmproot_write(root, path, "2\n");
-	snprintf(path, sizeof(path), "/sys/class/block/%s", part);
-	snprintf(target, sizeof(target), "../../%s/%s/%s", devdir, disk, part);
-	tmproot_symlink(root, path, target);
-	snprintf(path, sizeof(path), "/sys/dev/block/%s", part_majmin);
-	tmproot_symlink(root, path, target);
-}
+#define HEADER SWAPS_HEADER
 
 static int setup(void **state)
 {

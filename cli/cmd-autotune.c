@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * reclaimctl autotune [--dry-run | --apply [--persist] [--force]] [--explain] [--json]
+ *
+ * Shows the plan libreclaim computes for this machine (reclaim_plan_new):
+ * the knobs with their current and planned values, and the swap
+ * priorities it proposes with the commands that would apply them.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "apply.h"
+#include "reclaimctl.h"
+
+struct autotune {
+	struct reclaim_plan *plan;
+	struct reclaim_swaps *swaps; /* NULL without /proc/swaps */
+	char *swaps_missing;
+	int64_t *current; /* indexed like the plan's knobs */
+	bool *has_current;
+	bool sysctls; /* false for a root without /proc/sys/vm (a dump) */
+	bool explain;
+};
+
+static void autotune_free(struct autotune *a)
+{
+	reclaim_plan_unref(a->plan);
+	reclaim_swaps_unref(a->swaps);
+	free(a->swaps_missing);
+	free(a->current);
+	free(a->has_current);
+}
+
+/* The current values of the knobs the kernel has. */
+static int read_current(struct cli *cli, struct autotune *a)
+{
+	size_t n = reclaim_plan_count(a->plan);
+
+	a->current = calloc(n + 1, sizeof(*a->current));
+	a->has_current = calloc(n + 1, sizeof(*a->has_current));
+	if (!a->current || !a->has_current)
+		return fail(EXIT_FAILURE, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		if (reclaim_plan_skipped(a->plan, i))
+			continue;
+		if (reclaim_knob_read(cli->ctx, reclaim_plan_knob(a->plan, i), &a->current[i]) < 0)
+			return lib_fail(cli, EXIT_FAILURE, NULL);
+		a->has_current[i] = true;
+	}
+	/* as status decides it: a stock knob is there on any running kernel */
+	for (size_t i = 0; i < reclaim_knob_count(); i++) {
+		const struct reclaim_knob *k = reclaim_knob_get(i);
+
+		if (!reclaim_knob_needs_patch(k) && reclaim_knob_supported(cli->ctx, k) == 1)
+			a->sysctls = true;
+	}
+	return 0;
+}
+
+static int autotune_read(struct cli *cli, struct autotune *a)
+{
+	struct reclaim_topology *topo;
+	int r;
+
+	if (reclaim_topology_new(cli->ctx, &topo) < 0)
+		return lib_fail(cli, EXIT_FAILURE, NULL);
+	r = reclaim_swaps_new(cli->ctx, &a->swaps);
+	if (r == -ENOENT) {
+		a->swaps_missing = strdup(reclaim_strerror(cli->ctx));
+	} else if (r < 0) {
+		reclaim_topology_unref(topo);
+		return lib_fail(cli, EXIT_FAILURE, NULL);
+	}
+	r = reclaim_plan_new(cli->ctx, topo, a->swaps, &a->plan);
+	reclaim_topology_unref(topo);
+	if (r < 0)
+		return lib_fail(cli, EXIT_FAILURE, NULL);
+	return read_current(cli, a);
+}
+
+/* ---- JSON ---- */
+
+static void json_add_swap_plan(cJSON *root, struct autotune *a)
+{
+	cJSON *list;
+
+	if (!a->swaps) {
+		cJSON_AddNullToObject(root, "swap");
+		return;
+	}
+	list = cJSON_AddArrayToObject(root, "swap");
+	for (size_t i = 0; i < reclaim_plan_swap_count(a->plan); i++) {
+		const struct reclaim_swap *d = reclaim_plan_swap(a->plan, i);
+		int prio = reclaim_plan_swap_priority(a->plan, i);
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(o, "device", reclaim_swap_path(d));
+		cJSON_AddStringToObject(o, "kind", reclaim_swap_kind_name(reclaim_swap_kind(d)));
+		cJSON_AddNumberToObject(o, "current_priority", reclaim_swap_priority(d));
+		if (prio >= 0)
+			cJSON_AddNumberToObject(o, "priority", prio);
+		else
+			cJSON_AddNullToObject(o, "priority");
+		cJSON_AddStringToObject(o, "reason", reclaim_plan_swap_reason(a->plan, i));
+		cJSON_AddItemToArray(list, o);
+	}
+}
+
+static void autotune_json(struct autotune *a)
+{
+	cJSON *root = json_document(), *list;
+
+	list = cJSON_AddArrayToObject(root, "knobs");
+	for (size_t i = 0; i < reclaim_plan_count(a->plan); i++) {
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(o, "knob",
+					reclaim_knob_name(reclaim_plan_knob(a->plan, i)));
+		if (a->has_current[i])
+			cJSON_AddNumberToObject(o, "current", (double)a->current[i]);
+		else
+			cJSON_AddNullToObject(o, "current");
+		cJSON_AddNumberToObject(o, "planned", (double)reclaim_plan_value(a->plan, i));
+		cJSON_AddBoolToObject(o, "skipped", reclaim_plan_skipped(a->plan, i));
+		cJSON_AddStringToObject(o, "reason", reclaim_plan_reason(a->plan, i));
+		cJSON_AddItemToArray(list, o);
+	}
+	json_add_swap_plan(root, a);
+	json_print(root);
+	cJSON_Delete(root);
+}
+
+/* ---- text ---- */
+
+/*
+ * Prints table @t with @reasons[i] (may be NULL) indented on a line of its
+ * own under row i: the table is rendered first, then cut into its lines.
+ */
+static void print_explained(struct table *t, char **reasons, size_t nrows)
+{
+	char *text = NULL, *line, *save = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	size_t row = 0;
+
+	if (!mem)
+		abort();
+	table_print(t, mem);
+	if (fclose(mem) != 0)
+		abort();
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		printf("%s\n", line);
+		if (line != text && row < nrows && reasons[row++])
+			printf("  %s\n", reasons[row - 1]);
+	}
+	free(text);
+}
+
+static void print_knobs(struct cli *cli, struct autotune *a)
+{
+	static const char *const headers[] = {"KNOB", ">CURRENT", ">PLANNED", "ACTION"};
+	struct table *t = table_new(cli, headers, 4);
+	size_t n = reclaim_plan_count(a->plan);
+	char **reasons = calloc(n + 1, sizeof(*reasons));
+
+	if (!reasons)
+		abort();
+	heading(cli, "Knobs (dry run: nothing is written)");
+	for (size_t i = 0; i < n; i++) {
+		char cur[32] = "-", planned[32];
+		const char *action;
+
+		if (a->has_current[i])
+			snprintf(cur, sizeof(cur), "%" PRId64, a->current[i]);
+		snprintf(planned, sizeof(planned), "%" PRId64, reclaim_plan_value(a->plan, i));
+		if (reclaim_plan_skipped(a->plan, i))
+			action = a->sysctls ? "skipped (the kernel lacks it)"
+					    : "skipped (no /proc/sys/vm)";
+		else if (a->current[i] == reclaim_plan_value(a->plan, i))
+			action = "unchanged";
+		else
+			action = "change";
+		table_add(t, reclaim_knob_name(reclaim_plan_knob(a->plan, i)), cur, planned,
+			  action);
+		if (a->explain)
+			reasons[i] = printable(reclaim_plan_reason(a->plan, i));
+	}
+	print_explained(t, reasons, n);
+	for (size_t i = 0; i < n; i++)
+		free(reasons[i]);
+	free(reasons);
+	table_free(t);
+}
+
+/* @s as one shell word: as is when plain, else quoted ('...', or $'...' for control characters). */
+static char *shell_word(const char *s)
+{
+	char *out = malloc(strlen(s) * 4 + 4), *p = out;
+	bool plain = *s != '\0', control = false;
+
+	if (!out)
+		abort();
+	for (const char *c = s; *c; c++) {
+		plain &= strchr("/._-+:@%=,", *c) || (*c >= '0' && *c <= '9') ||
+			 (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z');
+		control |= (unsigned char)*c < 0x20 || *c == 0x7f;
+	}
+	if (plain) {
+		strcpy(out, s);
+		return out;
+	}
+	if (control)
+		*p++ = '$';
+	*p++ = '\'';
+	for (; *s; s++) {
+		if (control && ((unsigned char)*s < 0x20 || *s == 0x7f || *s == '\\' || *s == '\''))
+			p += sprintf(p, "\\%03o", (unsigned char)*s);
+		else if (*s == '\'')
+			p += sprintf(p, "'\\''");
+		else
+			*p++ = *s;
+	}
+	*p++ = '\'';
+	*p = '\0';
+	return out;
+}
+
+static void print_swap(struct cli *cli, struct autotune *a)
+{
+	static const char *const headers[] = {"DEVICE", "KIND", ">CURRENT", ">PROPOSED"};
+	size_t n = reclaim_plan_swap_count(a->plan), changes = 0, proposed = 0;
+	struct table *t;
+	char **reasons;
+
+	heading(cli, "Swap priorities (proposed: zram 100 > non-rotational 50 > rotational 10)");
+	if (!a->swaps) {
+		printf("%s\n", a->swaps_missing ? a->swaps_missing : "no /proc/swaps");
+		return;
+	}
+	if (n == 0) {
+		printf("No active swap devices: nothing to propose.\n");
+		return;
+	}
+	t = table_new(cli, headers, 4);
+	reasons = calloc(n + 1, sizeof(*reasons));
+	if (!reasons)
+		abort();
+	for (size_t i = 0; i < n; i++) {
+		const struct reclaim_swap *d = reclaim_plan_swap(a->plan, i);
+		int prio = reclaim_plan_swap_priority(a->plan, i);
+		char cur[16], want[16] = "-";
+		char *path = printable(reclaim_swap_path(d));
+
+		snprintf(cur, sizeof(cur), "%d", reclaim_swap_priority(d));
+		if (prio >= 0) {
+			snprintf(want, sizeof(want), "%d", prio);
+			proposed++;
+			changes += prio != reclaim_swap_priority(d);
+		}
+		table_add(t, path, reclaim_swap_kind_name(reclaim_swap_kind(d)), cur, want);
+		free(path);
+		if (a->explain)
+			reasons[i] = printable(reclaim_plan_swap_reason(a->plan, i));
+	}
+	print_explained(t, reasons, n);
+	for (size_t i = 0; i < n; i++)
+		free(reasons[i]);
+	free(reasons);
+	table_free(t);
+	if (changes == 0) {
+		printf("%s\n", proposed ? "Every device already has its proposed priority."
+					: "No priority proposed.");
+		return;
+	}
+	printf("\nautotune leaves swap priorities alone: a change swaps the device off and on.\n"
+	       "To apply these, one at a time (--persist also sets pri= in /etc/fstab):\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct reclaim_swap *d = reclaim_plan_swap(a->plan, i);
+		int prio = reclaim_plan_swap_priority(a->plan, i);
+		char *word;
+
+		if (prio < 0 || prio == reclaim_swap_priority(d))
+			continue;
+		word = shell_word(reclaim_swap_path(d));
+		printf("  reclaimctl swap priority %s %d\n", word, prio);
+		free(word);
+	}
+}
+
+/* ---- the command ---- */
+
+static void autotune_help(FILE *out)
+{
+	fputs("Shows the values autotune plans for this machine: kswapd_threads from the\n"
+	      "CPUs per NUMA node (1 per 16 CPUs, at most a quarter of a node's CPUs; the\n"
+	      "smallest node decides), max_direct_reclaimers (3/4 of a node's CPUs within\n"
+	      "1..16; the largest node decides), and swap priorities by speed tier (zram\n"
+	      "100, non-rotational 50, rotational 10), which it only proposes: changing\n"
+	      "one swaps the device off and on (see swap priority). Knobs the kernel\n"
+	      "lacks are skipped. Without --apply nothing is written.\n"
+	      "\nOptions:\n"
+	      "  -n, --dry-run  show the plan without writing anything (the default)\n"
+	      "  -a, --apply    set the knobs to the plan's values, as one change (undo it\n"
+	      "                 with reclaimctl restore); knobs a sysctl file sets are left alone\n"
+	      "  -p, --persist  with --apply: also write them to " RECLAIM_PERSIST_FILE "\n"
+	      "  -f, --force    with --apply: also set knobs that a sysctl file sets\n"
+	      "  -e, --explain  the reason for each value, under its row\n"
+	      "  -J, --json     JSON output (always with the reasons)\n"
+	      "  -h, --help     this help\n",
+	      out);
+}
+
+/* The swap proposals that would change a priority. */
+static size_t swap_changes(const struct autotune *a)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < reclaim_plan_swap_count(a->plan); i++) {
+		int prio = reclaim_plan_swap_priority(a->plan, i);
+
+		n += prio >= 0 && prio != reclaim_swap_priority(reclaim_plan_swap(a->plan, i));
+	}
+	return n;
+}
+
+/* The plan's knobs through the common apply path; swap priorities stay as they are. */
+static int autotune_apply(struct cli *cli, struct autotune *a, const struct apply_request *req)
+{
+	struct apply_result res = {0};
+	size_t swaps = swap_changes(a);
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < reclaim_plan_count(a->plan); i++)
+		if (apply_add(&res, reclaim_plan_knob(a->plan, i), reclaim_plan_value(a->plan, i),
+			      reclaim_plan_reason(a->plan, i)) < 0)
+			r = fail(EXIT_FAILURE, "out of memory");
+	if (r == 0 && (r = apply_run(cli, req, &res)) != 0)
+		fail(r, "%s", res.error);
+	if (r == 0 && cli->json) {
+		cJSON *root = apply_json(req, &res);
+
+		json_add_swap_plan(root, a);
+		json_print(root);
+		cJSON_Delete(root);
+	} else if (r == 0) {
+		apply_print(cli, req, &res);
+		if (req->persist)
+			printf("%s in %s\n", req->dry_run ? "would persist" : "persisted",
+			       RECLAIM_PERSIST_FILE);
+		if (swaps)
+			printf(
+			    "%zu swap priorit%s proposed, not changed: see reclaimctl autotune\n",
+			    swaps, swaps == 1 ? "y" : "ies");
+	}
+	apply_free(&res);
+	return r;
+}
+
+static int run_autotune(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {COMMON_LONG_OPTIONS,
+					     {"dry-run", no_argument, NULL, 'n'},
+					     {"explain", no_argument, NULL, 'e'},
+					     {"apply", no_argument, NULL, 'a'},
+					     {"persist", no_argument, NULL, 'p'},
+					     {"force", no_argument, NULL, 'f'},
+					     {0}};
+	struct apply_request req = {0};
+	struct autotune a = {0};
+	bool apply = false, dry_run = false;
+	int c, r;
+
+	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS "neapf", opts, NULL)) != -1) {
+		bool done;
+
+		if (strchr("neapf", c)) {
+			*(c == 'n'   ? &dry_run
+			  : c == 'e' ? &a.explain
+			  : c == 'a' ? &apply
+			  : c == 'p' ? &req.persist
+				     : &req.force) = true;
+			continue;
+		}
+		r = common_option(cli, &cmd_autotune, c, argv, &done);
+		if (done)
+			return r;
+	}
+	if (optind < argc)
+		return usage_error("autotune: unexpected argument '%s'", argv[optind]);
+	if (apply && dry_run)
+		return usage_error("autotune: --apply and --dry-run exclude each other");
+	if (!apply && (req.persist || req.force))
+		return usage_error("autotune: --%s needs --apply",
+				   req.persist ? "persist" : "force");
+	req.explain = a.explain;
+	r = autotune_read(cli, &a);
+	if (r == 0 && apply) {
+		r = autotune_apply(cli, &a, &req);
+	} else if (r == 0 && cli->json) {
+		autotune_json(&a);
+	} else if (r == 0) {
+		print_knobs(cli, &a);
+		printf("\n");
+		print_swap(cli, &a);
+	}
+	autotune_free(&a);
+	return r;
+}
+
+const struct command cmd_autotune = {
+    .name = "autotune",
+    .run = run_autotune,
+    .args = "[--dry-run | --apply [--persist] [--force]] [--explain] [--json]",
+    .summary = "Show the knob values and swap priorities that fit this machine",
+    .help = autotune_help,
+};
