@@ -514,13 +514,14 @@ check_kswapd_per_node() {
 
 # check_boot_applied PRESET: the boot unit succeeded with PRESET, every knob
 # of PRESET has the value the preset resolves to on this machine ("reclaimctl
-# preset show PRESET --json"), the journal has one entry per knob that it
-# changed from the kernel's value (old, new, preset) and one summary, and
-# every node with memory runs the preset's number of kswapd threads.
+# preset show PRESET --json"; an "auto" value is the autotune plan's, from
+# "reclaimctl autotune --dry-run --json"), the journal has one entry per knob
+# that it changed from the kernel's value (old, new, preset) and one summary,
+# and every node with memory runs the preset's number of kswapd threads.
 check_boot_applied() {
 	local preset=$1 i n k v want_threads=1 changed=0 found
-	local -a knobs=() values=()
-	local -A want_old=() want_new=()
+	local -a knobs=() values=() autos=()
+	local -A want_old=() want_new=() planned=()
 
 	step "the unit $BOOT_UNIT succeeded"
 	unit_load "$BOOT_UNIT"
@@ -540,6 +541,20 @@ check_boot_applied() {
 	for ((i = 0; i < n; i++)); do
 		knobs+=("${JSON[.entries[$i].knob]-}")
 		values+=("${JSON[.entries[$i].value]-}")
+		autos+=("${JSON[.entries[$i].auto]-}")
+	done
+	# what autotune plans here, for the "auto" values
+	reclaimctl autotune --dry-run --json >/tmp/autotune.json || fail "reclaimctl autotune --dry-run --json failed"
+	json_load /tmp/autotune.json || fail "autotune --dry-run --json: not JSON"
+	for ((i = 0; i < ${JSON[.knobs:len]-0}; i++)); do
+		[[ ${JSON[.knobs[$i].skipped]-} == false ]] || continue
+		planned[${JSON[.knobs[$i].knob]-}]=${JSON[.knobs[$i].planned]-}
+	done
+	for i in "${!knobs[@]}"; do
+		[[ ${autos[i]} == true ]] || continue
+		k=${knobs[i]}
+		log "$k = auto: autotune plans ${planned[$k]-nothing}"
+		assert_eq "${planned[$k]-not planned}" "${values[i]}" "$k = auto is autotune's value"
 	done
 	knob_values
 	for i in "${!knobs[@]}"; do
