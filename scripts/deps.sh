@@ -15,6 +15,9 @@ test_pkgs=(
 	# the real-kernel tests: kernel build and QEMU
 	linux-source-6.12 build-essential bc flex bison libelf-dev libssl-dev cpio
 	qemu-system-x86 busybox-static
+	# the boot-unit VM tests: a Debian root (mmdebstrap), made into an ext4
+	# image, the unit enabled and verified with the host's systemctl
+	mmdebstrap e2fsprogs systemd
 	# status --prometheus is checked with promtool, reports in headless Chromium
 	prometheus chromium
 )

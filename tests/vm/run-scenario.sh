@@ -8,17 +8,30 @@
 #   SCENARIO            a name (tests/vm/scenarios/NAME.sh) or a path to a .sh file
 #   --kernel FILE       bzImage (default: what build-kernel.sh prints; builds if needed)
 #   --initramfs FILE    base initramfs from mkinitramfs.sh, or:
-#   --build-dir DIR     make the base initramfs from a CMake build dir
-#                       (DIR/cli/reclaimctl, DIR/libreclaim/, DIR/tests/vm/helpers/)
+#   --build-dir DIR     a CMake build dir: the base initramfs is made from
+#                       DIR/cli/reclaimctl, DIR/libreclaim/, DIR/tests/vm/helpers/;
+#                       a "vm-root: debian" scenario installs DIR into its image
+#                       (DESTDIR=... cmake --install DIR) and needs this option
 #   --log-dir DIR       where NAME.log (the full console) goes (default ./vm-logs)
 #   --timeout SEC       QEMU wall-clock limit (default: the scenario's vm-timeout)
 #   --append ARGS       extra kernel command line
+#   --keep-image FILE   (vm-root: debian) keep the disk image there after the run
 #
 # A scenario may set, in comment lines near its top:
 #   # vm-timeout: SECONDS            (default 240)
 #   # vm-numa: SIZE[:CPUS] ...       one token per NUMA node, e.g. 256M:0 256M:1 256M 256M
 #   # vm-smp: N                      (default 2)
 #   # vm-append: ARGS                extra kernel command line
+#   # vm-root: initramfs|debian      (default initramfs) what the kernel boots:
+#       initramfs  busybox /init runs the scenario (guest/init)
+#       debian     systemd as PID 1 on an ext4 root on virtio-blk (/dev/vda):
+#                  the cached Debian root of mkrootfs.sh + the build installed
+#                  with cmake --install + the test-only unit
+#                  guest/reclaimctl-vm-check.service, which runs the scenario
+#                  after the boot (guest/run-check) and powers off; the files
+#                  under scenarios/NAME.root/ (if present) are copied over the
+#                  image's root first
+#   # vm-enable: UNIT...             (vm-root: debian) systemctl --root=IMAGE enable
 #
 # PASS only if the guest printed "RECLAIMCTL-VM-RESULT: PASS NAME" and the whole
 # console log has no kernel warning, BUG, Oops, lockdep report, hung task,
@@ -54,6 +67,7 @@ main() {
 	}
 
 	scenario=
+	keep_image=
 	while (($#)); do
 		case $1 in
 		--kernel) kernel=${2:?} && shift ;;
@@ -62,6 +76,7 @@ main() {
 		--log-dir) logdir=${2:?} && shift ;;
 		--timeout) timeout=${2:?} && shift ;;
 		--append) extra_append+=" ${2:?}" && shift ;;
+		--keep-image) keep_image=${2:?} && shift ;;
 		-h | --help) usage 0 ;;
 		-*) usage 2 >&2 ;;
 		*)
@@ -92,6 +107,12 @@ main() {
 	smp=$(header smp)
 	smp=${smp:-2}
 	extra_append+=" $(header append)"
+	vmroot=$(header root)
+	vmroot=${vmroot:-initramfs}
+	case $vmroot in
+	initramfs | debian) ;;
+	*) die "vm-root: must be initramfs or debian: $vmroot" ;;
+	esac
 
 	command -v "$qemu" >/dev/null || die "$qemu not found (package qemu-system-x86)"
 	if [[ -z $kernel ]]; then
@@ -104,19 +125,94 @@ main() {
 	work=$(mktemp -d "${TMPDIR:-/tmp}/reclaimctl-vm-$name.XXXXXX")
 	trap 'rm -rf "$work"' EXIT
 
-	if [[ -z $initramfs ]]; then
-		[[ -n $build ]] || die "need --initramfs FILE or --build-dir DIR"
-		initramfs=$work/base.cpio
-		"$here/mkinitramfs.sh" -o "$initramfs" --build-dir "$build" || die "mkinitramfs failed"
-	fi
-	[[ -f $initramfs ]] || die "no initramfs $initramfs"
+	# make_debian_image IMG: the ext4 disk of a "vm-root: debian" scenario.
+	make_debian_image() {
+		local img=$1 base stage f unit units=() mb t0=$SECONDS
+		((EUID == 0)) || die "vm-root: debian needs root (files owned by root in the image, chroot)"
+		local tool
+		for tool in mkfs.ext4 systemctl ldconfig chroot cmake; do
+			command -v "$tool" >/dev/null || die "$tool not found (scripts/deps.sh test)"
+		done
+		base=$("$here/mkrootfs.sh" | tail -n 1) || die "mkrootfs.sh failed"
+		[[ -d $base ]] || die "no Debian root $base"
+		stage=$work/root
+		cp -a "$base" "$stage"
 
-	# Per-run overlay: guest lib + this scenario, appended as a second cpio.
-	mkdir -p "$work/overlay/vm/scenarios"
-	install -m 0644 "$here/guest/lib.sh" "$work/overlay/vm/lib.sh"
-	install -m 0755 "$script" "$work/overlay/vm/scenarios/$name.sh"
-	(cd "$work/overlay" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) >"$work/overlay.cpio"
-	cat "$initramfs" "$work/overlay.cpio" >"$work/initrd.cpio"
+		# The project, installed as an administrator would.
+		if ! DESTDIR=$stage cmake --install "$build" >"$work/install.log" 2>&1; then
+			cat "$work/install.log" >&2
+			die "cmake --install $build failed"
+		fi
+		# The test side: guest lib, the scenario, the check unit and its script,
+		# the static helpers (jsonq ...).
+		mkdir -p "$stage/vm/scenarios" "$stage/vm/bin"
+		install -m 0644 "$here/guest/lib.sh" "$stage/vm/lib.sh"
+		install -m 0755 "$here/guest/run-check" "$stage/vm/run-check"
+		install -m 0755 "$script" "$stage/vm/scenarios/$name.sh"
+		for f in "$build"/tests/vm/helpers/*; do
+			[[ -f $f && -x $f ]] && install -m 0755 "$f" "$stage/vm/bin/"
+		done
+		install -m 0644 "$here/guest/reclaimctl-vm-check.service" \
+			"$stage/etc/systemd/system/reclaimctl-vm-check.service"
+		# The scenario's own files (configuration, presets ...), owned by root.
+		if [[ -d ${script%.sh}.root ]]; then
+			cp -r --no-preserve=ownership "${script%.sh}.root/." "$stage/"
+		fi
+		ldconfig -r "$stage"
+		# Every program the build installed must find its libraries in the image.
+		while IFS= read -r f; do
+			head -c 4 "$f" | cmp -s - <(printf '\177ELF') || continue
+			if chroot "$stage" ldd "${f#"$stage"}" 2>&1 | grep -q 'not found'; then
+				chroot "$stage" ldd "${f#"$stage"}" >&2 || true
+				die "${f#"$stage"}: libraries missing in the image (mkrootfs.sh PACKAGES)"
+			fi
+		done < <(find "$stage/usr/local/bin" "$stage/usr/local/sbin" -type f 2>/dev/null)
+		# Units: enabled the way an administrator does it, against the image.
+		read -ra units <<<"$(header enable)"
+		for unit in "${units[@]}" reclaimctl-vm-check.service; do
+			if ! systemctl --root="$stage" enable "$unit" >>"$work/enable.log" 2>&1; then
+				cat "$work/enable.log" >&2
+				die "systemctl --root=IMAGE enable $unit failed"
+			fi
+		done
+		# the tree as an ext4 file system (no loop mount): its size + room
+		# for the journal and what the scenario writes
+		mb=$(du -sm "$stage" | cut -f1)
+		mb=$((mb + mb / 4 + 128))
+		truncate -s "${mb}M" "$img"
+		if ! mkfs.ext4 -q -F -L reclaimctl-vm -d "$stage" "$img" >"$work/mkfs.log" 2>&1; then
+			cat "$work/mkfs.log" >&2
+			die "mkfs.ext4 -d failed"
+		fi
+		rm -rf "$stage"
+		printf 'run-scenario: %s: image %s MiB, made in %d s\n' "$name" "$mb" "$((SECONDS - t0))" >&2
+	}
+
+	boot_args=()
+	root_append=
+	if [[ $vmroot == initramfs ]]; then
+		if [[ -z $initramfs ]]; then
+			[[ -n $build ]] || die "need --initramfs FILE or --build-dir DIR"
+			initramfs=$work/base.cpio
+			"$here/mkinitramfs.sh" -o "$initramfs" --build-dir "$build" || die "mkinitramfs failed"
+		fi
+		[[ -f $initramfs ]] || die "no initramfs $initramfs"
+
+		# Per-run overlay: guest lib + this scenario, appended as a second cpio.
+		mkdir -p "$work/overlay/vm/scenarios"
+		install -m 0644 "$here/guest/lib.sh" "$work/overlay/vm/lib.sh"
+		install -m 0755 "$script" "$work/overlay/vm/scenarios/$name.sh"
+		(cd "$work/overlay" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) >"$work/overlay.cpio"
+		cat "$initramfs" "$work/overlay.cpio" >"$work/initrd.cpio"
+		boot_args=(-initrd "$work/initrd.cpio")
+	else
+		[[ -n $build ]] || die "vm-root: debian needs --build-dir DIR (the build is installed into the image)"
+		make_debian_image "$work/root.img"
+		# cache=unsafe: the image is thrown away after the run
+		boot_args=(-drive "file=$work/root.img,format=raw,if=virtio,cache=unsafe")
+		# systemd.show_status=1: the units' progress on the console, for the log
+		root_append="root=/dev/vda rw rootfstype=ext4 rootwait systemd.show_status=1"
+	fi
 
 	# NUMA layout
 	numa_args=()
@@ -145,7 +241,7 @@ main() {
 
 	log=$logdir/$name.log
 	append="console=ttyS0,115200 panic=-1 printk.time=1 mitigations=off rcscenario=$name"
-	append+=" $extra_append"
+	append+=" $root_append $extra_append"
 	append=$(echo "$append" | tr -s ' ')
 
 	# one socket per CPU: with cores of one socket in different NUMA nodes the
@@ -154,17 +250,20 @@ main() {
 		"${numa_args[@]}"
 		-nodefaults -no-user-config -display none -no-reboot
 		-serial "file:$log"
-		-kernel "$kernel" -initrd "$work/initrd.cpio" -append "$append")
+		-kernel "$kernel" "${boot_args[@]}" -append "$append")
 	printf '%q ' "${cmd[@]}" >"$logdir/$name.cmd"
 	echo >>"$logdir/$name.cmd"
 
-	printf 'run-scenario: %s: %d nodes (%s), %s MiB, %d cpus, timeout %ss\n' \
-		"$name" "$node" "$numa" "$total_mb" "$smp" "$timeout" >&2
+	printf 'run-scenario: %s: %d nodes (%s), %s MiB, %d cpus, %s, timeout %ss\n' \
+		"$name" "$node" "$numa" "$total_mb" "$smp" "$vmroot" "$timeout" >&2
 	: >"$log"
 	start=$SECONDS
 	qrc=0
 	timeout -k 10 "$timeout" "${cmd[@]}" >"$logdir/$name.qemu.out" 2>&1 </dev/null || qrc=$?
 	wall=$((SECONDS - start))
+	if [[ -n $keep_image && -f $work/root.img ]]; then
+		mv "$work/root.img" "$keep_image"
+	fi
 
 	# ---------------------------------------------------------------------------
 	# Verdict

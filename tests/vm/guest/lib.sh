@@ -429,3 +429,221 @@ check_dmesg_clean() {
 		ok "kernel log clean"
 	fi
 }
+
+# ---------------------------------------------------------------------------
+# systemd (vm-root: debian scenarios; run by reclaimctl-vm-check.service after
+# the boot)
+
+# unit_load UNIT: its state into the associative array UNIT:
+#   ${UNIT[ActiveState]} ${UNIT[SubState]} ${UNIT[Result]} ${UNIT[ExecMainStatus]}
+#   ${UNIT[UnitFileState]} ${UNIT[LoadState]}
+declare -gA UNIT=()
+unit_load() {
+	local line
+	UNIT=()
+	while IFS= read -r line; do
+		[[ $line == *=* ]] && UNIT[${line%%=*}]=${line#*=}
+	done < <(systemctl show -p LoadState,ActiveState,SubState,Result,ExecMainStatus,UnitFileState "$1")
+	printf '  %s: %s\n' "$1" "$(for k in LoadState UnitFileState ActiveState SubState Result ExecMainStatus; do printf '%s=%s ' "$k" "${UNIT[$k]-?}"; done)"
+}
+
+# journal_load FILE MATCH...: this boot's journal entries that match (journalctl
+# matches, e.g. MESSAGE_ID=...), as one JSON array in FILE, loaded into JSON:
+# ${JSON[.:len]} entries, ${JSON[.[0].MESSAGE]}, ${JSON[.[0].RECLAIM_KNOB]} ...
+journal_load() {
+	local file=$1
+	shift
+	journalctl --sync 2>/dev/null || true
+	{
+		printf '['
+		journalctl -b -q -o json --no-pager "$@" | paste -sd, -
+		printf ']\n'
+	} >"$file"
+	json_load "$file"
+}
+
+# The patched kernel's knobs and the standard ones at boot (Linux 6.12 +
+# kernel/patches), to know which values a preset changes. min_free_kbytes is
+# computed from the memory size: presets in the tests do not set it.
+declare -gA KERNEL_DEFAULT=(
+	[kswapd_threads]=1 [max_direct_reclaimers]=0 [swap_round_robin_quota_kb]=2048
+	[swappiness]=60 [watermark_scale_factor]=10 [watermark_boost_factor]=15000
+	[zone_reclaim_mode]=0
+)
+
+# The journal message ids of `reclaimctl boot` (cli/journal.h).
+JOURNAL_ID_KNOB=63fe6bb8eaac40c8996f514a67617472
+JOURNAL_ID_APPLIED=c75a12a31d85493c95bf42093d3cdc3a
+JOURNAL_ID_FAILED=72fb6bc5360547539fc1fc8807ffd9a9
+BOOT_UNIT=reclaimctl-autotune.service
+
+# knob_values: every knob's current value (reclaimctl get --json) into the
+# associative array KNOB: ${KNOB[kswapd_threads]}
+declare -gA KNOB=()
+knob_values() {
+	local k
+	KNOB=()
+	reclaimctl get --json >/tmp/get.json || fail "reclaimctl get --json failed"
+	json_load /tmp/get.json || fail "reclaimctl get --json: not JSON"
+	for k in "${!KERNEL_DEFAULT[@]}" min_free_kbytes; do
+		KNOB[$k]=${JSON[.knobs.$k.value]-missing}
+	done
+}
+
+# check_knobs_are_kernel_defaults: nothing changed a knob since the boot
+check_knobs_are_kernel_defaults() {
+	local k
+	knob_values
+	for k in "${!KERNEL_DEFAULT[@]}"; do
+		assert_eq "${KERNEL_DEFAULT[$k]}" "${KNOB[$k]}" "$k still has the kernel's value (reclaimctl get)"
+	done
+	assert_file_eq "$KNOB_THREADS" 1 "vm.kswapd_threads (/proc)"
+	assert_file_eq "$KNOB_THROTTLE" 0 "vm.max_direct_reclaimers (/proc)"
+	assert_file_eq "$KNOB_QUOTA" 2048 "vm.swap_round_robin_quota_kb (/proc)"
+}
+
+# check_kswapd_per_node N: every node with memory runs exactly N kswapd
+# threads, named kswapdX, kswapdX:1 .. kswapdX:N-1
+check_kswapd_per_node() {
+	local n
+	wait_threads "$1"
+	for n in $(memory_nodes); do
+		assert_eq "$(expected_names "$n" "$1")" "$(kswapd_names "$n")" "node$n runs $1 kswapd thread(s)"
+	done
+}
+
+# check_boot_applied PRESET: the boot unit succeeded with PRESET, every knob
+# of PRESET has the value the preset resolves to on this machine ("reclaimctl
+# preset show PRESET --json"; an "auto" value is the autotune plan's, from
+# "reclaimctl autotune --dry-run --json"), the journal has one entry per knob
+# that it changed from the kernel's value (old, new, preset) and one summary,
+# and every node with memory runs the preset's number of kswapd threads.
+check_boot_applied() {
+	local preset=$1 i n k v want_threads=1 changed=0 found
+	local -a knobs=() values=() autos=()
+	local -A want_old=() want_new=() planned=()
+
+	step "the unit $BOOT_UNIT succeeded"
+	unit_load "$BOOT_UNIT"
+	assert_eq enabled "${UNIT[UnitFileState]-}" "$BOOT_UNIT is enabled"
+	assert_eq active "${UNIT[ActiveState]-}" "ActiveState"
+	assert_eq exited "${UNIT[SubState]-}" "SubState (oneshot, RemainAfterExit=yes)"
+	assert_eq success "${UNIT[Result]-}" "Result"
+	assert_eq 0 "${UNIT[ExecMainStatus]-}" "ExecMainStatus"
+
+	step "the knobs have the values of preset $preset"
+	run reclaimctl preset show "$preset" || fail "reclaimctl preset show $preset failed"
+	reclaimctl preset show "$preset" --json >/tmp/preset.json || fail "reclaimctl preset show $preset --json failed"
+	json_load /tmp/preset.json || fail "preset show --json: not JSON"
+	assert_eq "$preset" "$(jv .name)" "preset show: name"
+	n=${JSON[.entries:len]-0}
+	assert_gt "$n" 0 "preset $preset has entries"
+	for ((i = 0; i < n; i++)); do
+		knobs+=("${JSON[.entries[$i].knob]-}")
+		values+=("${JSON[.entries[$i].value]-}")
+		autos+=("${JSON[.entries[$i].auto]-}")
+	done
+	# what autotune plans here, for the "auto" values
+	reclaimctl autotune --dry-run --json >/tmp/autotune.json || fail "reclaimctl autotune --dry-run --json failed"
+	json_load /tmp/autotune.json || fail "autotune --dry-run --json: not JSON"
+	for ((i = 0; i < ${JSON[.knobs:len]-0}; i++)); do
+		[[ ${JSON[.knobs[$i].skipped]-} == false ]] || continue
+		planned[${JSON[.knobs[$i].knob]-}]=${JSON[.knobs[$i].planned]-}
+	done
+	for i in "${!knobs[@]}"; do
+		[[ ${autos[i]} == true ]] || continue
+		k=${knobs[i]}
+		log "$k = auto: autotune plans ${planned[$k]-nothing}"
+		assert_eq "${planned[$k]-not planned}" "${values[i]}" "$k = auto is autotune's value"
+	done
+	knob_values
+	for i in "${!knobs[@]}"; do
+		k=${knobs[i]} v=${values[i]}
+		[[ -n ${KERNEL_DEFAULT[$k]-} ]] || die "preset $preset sets $k, whose boot value this test does not know"
+		assert_eq "$v" "${KNOB[$k]}" "$k = $v as preset $preset resolves it here"
+		assert_file_eq "/proc/sys/vm/$k" "$v" "/proc/sys/vm/$k"
+		[[ $k == kswapd_threads ]] && want_threads=$v
+		if [[ $v != "${KERNEL_DEFAULT[$k]}" ]]; then
+			want_old[vm.$k]=${KERNEL_DEFAULT[$k]}
+			want_new[vm.$k]=$v
+			changed=$((changed + 1))
+		fi
+	done
+	# knobs the preset does not name keep the kernel's value
+	for k in "${!KERNEL_DEFAULT[@]}"; do
+		found=0
+		for v in "${knobs[@]}"; do [[ $v == "$k" ]] && found=1; done
+		((found)) || assert_eq "${KERNEL_DEFAULT[$k]}" "${KNOB[$k]}" "$k (not in the preset) keeps the kernel's value"
+	done
+	reclaimctl preset diff "$preset" --json >/tmp/diff.json || fail "reclaimctl preset diff $preset --json failed"
+	json_load /tmp/diff.json || fail "preset diff --json: not JSON"
+	assert_eq 0 "$(jv .to_set)" "preset diff $preset: nothing left to set"
+
+	step "kswapd threads"
+	check_kswapd_per_node "$want_threads"
+
+	step "journal: one entry per changed knob ($changed)"
+	run journalctl -b -q --no-pager -u "$BOOT_UNIT" || true
+	journal_load /tmp/knob.json "MESSAGE_ID=$JOURNAL_ID_KNOB" || fail "journalctl -o json: not JSON"
+	n=${JSON[.:len]-0}
+	assert_eq "$changed" "$n" "entries with MESSAGE_ID=$JOURNAL_ID_KNOB"
+	for ((i = 0; i < n; i++)); do
+		k=${JSON[.[$i].RECLAIM_KNOB]-missing}
+		log "entry $i: $k ${JSON[.[$i].RECLAIM_OLD]-?} -> ${JSON[.[$i].RECLAIM_NEW]-?}: ${JSON[.[$i].MESSAGE]-}"
+		if [[ -z ${want_new[$k]-} ]]; then
+			fail "journal entry for $k, which preset $preset does not change"
+			continue
+		fi
+		assert_eq "${want_old[$k]}" "${JSON[.[$i].RECLAIM_OLD]-missing}" "$k: RECLAIM_OLD"
+		assert_eq "${want_new[$k]}" "${JSON[.[$i].RECLAIM_NEW]-missing}" "$k: RECLAIM_NEW"
+		assert_eq "$preset" "${JSON[.[$i].RECLAIM_PRESET]-missing}" "$k: RECLAIM_PRESET"
+		assert_eq "$BOOT_UNIT" "${JSON[.[$i]._SYSTEMD_UNIT]-missing}" "$k: logged by the unit"
+		unset "want_new[$k]"
+	done
+	for k in "${!want_new[@]}"; do
+		fail "no journal entry for $k (${want_old[$k]} -> ${want_new[$k]})"
+	done
+
+	step "journal: the summary, no failure"
+	journal_load /tmp/applied.json "MESSAGE_ID=$JOURNAL_ID_APPLIED" || fail "journalctl -o json: not JSON"
+	assert_eq 1 "${JSON[.:len]-0}" "entries with MESSAGE_ID=$JOURNAL_ID_APPLIED"
+	log "summary: ${JSON[.[0].MESSAGE]-}"
+	assert_eq "$preset" "${JSON[.[0].RECLAIM_PRESET]-missing}" "summary: RECLAIM_PRESET"
+	assert_eq "$changed" "${JSON[.[0].RECLAIM_CHANGED]-missing}" "summary: RECLAIM_CHANGED"
+	assert_eq "$BOOT_UNIT" "${JSON[.[0]._SYSTEMD_UNIT]-missing}" "summary: logged by the unit"
+	journal_load /tmp/failed.json "MESSAGE_ID=$JOURNAL_ID_FAILED" || fail "journalctl -o json: not JSON"
+	assert_eq 0 "${JSON[.:len]-0}" "entries with MESSAGE_ID=$JOURNAL_ID_FAILED"
+}
+
+# check_boot_failed PRESET WHERE: the boot unit failed visibly on PRESET (exit
+# status 1), its journal entry (priority err) names WHERE ("FILE:LINE:"),
+# nothing was applied and every knob has the kernel's value.
+check_boot_failed() {
+	local preset=$1 where=$2
+
+	step "the unit $BOOT_UNIT failed"
+	unit_load "$BOOT_UNIT"
+	assert_eq enabled "${UNIT[UnitFileState]-}" "$BOOT_UNIT is enabled"
+	assert_eq failed "${UNIT[ActiveState]-}" "ActiveState"
+	assert_eq exit-code "${UNIT[Result]-}" "Result"
+	assert_eq 1 "${UNIT[ExecMainStatus]-}" "ExecMainStatus"
+	run systemctl status --no-pager -l "$BOOT_UNIT" || true
+
+	step "no knob changed"
+	check_knobs_are_kernel_defaults
+	check_kswapd_per_node 1
+
+	step "journal: the failure, and nothing applied"
+	journal_load /tmp/failed.json "MESSAGE_ID=$JOURNAL_ID_FAILED" || fail "journalctl -o json: not JSON"
+	assert_eq 1 "${JSON[.:len]-0}" "entries with MESSAGE_ID=$JOURNAL_ID_FAILED"
+	log "failure: ${JSON[.[0].MESSAGE]-}"
+	assert_eq 3 "${JSON[.[0].PRIORITY]-missing}" "failure: PRIORITY (err)"
+	assert_match "(^|[^A-Za-z0-9_/.-])${where//./\\.}" "${JSON[.[0].MESSAGE]-}" "failure: MESSAGE names $where"
+	assert_match "$preset" "${JSON[.[0].MESSAGE]-}" "failure: MESSAGE names the preset"
+	assert_eq "$preset" "${JSON[.[0].RECLAIM_PRESET]-missing}" "failure: RECLAIM_PRESET"
+	assert_eq "$BOOT_UNIT" "${JSON[.[0]._SYSTEMD_UNIT]-missing}" "failure: logged by the unit"
+	journal_load /tmp/knob.json "MESSAGE_ID=$JOURNAL_ID_KNOB" || fail "journalctl -o json: not JSON"
+	assert_eq 0 "${JSON[.:len]-0}" "entries with MESSAGE_ID=$JOURNAL_ID_KNOB"
+	journal_load /tmp/applied.json "MESSAGE_ID=$JOURNAL_ID_APPLIED" || fail "journalctl -o json: not JSON"
+	assert_eq 0 "${JSON[.:len]-0}" "entries with MESSAGE_ID=$JOURNAL_ID_APPLIED"
+}

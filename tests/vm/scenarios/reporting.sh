@@ -67,11 +67,14 @@ reclaimctl monitor -i 1 -c 4 --per-node || fail "monitor --per-node"
 wait "${HOGS[-1]}" || fail "memhog exited $?"
 
 step "2. stalls names the hogs"
-# two hogs in parallel: kswapd falls behind, they reclaim directly
+# two hogs in parallel: kswapd falls behind, they reclaim directly. stalls
+# sees only processes alive at both ends of its interval: on a fast host the
+# two passes can be done in less than 20 s, so they hold their memory after
+# them until the interval is over.
 size=$((($(mem_avail_mb) + extra_mb * 2) / 2))
-memhog -q -m "$size" -p 2 &
+memhog -q -m "$size" -p 2 -H 22 &
 hog1=$!
-memhog -q -m "$size" -p 2 &
+memhog -q -m "$size" -p 2 -H 22 &
 hog2=$!
 HOGS+=($hog1 $hog2)
 sleep 1

@@ -6,10 +6,13 @@
 # without writing, and `status` reports the throttle and the quota as the
 # kernel has them.
 #  - set throttle 2 -> vm.max_direct_reclaimers 2;
-#  - set throttle auto -> clamp(round(0.75 x CPUs of the largest node with
-#    CPUs), 1, 16): here every node with CPUs has one CPU, so 1;
+#  - set throttle auto -> clamp(round(0.75 x CPUs per node), 1, 16), the
+#    memory-only nodes not counted: here every node with CPUs has one CPU,
+#    so 1;
+#  - set threads auto -> 1 per 16 CPUs of a node, at most a quarter of them,
+#    at least 1: here 1 (unchanged);
 #  - set swap-quota 512K / 2M / 0 -> 512 / 2048 / 0;
-#  - 1025, -1, 2G, 1.5M: exit 2, the kernel's value stays;
+#  - 1025, -1, x, 2G, 1.5M: exit 2, the kernel's value stays;
 #  - status --json: throttle.limit and throttled (direct_reclaim_throttled),
 #    swap.round_robin_quota_kb.
 #
@@ -29,15 +32,24 @@ assert_eq 2 "$(reclaimctl get -n throttle)" "reclaimctl get -n throttle"
 step "set throttle auto"
 out=$(reclaimctl set throttle auto 2>&1) || fail "reclaimctl set throttle auto failed"
 printf '  | %s\n' "$out"
-# The largest node with CPUs has one CPU: round(0.75) = 1.
-assert_match '^auto: 1 = 3/4 of the 1 CPU of node [0-9]+ \(the largest node with CPUs\)' "$out" \
-	"the reason names the node and its CPUs"
+# Every node with CPUs has one CPU: round(0.75) = 1; nodes 2-3 have none.
+assert_match '^auto: 1 CPU per node on nodes 0-1 -> 1 direct reclaimer at once per node \(3/4 of a node.s CPUs' "$out" \
+	"the reason names the nodes and their CPUs"
+assert_match 'memory-only nodes 2-3 do not count' "$out" "the reason says how memory-only nodes count"
 assert_file_eq "$KNOB_THROTTLE" 1 "vm.max_direct_reclaimers after auto"
 rc=0
 reclaimctl set --dry-run --json throttle auto >/tmp/auto.json || rc=$?
 assert_eq 0 "$rc" "set --dry-run --json throttle auto"
 assert_eq "1 1 true" "$(jsonq /tmp/auto.json .old) $(jsonq /tmp/auto.json .new) $(jsonq /tmp/auto.json .dry_run)" \
 	"dry run: old, new, dry_run"
+
+step "set threads auto"
+out=$(reclaimctl set threads auto 2>&1) || fail "reclaimctl set threads auto failed"
+printf '  | %s\n' "$out"
+assert_match '^auto: 1 CPU per node on nodes 0-1 -> 1 kswapd thread per node' "$out" \
+	"the reason names the nodes and their CPUs"
+assert_file_eq "$KNOB_THREADS" 1 "vm.kswapd_threads after auto"
+wait_threads 1
 
 step "set swap-quota 512K, 2M, 0"
 for q in 512K:512 2M:2048 0:0 512K:512; do
@@ -51,7 +63,6 @@ assert_rc 2 "set throttle -1" -- reclaimctl set throttle -1
 assert_rc 2 "set throttle x" -- reclaimctl set throttle x
 assert_rc 2 "set swap-quota 2G" -- reclaimctl set swap-quota 2G
 assert_rc 2 "set swap-quota 1.5M" -- reclaimctl set swap-quota 1.5M
-assert_rc 2 "set threads auto (no rule yet)" -- reclaimctl set threads auto
 assert_file_eq "$KNOB_THROTTLE" 1 "vm.max_direct_reclaimers unchanged"
 assert_file_eq "$KNOB_QUOTA" 512 "vm.swap_round_robin_quota_kb unchanged"
 
