@@ -39,21 +39,6 @@ static inline void add_swap(const char *root, const char *path, bool file, unsig
 	free(old);
 }
 
-static inline void tmproot_symlink(const char *root, const char *path, const char *target)
-{
-	char full[PATH_MAX], dir[PATH_MAX];
-	char *slash;
-
-	snprintf(full, sizeof(full), "%s%s", root, path);
-	snprintf(dir, sizeof(dir), "%s", path + 1);
-	slash = strrchr(dir, '/');
-	if (slash) {
-		*slash = '\0';
-		tmproot_mkdirs(root, dir);
-	}
-	assert_int_equal(symlink(target, full), 0);
-}
-
 /*
  * A disk under /sys/DEVDIR with its links; @rotational the content of its
  * queue/rotational (NULL: no such file); @part (or NULL) a partition of it.

@@ -47,14 +47,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void link_in(const char *root, const char *path, const char *target)
-{
-	char full[PATH_MAX];
-
-	snprintf(full, sizeof(full), "%s%s", root, path);
-	assert_int_equal(symlink(target, full), 0);
-}
-
 static struct reclaim_fstab *load(const char *root, struct reclaim_ctx **ctx)
 {
 	struct reclaim_fstab *f = NULL;
@@ -99,9 +91,9 @@ static void test_find(void **state)
 
 	tmproot_mkdirs(root, "dev/disk/by-label");
 	tmproot_mkdirs(root, "dev/disk/by-id");
-	link_in(root, "/dev/disk/by-uuid/3b1f", "../../nvme0n1p3");
-	link_in(root, "/dev/disk/by-label/fast\\x20swap", "../../nvme1n1p2");
-	link_in(root, "/dev/disk/by-id/ata-X-part2", "../../sda2");
+	tmproot_symlink(root, "/dev/disk/by-uuid/3b1f", "../../nvme0n1p3");
+	tmproot_symlink(root, "/dev/disk/by-label/fast\\x20swap", "../../nvme1n1p2");
+	tmproot_symlink(root, "/dev/disk/by-id/ata-X-part2", "../../sda2");
 	f = load(root, &ctx);
 	assert_int_equal(reclaim_fstab_find(f, "/dev/nvme0n1p3"), 0);
 	assert_int_equal(reclaim_fstab_find(f, "/dev/nvme1n1p2"), 1);
@@ -212,7 +204,7 @@ static void test_set_priority_refused(void **state)
 	/* a link is not replaced by a file */
 	tmproot_write(root, "/etc/fstab.real", fstab);
 	tmproot_unlink(root, "/etc/fstab");
-	link_in(root, "/etc/fstab", "fstab.real");
+	tmproot_symlink(root, "/etc/fstab", "fstab.real");
 	assert_int_equal(reclaim_fstab_new(ctx, &f), 0);
 	assert_int_equal(reclaim_fstab_set_priority(f, 0, 1), -EINVAL);
 	assert_non_null(strstr(reclaim_strerror(ctx), "not a regular file"));

@@ -30,14 +30,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void link_in(const char *root, const char *path, const char *target)
-{
-	char full[PATH_MAX];
-
-	snprintf(full, sizeof(full), "%s%s", root, path);
-	assert_int_equal(symlink(target, full), 0);
-}
-
 static const struct reclaim_knob *knob(const char *name)
 {
 	const struct reclaim_knob *k = reclaim_knob_find(name);
@@ -265,13 +257,13 @@ static void test_masks(void **state)
 	tmproot_write(root, "/run/sysctl.d/50-a.conf", "vm.swappiness = 10\n");
 	/* a link to /dev/null masks, though the root has no /dev */
 	tmproot_mkdirs(root, "etc/sysctl.d");
-	link_in(root, "/etc/sysctl.d/50-b.conf", "/dev/null");
+	tmproot_symlink(root, "/etc/sysctl.d/50-b.conf", "/dev/null");
 	tmproot_write(root, "/etc/sysctl.d/50-c.conf", "");
 	/* a dangling link hides the name too, and reads as nothing */
-	link_in(root, "/etc/sysctl.d/50-d.conf", "/nowhere/50-d.conf");
+	tmproot_symlink(root, "/etc/sysctl.d/50-d.conf", "/nowhere/50-d.conf");
 	/* a link to another file reads that file, shown by its own name */
 	tmproot_write(root, "/etc/tuning/swap.txt", "\nvm.swappiness = 50\n");
-	link_in(root, "/etc/sysctl.d/50-e.conf", "../tuning/swap.txt");
+	tmproot_symlink(root, "/etc/sysctl.d/50-e.conf", "../tuning/swap.txt");
 	c = scan(root, &ctx);
 	assert_string_equal(entries(c, "swappiness"),
 			    "/run/sysctl.d/50-a.conf:1=10 /etc/tuning/swap.txt:2=50*");
@@ -296,7 +288,7 @@ static void test_sysctl_conf(void **state)
 	reclaim_unref(ctx);
 
 	/* Debian's link: read at its place, shown as /etc/sysctl.conf, not twice. */
-	link_in(root, "/etc/sysctl.d/99-sysctl.conf", "../sysctl.conf");
+	tmproot_symlink(root, "/etc/sysctl.d/99-sysctl.conf", "../sysctl.conf");
 	c = scan(root, &ctx);
 	assert_string_equal(entries(c, "swappiness"),
 			    "/etc/sysctl.conf:3=10 /etc/sysctl.d/99-zz.conf:1=20*");
@@ -305,7 +297,7 @@ static void test_sysctl_conf(void **state)
 
 	/* An absolute link is followed inside the root. */
 	tmproot_unlink(root, "/etc/sysctl.d/99-sysctl.conf");
-	link_in(root, "/etc/sysctl.d/99-sysctl.conf", "/etc/sysctl.conf");
+	tmproot_symlink(root, "/etc/sysctl.d/99-sysctl.conf", "/etc/sysctl.conf");
 	c = scan(root, &ctx);
 	assert_string_equal(entries(c, "swappiness"),
 			    "/etc/sysctl.conf:3=10 /etc/sysctl.d/99-zz.conf:1=20*");
@@ -315,7 +307,7 @@ static void test_sysctl_conf(void **state)
 	/* /etc/sysctl.conf as a link to /dev/null: nothing */
 	tmproot_unlink(root, "/etc/sysctl.d/99-sysctl.conf");
 	tmproot_unlink(root, "/etc/sysctl.conf");
-	link_in(root, "/etc/sysctl.conf", "/dev/null");
+	tmproot_symlink(root, "/etc/sysctl.conf", "/dev/null");
 	c = scan(root, &ctx);
 	assert_string_equal(entries(c, "swappiness"), "/etc/sysctl.d/99-zz.conf:1=20*");
 	reclaim_sysctl_conf_unref(c);
@@ -349,7 +341,7 @@ static void test_lib(void **state)
 		snprintf(full, sizeof(full), "%s/lib", root);
 		assert_int_equal(rmdir(full), 0);
 	}
-	link_in(root, "/lib", "/usr/lib");
+	tmproot_symlink(root, "/lib", "/usr/lib");
 	c = scan(root, &ctx);
 	assert_string_equal(entries(c, "swappiness"), "/usr/lib/sysctl.d/50-usr.conf:1=1*");
 	reclaim_sysctl_conf_unref(c);
@@ -697,7 +689,7 @@ static void test_persist_foreign(void **state)
 
 	/* A link (an administrator's mask) is not reclaimctl's file. */
 	tmproot_unlink(root, RECLAIM_PERSIST_FILE);
-	link_in(root, RECLAIM_PERSIST_FILE, "/dev/null");
+	tmproot_symlink(root, RECLAIM_PERSIST_FILE, "/dev/null");
 	assert_int_equal(reclaim_persist_read(ctx, &p), -EBADMSG);
 	assert_non_null(strstr(reclaim_strerror(ctx), "it is a link"));
 	assert_int_equal(reclaim_persist_write(ctx, &k, &v, 1), -EBADMSG);

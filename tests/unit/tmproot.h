@@ -46,6 +46,22 @@ static inline void tmproot_mkdirs(const char *root, const char *path)
 	assert_true(mkdir(full, 0755) == 0 || errno == EEXIST);
 }
 
+/* Makes ROOT/@path a symbolic link to @target, creating the directories on the way. */
+static inline void tmproot_symlink(const char *root, const char *path, const char *target)
+{
+	char full[PATH_MAX], dir[PATH_MAX];
+	char *slash;
+
+	snprintf(full, sizeof(full), "%s%s", root, path);
+	snprintf(dir, sizeof(dir), "%s", path + 1);
+	slash = strrchr(dir, '/');
+	if (slash) {
+		*slash = '\0';
+		tmproot_mkdirs(root, dir);
+	}
+	assert_int_equal(symlink(target, full), 0);
+}
+
 /* Writes @content to ROOT/@path (path absolute), creating the directories on the way. */
 static inline void tmproot_write(const char *root, const char *path, const char *content)
 {
