@@ -43,19 +43,8 @@ done
 [ $# -gt 0 ] || { echo 'usage: check-man.sh [--reclaimctl BIN --surface SCRIPT [--fixture DIR]] [--presets DIR] PAGE...' >&2; exit 2; }
 [ -z "$presets" ] || export RECLAIMCTL_PRESET_DIR=$presets
 
-n=0
-failed=0
-result() {
-	n=$((n + 1))
-	if [ "$1" = ok ]; then
-		echo "ok $n - $2"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n - $2"
-		[ -n "${3:-}" ] && printf '%s\n' "$3" | sed 's/^/#   /'
-	fi
-	return 0
-}
+# shellcheck source=../tests/tap.sh
+. "$(dirname "$0")/../tests/tap.sh"
 skip() {
 	n=$((n + 1))
 	echo "ok $n - $1 # SKIP $2"

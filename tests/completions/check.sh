@@ -24,8 +24,6 @@ file=${2:?usage: check.sh SHELL COMPLETION_FILE [RECLAIMCTL]}
 bin=${3:-}
 here=$(cd "$(dirname "$0")" && pwd)
 file=$(cd "$(dirname "$file")" && pwd)/$(basename "$file")
-n=0
-failed=0
 
 skip() {
 	echo "1..0 # SKIP $*"
@@ -63,17 +61,8 @@ fish)
 	;;
 esac
 
-result() {
-	n=$((n + 1))
-	if [ "$1" = ok ]; then
-		echo "ok $n - $2"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n - $2"
-		[ -n "${3:-}" ] && printf '#   %s\n' "$3"
-	fi
-	return 0
-}
+# shellcheck source=../tap.sh
+. "$here/../tap.sh"
 
 # Candidates of LINE with the shells' decorations taken off: a directory's
 # trailing '/', and the '--sysroot=' that fish repeats before each directory.
