@@ -7,8 +7,8 @@
 
 static void restore_help(FILE *out)
 {
-	fputs("Puts back the values the knobs had before reclaimctl first changed them\n"
-	      "since boot (set, preset apply, autotune --apply and the boot unit save\n"
+	fputs("Undoes the last change: puts back the values the knobs had before it\n"
+	      "(set, preset apply, autotune --apply and the boot unit save\n"
 	      "them in /run/reclaimctl/saved), then forgets them.\n"
 	      "With --persist, also removes " RECLAIM_PERSIST_FILE ", the values\n"
 	      "persisted with --persist.\n"
@@ -88,9 +88,9 @@ static int restore(struct cli *cli, const struct apply_request *req)
 		json_print(root);
 		cJSON_Delete(root);
 	} else if (res.count == 0 && !(persisted && reclaim_persist_count(persisted))) {
-		puts(req->persist ? "nothing to restore: no knob was changed since boot, none is "
-				    "persisted"
-				  : "nothing to restore: no knob was changed since boot");
+		puts(req->persist ? "nothing to restore: no change since boot or the last restore, "
+				    "none persisted"
+				  : "nothing to restore: no change since boot or the last restore");
 	} else {
 		apply_print(cli, req, &res);
 		print_unpersist(cli, req, persisted, NULL);

@@ -132,9 +132,9 @@ int reclaim_knob_write(struct reclaim_ctx *ctx, const struct reclaim_knob *knob,
 /*
  * A change: several knob writes applied as one transaction, the one way
  * reclaimctl writes knobs. Applying takes /run/reclaimctl/lock (waiting up
- * to 10 s for another writer, then -EBUSY), reads every old value, adds
- * them to /run/reclaimctl/saved (a knob saved already keeps its older
- * value), then writes. A kswapd_threads write is checked: every node with
+ * to 10 s for another writer, then -EBUSY), reads every old value, saves
+ * those of the knobs it changes in /run/reclaimctl/saved (replacing what
+ * an earlier change saved), then writes. A kswapd_threads write is checked: every node with
  * memory must run that many threads. If a write fails or is not taken,
  * every knob already written is put back, the saved values are as before,
  * and reclaim_strerror() names the knob, why, and what was restored.
@@ -147,9 +147,9 @@ struct reclaim_change *reclaim_change_unref(struct reclaim_change *change);
 int reclaim_change_add(struct reclaim_change *change, const struct reclaim_knob *knob,
 		       int64_t value);
 /*
- * A change that puts back the values saved before reclaimctl's first change
- * since boot (/run/reclaimctl/saved); applying it forgets them. -ENOENT when
- * nothing is saved.
+ * A change that puts back the values saved before the last change
+ * (/run/reclaimctl/saved), undoing it; applying it forgets them. -ENOENT
+ * when nothing is saved.
  */
 int reclaim_change_new_restore(struct reclaim_ctx *ctx, struct reclaim_change **change);
 /*

@@ -49,8 +49,8 @@ RECLAIM_EXPORT int reclaim_change_new_restore(struct reclaim_ctx *ctx, struct re
 	if (r < 0)
 		return r;
 	if (saved.count == 0)
-		return reclaim_error(ctx, ENOENT,
-				     "nothing to restore: no knob was changed since boot");
+		return reclaim_error(
+		    ctx, ENOENT, "nothing to restore: no change since boot or the last restore");
 	r = reclaim_change_new(ctx, &c);
 	for (size_t i = 0; r == 0 && i < saved.count; i++)
 		r = reclaim_change_add(c, saved.knobs[i], saved.values[i]);
@@ -205,23 +205,25 @@ static void rollback(struct reclaim_change *c, size_t written, char *detail, siz
 		append(detail, size, "; could not restore %s", failed);
 }
 
-/* The entries' old values join the saved ones; @prior keeps the set as it was. */
+/*
+ * The old values of the knobs this change changes replace the saved set,
+ * so that a restore undoes the last change; @prior keeps the set as it was,
+ * for a rollback. A change that changes nothing leaves the set alone.
+ */
 static int save_old_values(struct reclaim_change *c, struct reclaim_saved *prior)
 {
-	struct reclaim_saved merged = {0};
+	struct reclaim_saved mine = {0};
 	int r;
 
 	r = reclaim_saved_load(c->ctx, prior);
-	for (size_t i = 0; r == 0 && i < prior->count; i++)
-		r = reclaim_saved_add(&merged, prior->knobs[i], prior->values[i]);
 	for (size_t i = 0; r == 0 && i < c->count; i++)
 		if (c->entries[i].old_value != c->entries[i].new_value)
-			r = reclaim_saved_add(&merged, c->entries[i].knob, c->entries[i].old_value);
+			r = reclaim_saved_add(&mine, c->entries[i].knob, c->entries[i].old_value);
 	if (r == -ENOMEM)
 		r = reclaim_error(c->ctx, ENOMEM, "out of memory");
-	if (r == 0 && merged.count != prior->count)
-		r = reclaim_saved_store(c->ctx, &merged);
-	reclaim_saved_free(&merged);
+	if (r == 0 && mine.count > 0)
+		r = reclaim_saved_store(c->ctx, &mine);
+	reclaim_saved_free(&mine);
 	return r;
 }
 

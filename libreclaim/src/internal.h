@@ -107,7 +107,7 @@ int reclaim_mkdir_p(const char *path, mode_t mode);
 int reclaim_lock_take(struct reclaim_ctx *ctx, int *fd);
 void reclaim_lock_release(int fd);
 
-/* saved.c: the values before reclaimctl's first change since boot. */
+/* saved.c: the values before the last change, for restore. */
 struct reclaim_saved {
 	const struct reclaim_knob **knobs;
 	int64_t *values;
@@ -115,7 +115,7 @@ struct reclaim_saved {
 };
 /* An empty set when nothing is saved; -EBADMSG for a damaged file. */
 int reclaim_saved_load(struct reclaim_ctx *ctx, struct reclaim_saved *s);
-/* Adds @k unless it is saved already: the older value stays. */
+/* Adds @k unless it is in the set already. */
 int reclaim_saved_add(struct reclaim_saved *s, const struct reclaim_knob *k, int64_t value);
 /* Writes the set atomically; an empty set removes the file. */
 int reclaim_saved_store(struct reclaim_ctx *ctx, const struct reclaim_saved *s);

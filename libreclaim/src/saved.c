@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * /run/reclaimctl/saved: the value each knob had before reclaimctl first
- * changed it since boot, as "vm.NAME = VALUE" lines (sysctl -p reads it
- * too). Later changes add knobs but never replace a saved value, so a
- * restore goes back to the machine's own state, not to the last step.
+ * /run/reclaimctl/saved: the values the knobs had before the last change
+ * that changed any, as "vm.NAME = VALUE" lines (sysctl -p reads it too),
+ * for "reclaimctl restore" to undo that change. It lives in /run: a reboot
+ * forgets it along with the change.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -30,7 +30,7 @@ static int saved_add(struct reclaim_saved *s, const struct reclaim_knob *k, int6
 
 	for (size_t i = 0; i < s->count; i++)
 		if (s->knobs[i] == k)
-			return 0; /* the older value stays */
+			return 0; /* a knob is saved once */
 	knobs = realloc(s->knobs, (s->count + 1) * sizeof(*knobs));
 	if (!knobs)
 		return -ENOMEM;

@@ -415,10 +415,10 @@ static void test_null_arguments(void **state)
 	assert_null(reclaim_change_unref(NULL));
 }
 
-static void test_old_values_are_saved_once(void **state)
+static void test_saved_values_are_the_last_change(void **state)
 {
 	struct fixture *f = *state;
-	struct reclaim_change *second;
+	struct reclaim_change *second, *noop;
 
 	mock_writes = false;
 	add_three(f);
@@ -426,15 +426,19 @@ static void test_old_values_are_saved_once(void **state)
 	assert_file(f, SAVED,
 		    SAVED_HEADER "vm.kswapd_threads = 1\nvm.max_direct_reclaimers = 0\n"
 				 "vm.swap_round_robin_quota_kb = 2048\n");
-	/* A later change adds knobs but keeps the older value of those saved already. */
+	/* The next change replaces them: restore undoes the last change. */
 	assert_int_equal(reclaim_change_new(f->ctx, &second), 0);
 	assert_int_equal(reclaim_change_add(second, knob("throttle"), 2), 0);
 	assert_int_equal(reclaim_change_add(second, knob("swappiness"), 10), 0);
 	assert_int_equal(reclaim_change_apply(second), 0);
 	reclaim_change_unref(second);
-	assert_file(f, SAVED,
-		    SAVED_HEADER "vm.kswapd_threads = 1\nvm.max_direct_reclaimers = 0\n"
-				 "vm.swap_round_robin_quota_kb = 2048\nvm.swappiness = 60\n");
+	assert_file(f, SAVED, SAVED_HEADER "vm.max_direct_reclaimers = 8\nvm.swappiness = 60\n");
+	/* A change that changes nothing keeps them. */
+	assert_int_equal(reclaim_change_new(f->ctx, &noop), 0);
+	assert_int_equal(reclaim_change_add(noop, knob("swappiness"), 10), 0);
+	assert_int_equal(reclaim_change_apply(noop), 0);
+	reclaim_change_unref(noop);
+	assert_file(f, SAVED, SAVED_HEADER "vm.max_direct_reclaimers = 8\nvm.swappiness = 60\n");
 }
 
 static void test_restore_puts_back_and_forgets(void **state)
@@ -455,7 +459,7 @@ static void test_restore_puts_back_and_forgets(void **state)
 	assert_null(tmproot_read(f->root, SAVED));
 	assert_int_equal(reclaim_change_new_restore(f->ctx, &again), -ENOENT);
 	assert_string_equal(reclaim_strerror(f->ctx),
-			    "nothing to restore: no knob was changed since boot");
+			    "nothing to restore: no change since boot or the last restore");
 }
 
 static void test_failed_apply_keeps_saved_values(void **state)
@@ -543,7 +547,7 @@ int main(void)
 	    T(test_partly_failing_rollback),
 	    T(test_unchanged_knobs_are_not_written),
 	    T(test_unchanged_threads_are_written),
-	    T(test_old_values_are_saved_once),
+	    T(test_saved_values_are_the_last_change),
 	    T(test_restore_puts_back_and_forgets),
 	    T(test_failed_apply_keeps_saved_values),
 	    T(test_damaged_saved_file_stops_apply),
