@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * check: the knobs that sysctl files set besides reclaimctl, which line
- * wins at boot, and what is wrong with the lines that name a knob.
+ * check: whether the kernel has the knobs of the patches, the knobs that
+ * sysctl files set besides reclaimctl, which line wins at boot, and what is
+ * wrong with the lines that name a knob. The exit status is a set of bits.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -11,6 +12,14 @@
 #include <unistd.h>
 
 #include "reclaimctl.h"
+
+/* Exit status bits, documented in reclaimctl(8); 1 and 2 as for every command. */
+enum {
+	CHECK_KERNEL = 4,      /* the running kernel lacks knobs of the patches */
+	CHECK_CONFLICT = 8,    /* a knob is set outside reclaimctl's file */
+	CHECK_OVERRIDDEN = 16, /* a persisted value does not decide its knob at boot */
+	CHECK_PROBLEM = 32,    /* a malformed line, a foreign persisted file, ... */
+};
 
 struct problem {
 	const char *file;
@@ -23,7 +32,9 @@ struct findings {
 	struct reclaim_sysctl_conf *conf;
 	struct problem *problems;
 	size_t nproblems;
-	size_t own; /* values in reclaimctl's file */
+	size_t own;    /* values in reclaimctl's file */
+	bool kernel;   /* the root has /proc/sys/vm: the kernel's knobs are known */
+	char *missing; /* the patched knobs it lacks, "vm.a, vm.b"; NULL if none */
 };
 
 static void add_problem(struct findings *f, const char *file, unsigned int line,
@@ -76,6 +87,19 @@ static void collect(struct cli *cli, struct findings *f)
 	struct reclaim_sysctl_conf *c = f->conf;
 	struct reclaim_persist *p = NULL;
 	bool kernel = knows_kernel(cli);
+
+	f->kernel = kernel;
+	for (size_t k = 0; kernel && k < reclaim_knob_count(); k++) {
+		const struct reclaim_knob *knob = reclaim_knob_get(k);
+		char *list;
+
+		if (!reclaim_knob_needs_patch(knob) || reclaim_knob_supported(cli->ctx, knob) != 0)
+			continue;
+		list = xasprintf("%s%s%s", f->missing ? f->missing : "", f->missing ? ", " : "",
+				 reclaim_knob_sysctl(knob));
+		free(f->missing);
+		f->missing = list;
+	}
 
 	/* A file that cannot be read may set a knob; a bad line naming none is not ours. */
 	for (size_t i = 0; i < reclaim_sysctl_conf_problem_count(c); i++)
@@ -140,6 +164,20 @@ static void print_json(const struct findings *f)
 	cJSON *conflicts = cJSON_AddArrayToObject(root, "conflicts");
 	cJSON *overridden = cJSON_AddArrayToObject(root, "overridden");
 	cJSON *problems = cJSON_AddArrayToObject(root, "problems");
+	cJSON *missing;
+
+	if (!f->kernel) {
+		cJSON_AddNullToObject(root, "kernel_lacks");
+	} else {
+		missing = cJSON_AddArrayToObject(root, "kernel_lacks");
+		for (size_t k = 0; k < reclaim_knob_count(); k++) {
+			const struct reclaim_knob *knob = reclaim_knob_get(k);
+
+			if (f->missing && strstr(f->missing, reclaim_knob_sysctl(knob)))
+				cJSON_AddItemToArray(missing,
+						     cJSON_CreateString(reclaim_knob_name(knob)));
+		}
+	}
 
 	for (size_t k = 0; k < reclaim_knob_count(); k++) {
 		const struct reclaim_knob *knob = reclaim_knob_get(k);
@@ -285,16 +323,41 @@ static void print_summary(const struct findings *f)
 		printf("%zu problem%s\n", f->nproblems, f->nproblems == 1 ? "" : "s");
 }
 
+static void print_kernel(const struct findings *f)
+{
+	if (!f->kernel)
+		printf("kernel: unknown (no /proc/sys/vm under the root)\n");
+	else if (f->missing)
+		printf("kernel: lacks %s (it needs the patches in kernel/)\n", f->missing);
+	else
+		printf("kernel: has the knobs of the patches\n");
+}
+
+/* The exit status: the bits of what was found. */
+static int status_bits(const struct findings *f)
+{
+	int bits = f->missing ? CHECK_KERNEL : 0;
+
+	for (size_t k = 0; k < reclaim_knob_count(); k++) {
+		bits |= is_conflict(f, reclaim_knob_get(k)) ? CHECK_CONFLICT : 0;
+		bits |= is_overridden(f, reclaim_knob_get(k)) ? CHECK_OVERRIDDEN : 0;
+	}
+	return bits | (f->nproblems > 0 ? CHECK_PROBLEM : 0);
+}
+
 static void check_help(FILE *out)
 {
-	fputs("Lists every knob of reclaimctl that a sysctl file sets, with the file and\n"
+	fputs("Says whether the kernel has the knobs of the patches, then lists every\n"
+	      "knob of reclaimctl that a sysctl file sets, with the file and\n"
 	      "line, the value and which line wins at boot, read as systemd-sysctl does:\n"
 	      "/etc/sysctl.d, /run/sysctl.d, /usr/local/lib/sysctl.d, /usr/lib/sysctl.d,\n"
 	      "/lib/sysctl.d, then /etc/sysctl.conf. A knob set outside reclaimctl's own\n"
 	      "file (" RECLAIM_PERSIST_FILE ") is a conflict; a value persisted there\n"
 	      "that a later line overrides is reported too. Also reported: lines naming\n"
 	      "a knob that are not valid, and persisted knobs this kernel lacks.\n"
-	      "Exit status: 0 nothing found, 1 conflicts or problems found.\n"
+	      "Exit status: 0 nothing found, else the sum of: 4 the kernel lacks knobs\n"
+	      "of the patches, 8 conflicts, 16 a persisted value overridden at boot,\n"
+	      "32 problems (1: check itself failed, 2: usage error).\n"
 	      "\nOptions:\n"
 	      "  -J, --json   JSON output\n"
 	      "  -h, --help   this help\n",
@@ -305,8 +368,8 @@ static int run_check(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {COMMON_LONG_OPTIONS, {0}};
 	struct findings f = {0};
-	bool found = false;
 	size_t entries;
+	int bits;
 	int c;
 
 	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, opts, NULL)) != -1) {
@@ -322,15 +385,14 @@ static int run_check(struct cli *cli, int argc, char **argv)
 		return lib_fail(cli, EXIT_FAILURE, NULL);
 	collect(cli, &f);
 	entries = reclaim_sysctl_conf_count(f.conf);
-	found = f.nproblems > 0;
-	for (size_t k = 0; k < reclaim_knob_count(); k++)
-		found |=
-		    is_conflict(&f, reclaim_knob_get(k)) || is_overridden(&f, reclaim_knob_get(k));
+	bits = status_bits(&f);
+	if (!cli->json)
+		print_kernel(&f);
 	if (cli->json) {
 		print_json(&f);
-	} else if (!found && f.own == 0) {
+	} else if (!(bits & ~CHECK_KERNEL) && f.own == 0) {
 		printf("no conflicts: no sysctl file sets a knob of reclaimctl\n");
-	} else if (!found) {
+	} else if (!(bits & ~CHECK_KERNEL)) {
 		printf("no conflicts: the %zu value%s persisted in " RECLAIM_PERSIST_FILE
 		       " win%s at boot\n",
 		       f.own, f.own == 1 ? "" : "s", f.own == 1 ? "s" : "");
@@ -349,13 +411,14 @@ static int run_check(struct cli *cli, int argc, char **argv)
 		free(f.problems[i].message);
 	free(f.problems);
 	reclaim_sysctl_conf_unref(f.conf);
-	return found ? EXIT_FAILURE : EXIT_SUCCESS;
+	free(f.missing);
+	return bits;
 }
 
 const struct command cmd_check = {
     .name = "check",
     .run = run_check,
     .args = "[--json]",
-    .summary = "Find sysctl files that set reclaimctl's knobs",
+    .summary = "Check the kernel's knobs and the sysctl files that set them",
     .help = check_help,
 };
