@@ -24,7 +24,8 @@ bool journal_is_stderr(void)
 	unsigned long long dev, ino;
 	struct stat st;
 
-	if (!enabled || !env || sscanf(env, "%llu:%llu", &dev, &ino) != 2 || fstat(STDERR_FILENO, &st) < 0)
+	if (!enabled || !env || sscanf(env, "%llu:%llu", &dev, &ino) != 2 ||
+	    fstat(STDERR_FILENO, &st) < 0)
 		return false;
 	return (unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino;
 }
