@@ -263,6 +263,10 @@ void apply_print(struct cli *cli, const struct apply_request *req, const struct 
 		    res->entries[i].status != APPLY_SKIPPED)
 			printf("  %s\n", res->entries[i].reason);
 	}
+	/* restore --persist removes the file: the restore says that itself. */
+	if (req->persist && !req->restore)
+		printf("%s in %s\n", req->dry_run ? "would persist" : "persisted",
+		       RECLAIM_PERSIST_FILE);
 }
 
 void apply_free(struct apply_result *res)

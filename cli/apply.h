@@ -51,7 +51,10 @@ int apply_add_preset(struct cli *cli, const struct reclaim_preset *preset,
  * exit status with res->error set.
  */
 int apply_run(struct cli *cli, const struct apply_request *req, struct apply_result *res);
-/* Text (one line per knob) or JSON ({"dry_run", "knobs": [...]}) of the outcome. */
+/*
+ * Text (one line per knob, then "persisted in FILE" for --persist) or JSON
+ * ({"dry_run", "knobs": [...]}) of the outcome.
+ */
 void apply_print(struct cli *cli, const struct apply_request *req, const struct apply_result *res);
 cJSON *apply_json(const struct apply_request *req, const struct apply_result *res);
 void apply_free(struct apply_result *res);

@@ -347,9 +347,6 @@ static int autotune_apply(struct cli *cli, struct autotune *a, const struct appl
 		cJSON_Delete(root);
 	} else if (r == 0) {
 		apply_print(cli, req, &res);
-		if (req->persist)
-			printf("%s in %s\n", req->dry_run ? "would persist" : "persisted",
-			       RECLAIM_PERSIST_FILE);
 		if (swaps)
 			printf(
 			    "%zu swap priorit%s proposed, not changed: see reclaimctl autotune\n",

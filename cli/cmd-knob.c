@@ -242,16 +242,19 @@ static int set_main(struct cli *cli, int argc, char **argv, char **reason)
 	return r;
 }
 
-static int run_set(struct cli *cli, int argc, char **argv)
+/* The reason of an "auto" value lives until the line that prints it. */
+static int set_knob(struct cli *cli, int argc, char **argv)
 {
 	char *reason = NULL;
-	int r;
+	int r = set_main(cli, argc, argv, &reason);
 
-	argv = options_first(argc, argv, &argc);
-	r = set_main(cli, argc, argv, &reason);
-	free(argv);
 	free(reason);
 	return r;
+}
+
+static int run_set(struct cli *cli, int argc, char **argv)
+{
+	return run_options_first(cli, argc, argv, set_knob);
 }
 
 const struct command cmd_get = {

@@ -424,9 +424,6 @@ static int preset_apply(struct cli *cli, const char *name, const struct apply_re
 		cJSON_Delete(root);
 	} else {
 		apply_print(cli, req, &res);
-		if (req->persist)
-			printf("%s in %s\n", req->dry_run ? "would persist" : "persisted",
-			       RECLAIM_PERSIST_FILE);
 	}
 	apply_free(&res);
 	reclaim_preset_unref(p);
@@ -487,12 +484,7 @@ static int preset_main(struct cli *cli, int argc, char **argv)
 
 static int run_preset(struct cli *cli, int argc, char **argv)
 {
-	int r;
-
-	argv = options_first(argc, argv, &argc);
-	r = preset_main(cli, argc, argv);
-	free(argv);
-	return r;
+	return run_options_first(cli, argc, argv, preset_main);
 }
 
 const struct command cmd_preset = {

@@ -485,12 +485,7 @@ static int swap_main(struct cli *cli, int argc, char **argv)
 
 static int run_swap(struct cli *cli, int argc, char **argv)
 {
-	int r;
-
-	argv = options_first(argc, argv, &argc);
-	r = swap_main(cli, argc, argv);
-	free(argv);
-	return r;
+	return run_options_first(cli, argc, argv, swap_main);
 }
 
 const struct command cmd_swap = {

@@ -302,3 +302,14 @@ char **options_first(int argc, char **argv, int *new_argc)
 	*new_argc = n;
 	return v;
 }
+
+int run_options_first(struct cli *cli, int argc, char **argv,
+		      int (*main)(struct cli *cli, int argc, char **argv))
+{
+	int r;
+
+	argv = options_first(argc, argv, &argc);
+	r = main(cli, argc, argv);
+	free(argv);
+	return r;
+}

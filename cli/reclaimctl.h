@@ -86,6 +86,9 @@ int option_error(const char *where, int opt, char **argv);
  * argv (free() it) with the options first, then "--" and the operands.
  */
 char **options_first(int argc, char **argv, int *new_argc);
+/* Runs @main on the argv of options_first(): a command whose operands may start with '-'. */
+int run_options_first(struct cli *cli, int argc, char **argv,
+		      int (*main)(struct cli *cli, int argc, char **argv));
 
 /* cmd-swap.c: the swap rings, also part of status. */
 /* For the tables: control characters as the kernel escapes them (\011), the rest as is; free() it.
