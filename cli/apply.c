@@ -139,6 +139,25 @@ static int entries_from_change(struct apply_result *res, const struct reclaim_ch
 	return 0;
 }
 
+/*
+ * The old values the change read under the writers' lock, which another
+ * writer may have changed since check_entries() read them: the change's
+ * entries are the entries not skipped, in order.
+ */
+static void take_old_values(struct apply_result *res, const struct reclaim_change *c)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; i < res->count && j < reclaim_change_count(c); i++) {
+		struct apply_entry *e = &res->entries[i];
+
+		if (e->status == APPLY_SKIPPED)
+			continue;
+		e->old_value = reclaim_change_old_value(c, j++);
+		e->status = e->old_value == e->new_value ? APPLY_UNCHANGED : APPLY_CHANGED;
+	}
+}
+
 int apply_run(struct cli *cli, const struct apply_request *req, struct apply_result *res)
 {
 	struct reclaim_change *change = NULL;
@@ -161,8 +180,10 @@ int apply_run(struct cli *cli, const struct apply_request *req, struct apply_res
 	if (r == 0 && !req->dry_run && reclaim_change_count(change) > 0 &&
 	    reclaim_change_apply(change) < 0)
 		r = set_error(res, EXIT_FAILURE, "%s", reclaim_strerror(cli->ctx));
-	if (r == 0 && !req->dry_run)
+	if (r == 0 && !req->dry_run && reclaim_change_count(change) > 0) {
+		take_old_values(res, change);
 		res->verified_nodes = reclaim_change_verified_nodes(change);
+	}
 	reclaim_change_unref(change);
 	return r;
 }
