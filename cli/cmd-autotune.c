@@ -411,6 +411,6 @@ const struct command cmd_autotune = {
     .name = "autotune",
     .run = run_autotune,
     .args = "[--dry-run | --apply [--persist] [--force]] [--explain] [--json]",
-    .summary = "Show the knob values and swap priorities that fit this machine",
+    .summary = "Plan knobs and swap priorities for this machine; apply the plan",
     .help = autotune_help,
 };

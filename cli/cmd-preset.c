@@ -491,6 +491,6 @@ const struct command cmd_preset = {
     .name = "preset",
     .run = run_preset,
     .args = "[list] | show NAME | diff NAME | apply [--dry-run] [--persist] [--force] NAME",
-    .summary = "List presets of knob values, show one, compare one with the knobs",
+    .summary = "List, show, compare and apply presets of knob values",
     .help = preset_help,
 };

@@ -13,13 +13,13 @@ function __reclaimctl_commands
         set 'Set a knob, checking its range first and its effect after' \
         threads 'Show the kswapd threads of every NUMA node' \
         swap 'Show the swap rings; change the priority of a device safely' \
-        autotune 'Show the knob values and swap priorities that fit this machine' \
+        autotune 'Plan knobs and swap priorities for this machine; apply the plan' \
         monitor 'Show reclaim rates, kswapd CPU and pressure every interval' \
         stalls 'Show the processes delayed most by reclaim (taskstats)' \
         record 'Record rates, kswapd CPU, pressure and knobs into a file' \
         report 'Render recorded runs as one HTML page with charts' \
         check 'Find sysctl files that set the knobs, and what wins at boot' \
-        preset 'List presets of knob values, show one, compare one with the knobs' \
+        preset 'List, show, compare and apply presets of knob values' \
         restore 'Put back the knob values from before reclaimctl changed them' \
         boot 'Apply the configured preset, as the boot unit does' \
         help 'Show the help of a command'
