@@ -45,19 +45,9 @@ main() {
 	log() { printf 'build-kernel: %s\n' "$*" >&2; }
 	die() { log "error: $*"; exit 1; }
 
-	print_key=0
-	force=0
-	for arg in "$@"; do
-		case $arg in
-		--print-key) print_key=1 ;;
-		--force) force=1 ;;
-		-h | --help)
-			awk 'NR > 2 && !/^#/ {exit} NR > 2 {sub(/^# ?/, ""); print}' "$self"
-			exit 0
-			;;
-		*) die "unknown argument: $arg" ;;
-		esac
-	done
+	# shellcheck source=SCRIPTDIR/cache.sh
+	source "$(dirname "$self")/cache.sh"
+	cache_options "$self" "$@"
 
 	[[ -f $fragment ]] || die "missing config fragment $fragment"
 
@@ -118,10 +108,7 @@ main() {
 	}
 	ensure_packages
 
-	mkdir -p "$cache" || die "cannot create cache dir $cache (set RECLAIMCTL_VM_CACHE)"
-	exec 9>"$cache/.lock"
-	log "waiting for the cache lock $cache/.lock"
-	flock 9
+	cache_lock "$cache" .lock
 	# Someone else may have built it meanwhile.
 	if ((!force)) && [[ -f $out/bzImage ]]; then
 		log "cached kernel for key ${key:0:12} (built concurrently)"
@@ -287,12 +274,7 @@ main() {
 	rm -rf "$out"
 	mv "$tmp" "$out"
 	# keep the newest few kernels of other keys
-	keep=${RECLAIMCTL_VM_KEEP:-8}
-	find "$cache" -mindepth 1 -maxdepth 1 -type d -name 'kernel-*' -printf '%T@ %p\n' |
-		sort -rn | tail -n +$((keep + 1)) | cut -d' ' -f2- |
-		while IFS= read -r old; do
-			[[ $old == "$out" ]] || rm -rf "$old"
-		done
+	cache_prune "$cache" kernel "${RECLAIMCTL_VM_KEEP:-8}" "$out"
 	log "done in $((SECONDS - t_start)) s: $out/bzImage"
 	echo "$out/bzImage"
 }

@@ -49,19 +49,9 @@ main() {
 		exit 1
 	}
 
-	print_key=0
-	force=0
-	for arg in "$@"; do
-		case $arg in
-		--print-key) print_key=1 ;;
-		--force) force=1 ;;
-		-h | --help)
-			awk 'NR > 2 && !/^#/ {exit} NR > 2 {sub(/^# ?/, ""); print}' "$self"
-			exit 0
-			;;
-		*) die "unknown argument: $arg" ;;
-		esac
-	done
+	# shellcheck source=SCRIPTDIR/cache.sh
+	source "$(dirname "$self")/cache.sh"
+	cache_options "$self" "$@"
 
 	# The host's release: the guest runs the binaries built here, so it must
 	# have the same libraries.
@@ -92,10 +82,7 @@ main() {
 		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends mmdebstrap >&2
 	fi
 
-	mkdir -p "$cache" || die "cannot create cache dir $cache (set RECLAIMCTL_VM_CACHE)"
-	exec 9>"$cache/.rootfs.lock"
-	log "waiting for the lock $cache/.rootfs.lock"
-	flock 9
+	cache_lock "$cache" .rootfs.lock
 	if ((!force)) && [[ -f $out/root/etc/machine-id && -f $out/packages ]]; then
 		log "cached root for key ${key:0:12} (built concurrently)"
 		echo "$out/root"
@@ -134,12 +121,7 @@ main() {
 
 	rm -rf "$out"
 	mv "$tmp" "$out"
-	keep=${RECLAIMCTL_VM_ROOTFS_KEEP:-2}
-	find "$cache" -mindepth 1 -maxdepth 1 -type d -name 'rootfs-*' -printf '%T@ %p\n' |
-		sort -rn | tail -n +$((keep + 1)) | cut -d' ' -f2- |
-		while IFS= read -r old; do
-			[[ $old == "$out" ]] || rm -rf "$old"
-		done
+	cache_prune "$cache" rootfs "${RECLAIMCTL_VM_ROOTFS_KEEP:-2}" "$out"
 	log "done in $((SECONDS - t_start)) s: $out/root ($(du -sm "$out/root" | cut -f1) MiB, $(wc -l <"$out/packages") packages)"
 	echo "$out/root"
 }
