@@ -83,13 +83,15 @@ static int check_entry(struct cli *cli, const struct apply_request *req, struct 
 	r = conf && !req->force ? admin_choice(conf, e->knob, &why) : 0;
 	if (r < 0)
 		return set_error(res, EXIT_FAILURE, "out of memory");
-	if (r > 0 && req->need_knobs)
+	if (r > 0 && req->need_knobs) {
 		r = set_error(res, EXIT_FAILURE, "%s left alone: %s", reclaim_knob_sysctl(e->knob),
 			      why);
-	else if (r > 0)
+	} else if (r > 0) {
 		skip(e, why);
+		r = 0;
+	}
 	free(why);
-	return r > 0 && req->need_knobs ? EXIT_FAILURE : 0;
+	return r;
 }
 
 static int check_entries(struct cli *cli, const struct apply_request *req, struct apply_result *res)
