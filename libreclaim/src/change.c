@@ -207,22 +207,26 @@ static void rollback(struct reclaim_change *c, size_t written, char *detail, siz
 
 /*
  * The old values of the knobs this change changes replace the saved set,
- * so that a restore undoes the last change; @prior keeps the set as it was,
- * for a rollback. A change that changes nothing leaves the set alone.
+ * so that a restore undoes the last change; *@stored says so, and @prior
+ * holds the set as it was, for a rollback. A change that changes nothing
+ * leaves the set alone.
  */
-static int save_old_values(struct reclaim_change *c, struct reclaim_saved *prior)
+static int save_old_values(struct reclaim_change *c, struct reclaim_saved *prior, bool *stored)
 {
 	struct reclaim_saved mine = {0};
-	int r;
+	int r = 0;
 
+	*stored = false;
 	r = reclaim_saved_load(c->ctx, prior);
 	for (size_t i = 0; r == 0 && i < c->count; i++)
 		if (c->entries[i].old_value != c->entries[i].new_value)
 			r = reclaim_saved_add(&mine, c->entries[i].knob, c->entries[i].old_value);
 	if (r == -ENOMEM)
 		r = reclaim_error(c->ctx, ENOMEM, "out of memory");
-	if (r == 0 && mine.count > 0)
+	if (r == 0 && mine.count > 0) {
 		r = reclaim_saved_store(c->ctx, &mine);
+		*stored = r == 0;
+	}
 	reclaim_saved_free(&mine);
 	return r;
 }
@@ -252,7 +256,7 @@ static int apply_locked(struct reclaim_change *c)
 {
 	struct reclaim_saved prior = {0}, none = {0};
 	char detail[1024];
-	bool written = false;
+	bool written = false, stored = false;
 	size_t i, done = 0;
 	int r = 0;
 
@@ -264,7 +268,7 @@ static int apply_locked(struct reclaim_change *c)
 		}
 	}
 	if (!c->restore) {
-		r = save_old_values(c, &prior);
+		r = save_old_values(c, &prior, &stored);
 		if (r < 0) {
 			reclaim_saved_free(&prior);
 			return r;
@@ -294,7 +298,7 @@ static int apply_locked(struct reclaim_change *c)
 	/* Keep the failure's message; the rollback's own errors must not replace it. */
 	snprintf(detail, sizeof(detail), "%s", reclaim_strerror(c->ctx));
 	rollback(c, done, detail, sizeof(detail));
-	if (!c->restore)
+	if (stored)
 		reclaim_saved_store(c->ctx, &prior);
 	reclaim_saved_free(&prior);
 	return reclaim_error(c->ctx, -r, "%s", detail);
