@@ -77,7 +77,7 @@ static int run_boot(struct cli *cli, int argc, char **argv)
 	}
 	if (optind < argc)
 		return usage_error("boot: unexpected argument '%s'", argv[optind]);
-	journal_use(strcmp(reclaim_get_sysroot(cli->ctx), "/") == 0 && !o.dry_run);
+	journal_use(reclaim_is_live(cli->ctx) && !o.dry_run);
 	if (reclaim_request_new(cli->ctx, RECLAIM_REQUEST_BOOT, 0, &req) < 0 ||
 	    (o.dry_run ? reclaim_request_evaluate(req, &e) : reclaim_request_apply(req, &e)) < 0) {
 		reclaim_request_unref(req);

@@ -72,15 +72,14 @@ __attribute__((format(printf, 1, 2))) static char *xasprintf(const char *fmt, ..
 	return s;
 }
 
-/* True if the root has the running kernel's sysctls (a dump may not). */
+/* True if the root has the running kernel's sysctls (a dump may not): a stock knob is there. */
 static bool knows_kernel(struct cli *cli)
 {
-	const char *root = reclaim_get_sysroot(cli->ctx);
-	char *path = xasprintf("%s/proc/sys/vm", strcmp(root, "/") == 0 ? "" : root);
-	bool r = access(path, F_OK) == 0;
-
-	free(path);
-	return r;
+	for (size_t k = 0; k < reclaim_knob_count(); k++)
+		if (!reclaim_knob_needs_patch(reclaim_knob_get(k)) &&
+		    reclaim_knob_supported(cli->ctx, reclaim_knob_get(k)) == 1)
+			return true;
+	return false;
 }
 
 /* What the boot unit would do: the engine's evaluation of "reclaimctl boot". */

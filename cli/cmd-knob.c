@@ -75,9 +75,7 @@ static int run_get(struct cli *cli, int argc, char **argv)
 		if (n == 0) {
 			free(knobs);
 			return fail(EXIT_FAILURE, "no knob found under %s/proc/sys/vm",
-				    strcmp(reclaim_get_sysroot(cli->ctx), "/") == 0
-					? ""
-					: reclaim_get_sysroot(cli->ctx));
+				    reclaim_is_live(cli->ctx) ? "" : reclaim_get_sysroot(cli->ctx));
 		}
 	}
 	if (cli->json) {

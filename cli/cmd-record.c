@@ -131,7 +131,7 @@ static int write_header(struct recorder *rec)
 	cJSON_AddStringToObject(o, "start", start);
 	cJSON_AddNumberToObject(o, "timestamp",
 				round_to((double)reclaim_sample_realtime_ns(rec->first) / 1e9, 3));
-	if (strcmp(sysroot, "/") == 0 && gethostname(host, sizeof(host)) == 0) {
+	if (reclaim_is_live(rec->cli->ctx) && gethostname(host, sizeof(host)) == 0) {
 		host[sizeof(host) - 1] = '\0';
 		cJSON_AddStringToObject(o, "hostname", host);
 	} else {

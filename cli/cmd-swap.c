@@ -281,7 +281,7 @@ static int parse_prio(const char *s, int *prio)
 
 static bool on_live_root(struct cli *cli)
 {
-	return strcmp(reclaim_get_sysroot(cli->ctx), "/") == 0;
+	return reclaim_is_live(cli->ctx);
 }
 
 static void print_fstab_text(const struct reclaim_swap_plan *p, bool had, int before,

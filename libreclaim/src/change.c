@@ -294,7 +294,7 @@ static int keep_persisted(struct reclaim_change *c)
 /* Puts the persisted file back as it was before this change. */
 static void restore_persisted(struct reclaim_change *c, char *detail, size_t size)
 {
-	_cleanup_free_ char *full = reclaim_path(c->ctx, RECLAIM_PERSIST_FILE);
+	_cleanup_free_ char *full = reclaim_path_nofollow(c->ctx, RECLAIM_PERSIST_FILE);
 	int r;
 
 	if (!full)

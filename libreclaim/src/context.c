@@ -15,6 +15,7 @@ struct reclaim_ctx {
 RECLAIM_EXPORT int reclaim_new(struct reclaim_ctx **ret, const char *sysroot)
 {
 	struct reclaim_ctx *ctx;
+	char *canonical;
 	size_t len;
 
 	assert_return(ret, -EINVAL);
@@ -25,10 +26,15 @@ RECLAIM_EXPORT int reclaim_new(struct reclaim_ctx **ret, const char *sysroot)
 	ctx->refcount = 1;
 	if (!sysroot)
 		sysroot = "";
+	/* One spelling of the root: "/." or a link to "/" is the live system too. */
+	canonical = sysroot[0] ? realpath(sysroot, NULL) : NULL;
+	if (canonical)
+		sysroot = canonical;
 	len = strlen(sysroot);
 	while (len > 0 && sysroot[len - 1] == '/')
 		len--;
 	ctx->sysroot = strndup(sysroot, len);
+	free(canonical);
 	if (!ctx->sysroot) {
 		free(ctx);
 		return -ENOMEM;
@@ -87,11 +93,8 @@ int reclaim_error(struct reclaim_ctx *ctx, int err, const char *fmt, ...)
 	return -err;
 }
 
-char *reclaim_path(const struct reclaim_ctx *ctx, const char *path)
+RECLAIM_EXPORT bool reclaim_is_live(const struct reclaim_ctx *ctx)
 {
-	char *p;
-
-	if (asprintf(&p, "%s%s", ctx->sysroot, path) < 0)
-		return NULL;
-	return p;
+	assert_return(ctx, false);
+	return ctx->sysroot[0] == '\0';
 }

@@ -18,7 +18,7 @@ int reclaim_read_file(const struct reclaim_ctx *ctx, const char *path, char **re
 	int fd, r = 0;
 
 	if (!full)
-		return -ENOMEM;
+		return -errno;
 	fd = open(full, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -77,10 +77,8 @@ FILE *reclaim_fopen(const struct reclaim_ctx *ctx, const char *path)
 {
 	_cleanup_free_ char *full = reclaim_path(ctx, path);
 
-	if (!full) {
-		errno = ENOMEM;
+	if (!full)
 		return NULL;
-	}
 	return fopen(full, "re");
 }
 
@@ -112,7 +110,7 @@ int reclaim_write_string(const struct reclaim_ctx *ctx, const char *path, const 
 	int fd, r = 0;
 
 	if (!full)
-		return -ENOMEM;
+		return -errno;
 	/* No O_CREAT: a knob that does not exist must not be invented. */
 	fd = open(full, O_WRONLY | O_CLOEXEC | O_TRUNC);
 	if (fd < 0)

@@ -433,9 +433,9 @@ RECLAIM_EXPORT int reclaim_fstab_set_priority(struct reclaim_fstab *f, size_t id
 	r = edit_text(f, fs, prio, &text, &len, &options);
 	if (r < 0)
 		return r;
-	full = reclaim_path(f->ctx, FSTAB);
+	full = reclaim_path_nofollow(f->ctx, FSTAB);
 	if (!full)
-		return -ENOMEM;
+		return -errno;
 	r = reclaim_replace_file(full, text, len, 0644);
 	if (r == -EINVAL)
 		return reclaim_error(f->ctx, EINVAL,

@@ -284,16 +284,16 @@ static size_t dropped(const struct reclaim_history *h, size_t total)
 
 static int rewrite(struct reclaim_history *h, const struct history_record *add, size_t n)
 {
-	_cleanup_free_ char *full = reclaim_path(h->ctx, HISTORY), *text = NULL;
+	_cleanup_free_ char *full = reclaim_path_nofollow(h->ctx, HISTORY), *text = NULL;
 	size_t total = h->count + n, len = 0, drop = dropped(h, total);
-	FILE *f = open_memstream(&text, &len);
+	FILE *f;
 	int r;
 
-	if (!full || !f) {
-		if (f)
-			fclose(f);
+	if (!full)
+		return -errno;
+	f = open_memstream(&text, &len);
+	if (!f)
 		return -ENOMEM;
-	}
 	if (h->trimmed + drop > 0)
 		fprintf(f, "# trimmed=%llu\n", h->trimmed + (unsigned long long)drop);
 	for (size_t i = 0; i < h->count; i++)
@@ -309,17 +309,17 @@ static int rewrite(struct reclaim_history *h, const struct history_record *add, 
 
 static int append(struct reclaim_history *h, const struct history_record *add, size_t n)
 {
-	_cleanup_free_ char *full = reclaim_path(h->ctx, HISTORY), *text = NULL;
+	_cleanup_free_ char *full = reclaim_path_nofollow(h->ctx, HISTORY), *text = NULL;
 	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
+	FILE *f;
 	ssize_t w;
 	int fd;
 
-	if (!full || !f) {
-		if (f)
-			fclose(f);
+	if (!full)
+		return -errno;
+	f = open_memstream(&text, &len);
+	if (!f)
 		return -ENOMEM;
-	}
 	for (size_t i = 0; i < n; i++)
 		format_record(f, &add[i]);
 	if (fclose(f) != 0)

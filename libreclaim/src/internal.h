@@ -36,8 +36,22 @@ static inline void fclosep(FILE **f)
 /* context.c */
 __attribute__((format(printf, 3, 4))) int reclaim_error(struct reclaim_ctx *ctx, int err,
 							const char *fmt, ...);
-/* Builds "<sysroot><path>" into a new string; NULL on ENOMEM. */
+/*
+ * chase.c: "<sysroot><path>" with @path resolved inside the root (see
+ * reclaim_chase()); a missing tail is taken as named (a file to create).
+ * NULL with errno set (ENOMEM, ELOOP, ENOTDIR, EACCES ...).
+ */
 char *reclaim_path(const struct reclaim_ctx *ctx, const char *path);
+/*
+ * @path (absolute, as on the machine) with every link in it followed inside
+ * the root, as on the machine: "/dev/disk/by-uuid/X" -> "/dev/nvme0n1p3"; a
+ * missing component and what follows are kept as named. NULL on ENOMEM.
+ */
+char *reclaim_resolve_path(const struct reclaim_ctx *ctx, const char *path);
+/* The same with the last component not followed: for lstat(), O_NOFOLLOW, rename(). */
+char *reclaim_path_nofollow(const struct reclaim_ctx *ctx, const char *path);
+/* The error of a failed reclaim_path(@path), from errno, in the context: -errno. */
+int reclaim_path_error(struct reclaim_ctx *ctx, const char *path);
 
 /* fileio.c: every read goes under the context's root. */
 /* Reads a whole file; -errno (without setting an error message). */

@@ -58,7 +58,9 @@ int reclaim_lock_take(struct reclaim_ctx *ctx, int *ret_fd)
 	unsigned int waited = 0;
 	int fd, r;
 
-	if (!dir || asprintf(&path, "%s/lock", dir) < 0)
+	if (!dir)
+		return reclaim_path_error(ctx, RECLAIM_RUNDIR);
+	if (asprintf(&path, "%s/lock", dir) < 0)
 		return reclaim_error(ctx, ENOMEM, "out of memory");
 	r = reclaim_mkdir_p(dir, 0755);
 	if (r < 0)

@@ -116,13 +116,13 @@ static int parse_persisted(struct reclaim_ctx *ctx, const char *text, int64_t *v
  */
 static int read_persisted(struct reclaim_ctx *ctx, int64_t *values, bool *set, bool *exists)
 {
-	_cleanup_free_ char *full = reclaim_path(ctx, RECLAIM_PERSIST_FILE), *text = NULL;
+	_cleanup_free_ char *full = reclaim_path_nofollow(ctx, RECLAIM_PERSIST_FILE), *text = NULL;
 	struct stat st;
 	int r;
 
 	*exists = false;
 	if (!full)
-		return reclaim_error(ctx, ENOMEM, "out of memory");
+		return reclaim_path_error(ctx, RECLAIM_PERSIST_FILE);
 	if (lstat(full, &st) < 0) {
 		if (errno == ENOENT || errno == ENOTDIR)
 			return 0;
@@ -271,10 +271,14 @@ RECLAIM_EXPORT int reclaim_persist_write(struct reclaim_ctx *ctx,
 		set[knob_index(knobs[i])] = true;
 	}
 	text = format_file(merged, set);
-	dir = reclaim_path(ctx, PERSIST_DIR);
-	file = reclaim_path(ctx, RECLAIM_PERSIST_FILE);
-	if (!text || !dir || !file)
+	if (!text)
 		return reclaim_error(ctx, ENOMEM, "out of memory");
+	dir = reclaim_path(ctx, PERSIST_DIR);
+	if (!dir)
+		return reclaim_path_error(ctx, PERSIST_DIR);
+	file = reclaim_path_nofollow(ctx, RECLAIM_PERSIST_FILE);
+	if (!file)
+		return reclaim_path_error(ctx, RECLAIM_PERSIST_FILE);
 	r = reclaim_mkdir_p(dir, 0755);
 	if (r < 0)
 		return reclaim_error(ctx, -r, "cannot create " PERSIST_DIR ": %s", strerror(-r));
@@ -306,9 +310,9 @@ RECLAIM_EXPORT int reclaim_persist_remove(struct reclaim_ctx *ctx)
 	if (!exists)
 		return reclaim_error(ctx, ENOENT,
 				     "nothing is persisted: there is no " RECLAIM_PERSIST_FILE);
-	file = reclaim_path(ctx, RECLAIM_PERSIST_FILE);
+	file = reclaim_path_nofollow(ctx, RECLAIM_PERSIST_FILE);
 	if (!file)
-		return reclaim_error(ctx, ENOMEM, "out of memory");
+		return reclaim_path_error(ctx, RECLAIM_PERSIST_FILE);
 	r = reclaim_unlink_synced(file);
 	if (r < 0)
 		return reclaim_error(ctx, -r, "cannot remove " RECLAIM_PERSIST_FILE ": %s",

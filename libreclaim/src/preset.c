@@ -336,9 +336,11 @@ RECLAIM_EXPORT int reclaim_preset_load(struct reclaim_ctx *ctx, const char *name
 
 	admin = preset_file(ADMIN_DIR, name);
 	shipped = preset_file(reclaim_preset_shipped_dir(), name);
-	admin_full = admin ? reclaim_path(ctx, admin) : NULL;
-	if (!admin_full || !shipped)
+	if (!admin || !shipped)
 		return reclaim_error(ctx, ENOMEM, "out of memory");
+	admin_full = reclaim_path(ctx, admin);
+	if (!admin_full)
+		return reclaim_path_error(ctx, admin);
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return reclaim_error(ctx, ENOMEM, "out of memory");
@@ -565,11 +567,11 @@ RECLAIM_EXPORT int reclaim_preset_list_new(struct reclaim_ctx *ctx,
 
 	assert_return(ctx && ret, -EINVAL);
 	admin_full = reclaim_path(ctx, ADMIN_DIR);
+	if (!admin_full)
+		return reclaim_path_error(ctx, ADMIN_DIR);
 	l = calloc(1, sizeof(*l));
-	if (!admin_full || !l) {
-		free(l);
+	if (!l)
 		return reclaim_error(ctx, ENOMEM, "out of memory");
-	}
 	l->refcount = 1;
 	r = scan_dir(ctx, l, reclaim_preset_shipped_dir(), reclaim_preset_shipped_dir(), false);
 	if (r == 0)

@@ -81,7 +81,7 @@ static int open_under(struct reclaim_ctx *ctx, const char *path)
 	int fd;
 
 	if (!full)
-		return -ENOMEM;
+		return -errno;
 	fd = open(full, O_RDONLY | O_CLOEXEC);
 	return fd < 0 ? -errno : fd;
 }

@@ -35,14 +35,6 @@ int reclaim_mnt_parse(const struct reclaim_ctx *ctx, const char *path,
 		      int (*parse)(struct libmnt_table *, const char *), struct libmnt_table **ret,
 		      size_t *bad);
 
-/*
- * Resolves the symbolic links of @path (absolute, as seen inside the root)
- * under the context's root, as the kernel would inside a chroot: the result
- * is again a path inside the root. Components that do not exist are kept
- * as they are. NULL only on ENOMEM.
- */
-char *reclaim_resolve_path(const struct reclaim_ctx *ctx, const char *path);
-
 /* "UUID=x", "LABEL=x", "PARTUUID=x", "PARTLABEL=x" -> "/dev/disk/by-uuid/x"...; NULL if no tag. */
 char *reclaim_tag_path(const char *name, const char *value);
 

@@ -96,7 +96,7 @@ static const char *base_name(const char *path)
 /* The target of the symbolic link @path under the root; NULL if it is none. */
 static char *read_link(const struct reclaim_ctx *ctx, const char *path)
 {
-	_cleanup_free_ char *full = reclaim_path(ctx, path);
+	_cleanup_free_ char *full = reclaim_path_nofollow(ctx, path);
 	char buf[PATH_MAX];
 	ssize_t n;
 
@@ -107,88 +107,6 @@ static char *read_link(const struct reclaim_ctx *ctx, const char *path)
 		return NULL;
 	buf[n] = '\0';
 	return strdup(buf);
-}
-
-/* Resolves one link step: @target relative to the directory holding @link. */
-static int join_link(const char *link, size_t link_len, const char *target, const char *rest,
-		     char **out)
-{
-	if (target[0] == '/')
-		return asprintf(out, "%s%s", target, rest) < 0 ? -ENOMEM : 0;
-	while (link_len > 0 && link[link_len - 1] != '/')
-		link_len--;
-	return asprintf(out, "%.*s%s%s", (int)link_len, link, target, rest) < 0 ? -ENOMEM : 0;
-}
-
-/* Drops "." and "..", and repeated slashes, in an absolute path. */
-static void normalize(char *path)
-{
-	char *out = path, *p = path;
-
-	while (*p) {
-		size_t len;
-
-		while (*p == '/')
-			p++;
-		len = strcspn(p, "/");
-		if (len == 0)
-			break;
-		if (len == 1 && p[0] == '.') {
-			p += len;
-			continue;
-		}
-		if (len == 2 && p[0] == '.' && p[1] == '.') {
-			while (out > path && *--out != '/')
-				;
-			p += len;
-			continue;
-		}
-		*out++ = '/';
-		memmove(out, p, len);
-		out += len;
-		p += len;
-	}
-	if (out == path)
-		*out++ = '/';
-	*out = '\0';
-}
-
-char *reclaim_resolve_path(const struct reclaim_ctx *ctx, const char *path)
-{
-	char *cur;
-	size_t done = 0;
-	int links = 0;
-
-	if (asprintf(&cur, "/%s", path) < 0)
-		return NULL;
-	normalize(cur);
-	/* cur[0..done) is resolved; cur[done] is the '/' before the next component. */
-	while (cur[done] == '/' && cur[done + 1]) {
-		size_t end = done + 1 + strcspn(cur + done + 1, "/");
-		_cleanup_free_ char *link = strndup(cur, end);
-		char *target, *next;
-		int r;
-
-		if (!link) {
-			free(cur);
-			return NULL;
-		}
-		target = links < 40 ? read_link(ctx, link) : NULL;
-		if (!target) {
-			done = end;
-			continue;
-		}
-		links++;
-		r = join_link(link, end, target, cur + end, &next);
-		free(target);
-		free(cur);
-		if (r < 0)
-			return NULL;
-		normalize(next);
-		cur = next;
-		done = 0;
-	}
-	return cur;
 }
 
 char *reclaim_tag_path(const char *name, const char *value)

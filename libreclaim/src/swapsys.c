@@ -13,7 +13,7 @@
 /* swapon(2) and swapoff(2) act on the running kernel: only a context on "/" may call them. */
 bool reclaim_sys_is_live(const struct reclaim_ctx *ctx)
 {
-	return strcmp(reclaim_get_sysroot(ctx), "/") == 0;
+	return reclaim_is_live(ctx);
 }
 
 int reclaim_sys_swapon(const char *path, int flags)

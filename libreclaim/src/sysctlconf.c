@@ -204,120 +204,6 @@ oom:
 	return -ENOMEM;
 }
 
-/* Paths under the root */
-
-/* Appends "/" and s[0..len) to *buf (length *blen). */
-static int append_component(char **buf, size_t *blen, const char *s, size_t len)
-{
-	char *n = realloc(*buf, *blen + len + 2);
-
-	if (!n)
-		return -ENOMEM;
-	n[*blen] = '/';
-	memcpy(n + *blen + 1, s, len);
-	*blen += len + 1;
-	n[*blen] = '\0';
-	*buf = n;
-	return 0;
-}
-
-int reclaim_chase(const struct reclaim_ctx *ctx, const char *path, char **ret)
-{
-	_cleanup_free_ char *todo = strdup(path);
-	char *done = strdup("");
-	size_t dlen = 0;
-	unsigned int links = 0;
-	int r = 0;
-
-	if (!todo || !done) {
-		free(done);
-		return -ENOMEM;
-	}
-	for (;;) {
-		const char *p = todo, *rest;
-		_cleanup_free_ char *full = NULL;
-		char *next;
-		struct stat st;
-		size_t len;
-
-		while (*p == '/')
-			p++;
-		len = strcspn(p, "/");
-		if (len == 0)
-			break;
-		rest = p + len;
-		if (len == 1 && p[0] == '.') {
-			memmove(todo, rest, strlen(rest) + 1);
-			continue;
-		}
-		if (len == 2 && p[0] == '.' && p[1] == '.') {
-			char *slash = strrchr(done, '/');
-
-			dlen = slash ? (size_t)(slash - done) : 0;
-			done[dlen] = '\0';
-			memmove(todo, rest, strlen(rest) + 1);
-			continue;
-		}
-		r = append_component(&done, &dlen, p, len);
-		if (r < 0)
-			break;
-		/* A mask needs no /dev/null in the root. */
-		if (strcmp(done, "/dev/null") == 0 && rest[strspn(rest, "/")] == '\0')
-			break;
-		full = reclaim_path(ctx, done);
-		if (!full) {
-			r = -ENOMEM;
-			break;
-		}
-		if (lstat(full, &st) < 0) {
-			r = -errno;
-			break;
-		}
-		if (S_ISLNK(st.st_mode)) {
-			char target[4096];
-			ssize_t n;
-
-			if (++links > 40) {
-				r = -ELOOP;
-				break;
-			}
-			n = readlink(full, target, sizeof(target) - 1);
-			if (n < 0) {
-				r = -errno;
-				break;
-			}
-			target[n] = '\0';
-			/* Drop the link itself; an absolute target starts at the root. */
-			dlen = target[0] == '/' ? 0 : (size_t)(strrchr(done, '/') - done);
-			done[dlen] = '\0';
-			if (asprintf(&next, "%s/%s", target, rest) < 0) {
-				r = -ENOMEM;
-				break;
-			}
-			free(todo);
-			todo = next;
-			continue;
-		}
-		if (*rest && rest[strspn(rest, "/")] && !S_ISDIR(st.st_mode)) {
-			r = -ENOTDIR;
-			break;
-		}
-		memmove(todo, rest, strlen(rest) + 1);
-	}
-	if (r < 0) {
-		free(done);
-		return r;
-	}
-	if (!done[0]) {
-		free(done);
-		done = strdup("/");
-		if (!done)
-			return -ENOMEM;
-	}
-	*ret = done;
-	return 0;
-}
-
 /* Building the list */
 
 static int add_problem(struct reclaim_sysctl_conf *c, const char *file, unsigned int line,
@@ -575,7 +461,7 @@ static int read_conf(struct reclaim_sysctl_conf *c, const char *path, struct fil
 		return 0;
 	/* A link shows as the file it leads to: that is the one to edit. */
 	free(full);
-	full = reclaim_path(c->ctx, path);
+	full = reclaim_path_nofollow(c->ctx, path);
 	if (!full)
 		return -ENOMEM;
 	if (lstat(full, &lst) == 0 && S_ISLNK(lst.st_mode))

@@ -156,7 +156,7 @@ RECLAIM_EXPORT int reclaim_proc_pids(struct reclaim_ctx *ctx, pid_t **ret, size_
 	assert_return(ctx && ret && count, -EINVAL);
 	full = reclaim_path(ctx, "/proc");
 	if (!full)
-		return -ENOMEM;
+		return reclaim_path_error(ctx, "/proc");
 	dir = opendir(full);
 	if (!dir)
 		return reclaim_error(ctx, errno, "cannot read /proc: %s", strerror(errno));
@@ -196,7 +196,7 @@ RECLAIM_EXPORT int reclaim_taskstats_new(struct reclaim_ctx *ctx, struct reclaim
 	int r;
 
 	assert_return(ctx && ret, -EINVAL);
-	if (strcmp(reclaim_get_sysroot(ctx), "/") != 0)
+	if (!reclaim_is_live(ctx))
 		return reclaim_error(ctx, EOPNOTSUPP,
 				     "taskstats come from the running kernel: not available "
 				     "under another root (%s)",
