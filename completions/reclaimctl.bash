@@ -6,7 +6,7 @@
 # _reclaimctl_command_opts and, if its operands complete to something, a case
 # in _reclaimctl_operand.
 
-_reclaimctl_commands='status get set threads swap autotune preset restore check boot monitor stalls record report help'
+_reclaimctl_commands='status get set threads swap autotune preset restore history check boot monitor stalls record report help'
 
 _reclaimctl_global_opts='--sysroot --json -J --no-color --help -h --version -V'
 
@@ -63,11 +63,16 @@ _reclaimctl_command_opts()
 	report) echo '--output -o --help -h --sysroot --no-color' ;;
 	check) echo '--json -J --help -h --sysroot --no-color' ;;
 	preset)
-		# --dry-run, --persist and --force are for preset apply only.
-		[ "$sub" = apply ] && echo '--dry-run -n --persist -p --force -f'
+		# --persist and --force are for preset apply and diff (also before
+		# the subcommand: preset -p diff NAME), --dry-run for apply only.
+		case $sub in
+		apply) echo '--dry-run -n --persist -p --force -f' ;;
+		diff | '') echo '--persist -p --force -f' ;;
+		esac
 		echo '--json -J --help -h --sysroot --no-color'
 		;;
-	restore) echo '--dry-run -n --persist -p --json -J --help -h --sysroot --no-color' ;;
+	restore) echo '--boot -b --dry-run -n --persist -p --json -J --help -h --sysroot --no-color' ;;
+	history) echo '--json -J --help -h --sysroot --no-color' ;;
 	boot) echo '--dry-run -n --json -J --help -h --sysroot --no-color' ;;
 	esac
 }
