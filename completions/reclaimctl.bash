@@ -47,15 +47,10 @@ _reclaimctl_command_opts()
 	set) echo '--dry-run -n --persist -p --force -f --json -J --help -h --sysroot --no-color' ;;
 	swap) echo '--persist -p --dry-run -n --json -J --help -h --sysroot --no-color' ;;
 	autotune)
-		# --persist and --force need --apply, which excludes --dry-run.
-		if _reclaimctl_has_opt a apply "$@"; then
-			echo '--apply -a --persist -p --force -f'
-		elif _reclaimctl_has_opt n dry-run "$@"; then
-			echo '--dry-run -n'
-		else
-			echo '--dry-run -n --apply -a'
-		fi
-		echo '--explain -e --json -J --help -h --sysroot --no-color'
+		# --persist and --force need --apply (with --dry-run: what --apply
+		# would do).
+		_reclaimctl_has_opt a apply "$@" && echo '--persist -p --force -f'
+		echo '--dry-run -n --apply -a --explain -e --json -J --help -h --sysroot --no-color'
 		;;
 	monitor) echo '--interval -i --count -c --per-node -N --json -J --help -h --sysroot --no-color' ;;
 	stalls) echo '--interval -i --top -n --enable --json -J --help -h --sysroot --no-color' ;;

@@ -178,9 +178,10 @@ complete -c reclaimctl -n '__reclaimctl_using swap' -s n -l dry-run -d 'Check an
 complete -c reclaimctl -n '__reclaimctl_operand swap 0' -a 'rings priority'
 complete -c reclaimctl -n __reclaimctl_swap_device -a '(__reclaimctl_swap_devices)' -d 'Active swap device'
 
-# autotune: --persist and --force need --apply, which excludes --dry-run.
-complete -c reclaimctl -n '__reclaimctl_using autotune; and not __reclaimctl_seen a apply' -s n -l dry-run -d 'Show the plan without writing anything (the default)'
-complete -c reclaimctl -n '__reclaimctl_using autotune; and not __reclaimctl_seen n dry-run' -s a -l apply -d "Set the knobs to the plan's values"
+# autotune: --persist and --force need --apply; --apply --dry-run shows what
+# --apply would do.
+complete -c reclaimctl -n '__reclaimctl_using autotune' -s n -l dry-run -d 'Show the plan without writing anything (the default)'
+complete -c reclaimctl -n '__reclaimctl_using autotune' -s a -l apply -d "Set the knobs to the plan's values"
 complete -c reclaimctl -n '__reclaimctl_using autotune; and __reclaimctl_seen a apply' -s p -l persist -d 'Also write them to /etc/sysctl.d/90-reclaimctl.conf'
 complete -c reclaimctl -n '__reclaimctl_using autotune; and __reclaimctl_seen a apply' -s f -l force -d 'Also set knobs that a sysctl file sets'
 complete -c reclaimctl -n '__reclaimctl_using autotune' -s e -l explain -d 'The reason for each value, under its row'
