@@ -6,7 +6,7 @@
 # _reclaimctl_command_opts and, if its operands complete to something, a case
 # in _reclaimctl_operand.
 
-_reclaimctl_commands='status get set threads swap autotune preset restore check boot monitor stalls record report help'
+_reclaimctl_commands='status get set threads swap autotune preset restore history check boot monitor stalls record report help'
 
 _reclaimctl_global_opts='--sysroot --json -J --no-color --help -h --version -V'
 
@@ -47,15 +47,10 @@ _reclaimctl_command_opts()
 	set) echo '--dry-run -n --persist -p --force -f --json -J --help -h --sysroot --no-color' ;;
 	swap) echo '--persist -p --dry-run -n --json -J --help -h --sysroot --no-color' ;;
 	autotune)
-		# --persist and --force need --apply, which excludes --dry-run.
-		if _reclaimctl_has_opt a apply "$@"; then
-			echo '--apply -a --persist -p --force -f'
-		elif _reclaimctl_has_opt n dry-run "$@"; then
-			echo '--dry-run -n'
-		else
-			echo '--dry-run -n --apply -a'
-		fi
-		echo '--explain -e --json -J --help -h --sysroot --no-color'
+		# --persist and --force need --apply (with --dry-run: what --apply
+		# would do).
+		_reclaimctl_has_opt a apply "$@" && echo '--persist -p --force -f'
+		echo '--dry-run -n --apply -a --explain -e --json -J --help -h --sysroot --no-color'
 		;;
 	monitor) echo '--interval -i --count -c --per-node -N --json -J --help -h --sysroot --no-color' ;;
 	stalls) echo '--interval -i --top -n --enable --json -J --help -h --sysroot --no-color' ;;
@@ -63,11 +58,16 @@ _reclaimctl_command_opts()
 	report) echo '--output -o --help -h --sysroot --no-color' ;;
 	check) echo '--json -J --help -h --sysroot --no-color' ;;
 	preset)
-		# --dry-run, --persist and --force are for preset apply only.
-		[ "$sub" = apply ] && echo '--dry-run -n --persist -p --force -f'
+		# --persist and --force are for preset apply and diff (also before
+		# the subcommand: preset -p diff NAME), --dry-run for apply only.
+		case $sub in
+		apply) echo '--dry-run -n --persist -p --force -f' ;;
+		diff | '') echo '--persist -p --force -f' ;;
+		esac
 		echo '--json -J --help -h --sysroot --no-color'
 		;;
-	restore) echo '--dry-run -n --persist -p --json -J --help -h --sysroot --no-color' ;;
+	restore) echo '--boot -b --dry-run -n --persist -p --json -J --help -h --sysroot --no-color' ;;
+	history) echo '--json -J --help -h --sysroot --no-color' ;;
 	boot) echo '--dry-run -n --json -J --help -h --sysroot --no-color' ;;
 	esac
 }

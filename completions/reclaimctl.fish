@@ -20,7 +20,8 @@ function __reclaimctl_commands
         report 'Render recorded runs as one HTML page with charts' \
         check 'Find sysctl files that set the knobs, and what wins at boot' \
         preset 'List, show, compare and apply presets of knob values' \
-        restore 'Put back the knob values from before reclaimctl changed them' \
+        restore 'Undo the last change, or every change since boot' \
+        history 'List the knob changes since boot' \
         boot 'Apply the configured preset, as the boot unit does' \
         help 'Show the help of a command'
 end
@@ -177,14 +178,16 @@ complete -c reclaimctl -n '__reclaimctl_using swap' -s n -l dry-run -d 'Check an
 complete -c reclaimctl -n '__reclaimctl_operand swap 0' -a 'rings priority'
 complete -c reclaimctl -n __reclaimctl_swap_device -a '(__reclaimctl_swap_devices)' -d 'Active swap device'
 
-# autotune: --persist and --force need --apply, which excludes --dry-run.
-complete -c reclaimctl -n '__reclaimctl_using autotune; and not __reclaimctl_seen a apply' -s n -l dry-run -d 'Show the plan without writing anything (the default)'
-complete -c reclaimctl -n '__reclaimctl_using autotune; and not __reclaimctl_seen n dry-run' -s a -l apply -d "Set the knobs to the plan's values"
+# autotune: --persist and --force need --apply; --apply --dry-run shows what
+# --apply would do.
+complete -c reclaimctl -n '__reclaimctl_using autotune' -s n -l dry-run -d 'Show the plan without writing anything (the default)'
+complete -c reclaimctl -n '__reclaimctl_using autotune' -s a -l apply -d "Set the knobs to the plan's values"
 complete -c reclaimctl -n '__reclaimctl_using autotune; and __reclaimctl_seen a apply' -s p -l persist -d 'Also write them to /etc/sysctl.d/90-reclaimctl.conf'
 complete -c reclaimctl -n '__reclaimctl_using autotune; and __reclaimctl_seen a apply' -s f -l force -d 'Also set knobs that a sysctl file sets'
 complete -c reclaimctl -n '__reclaimctl_using autotune' -s e -l explain -d 'The reason for each value, under its row'
 
-# restore, boot
+# restore, boot; history has the common options only
+complete -c reclaimctl -n '__reclaimctl_using restore' -s b -l boot -d "Put back every knob's value from before the first change"
 complete -c reclaimctl -n '__reclaimctl_using restore' -s n -l dry-run -d 'Show what would be restored without writing it'
 complete -c reclaimctl -n '__reclaimctl_using boot' -s n -l dry-run -d 'Show what would change without writing it'
 complete -c reclaimctl -n '__reclaimctl_using restore' -s p -l persist -d 'Also remove the persisted values'
@@ -239,10 +242,18 @@ function __reclaimctl_preset_apply
     test "$w[1]" = preset; and test "$w[2]" = apply
 end
 
+# True when the subcommand of preset is apply or diff, or not given yet
+# (preset -p diff NAME).
+function __reclaimctl_preset_change
+    set -l w (__reclaimctl_words)
+    test "$w[1]" = preset; or return 1
+    not set -q w[2]; or contains -- $w[2] apply diff
+end
+
 complete -c reclaimctl -n '__reclaimctl_operand preset 0' -a 'list show diff apply'
 complete -c reclaimctl -n __reclaimctl_preset_apply -s n -l dry-run -d 'Show what would change without writing it'
-complete -c reclaimctl -n __reclaimctl_preset_apply -s p -l persist -d 'Also write the values to /etc/sysctl.d/90-reclaimctl.conf'
-complete -c reclaimctl -n __reclaimctl_preset_apply -s f -l force -d 'Also set knobs that a sysctl file sets'
+complete -c reclaimctl -n __reclaimctl_preset_change -s p -l persist -d 'Also write the values to /etc/sysctl.d/90-reclaimctl.conf'
+complete -c reclaimctl -n __reclaimctl_preset_change -s f -l force -d 'Also set knobs that a sysctl file sets'
 complete -c reclaimctl -n __reclaimctl_preset_name -a '(__reclaimctl_presets)' -d 'Preset'
 
 # help
