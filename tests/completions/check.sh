@@ -136,7 +136,7 @@ else
 	result fail "syntax ($shell -n)" "$out"
 fi
 
-commands='autotune boot check get help monitor preset record report restore set stalls status swap threads'
+commands='autotune boot check get help history monitor preset record report restore set stalls status swap threads'
 knobs='kswapd_threads max_direct_reclaimers swap_round_robin_quota_kb swappiness
 watermark_scale_factor watermark_boost_factor min_free_kbytes zone_reclaim_mode
 threads throttle swap-quota'
@@ -192,14 +192,20 @@ contains 'reclaimctl autotune -' --apply --dry-run
 expect 'reclaimctl autotune --a' --apply
 contains 'reclaimctl autotune --apply -' --persist --force --explain --json
 contains 'reclaimctl autotune -e -a --' --persist --force
-lacks 'reclaimctl autotune --apply -' --dry-run
-lacks 'reclaimctl autotune -n -' --apply --persist --force
+contains 'reclaimctl autotune --apply -' --dry-run
+contains 'reclaimctl autotune -n -' --apply
+lacks 'reclaimctl autotune -n -' --persist --force
 
 # restore, boot: options only
 expect 'reclaimctl re' record report restore
 contains 'reclaimctl restore -' --dry-run --persist --json --help
 lacks 'reclaimctl restore -' --force --values
 lacks 'reclaimctl restore ' $knobs
+contains 'reclaimctl restore -' --boot -b
+contains 'reclaimctl history -' --json --help
+lacks 'reclaimctl history -' --dry-run --boot
+contains 'reclaimctl preset diff -' --persist --force
+lacks 'reclaimctl preset diff -' --dry-run
 expect 'reclaimctl b' boot
 contains 'reclaimctl boot -' --dry-run --json --help
 lacks 'reclaimctl boot -' --persist --force
