@@ -642,6 +642,12 @@ def main():
         print(f"MISMATCH {where}: {msg}")
     if len(ctx.failures) > 200:
         print(f"... and {len(ctx.failures) - 200} more")
+    if ctx.failures:
+        by = Counter()
+        for where, _ in ctx.failures:
+            label = where.split(": ", 1)[1] if ": " in where else where
+            by[" ".join(w for w in label.split()[:3] if not w[0].isdigit())] += 1
+        print("mismatches by command: " + ", ".join(f"{k}: {n}" for k, n in by.most_common()))
     c = ctx.counts
     print(f"{c['triples']} (root, preset, command) triples on {c['roots']} roots: "
           f"{c['applied']} applied and compared, {c['rollbacks']} rollbacks, "
