@@ -323,10 +323,22 @@ def triples(ctx, root):
 # ---------------------------------------------------------------- checking
 
 
+def no_duplicates(pairs):
+    keys = [k for k, _ in pairs]
+    dup = sorted({k for k in keys if keys.count(k) > 1})
+    if dup:
+        raise ValueError(f"duplicate key(s) {dup} in one object")
+    return dict(pairs)
+
+
 def parse_plan(where, what, proc, ctx):
     try:
-        doc = json.loads(proc.stdout)
-    except ValueError:
+        doc = json.loads(proc.stdout, object_pairs_hook=no_duplicates)
+    except ValueError as e:
+        if "duplicate key" in str(e):
+            ctx.fail(where, f"{what}: {e}")
+            doc = json.loads(proc.stdout)
+            return doc if isinstance(doc, dict) and isinstance(doc.get("entries"), list) else None
         ctx.fail(where, f"{what}: stdout is not one JSON document (exit {proc.returncode}): "
                  f"{proc.stdout[:300]!r} stderr {proc.stderr.strip()[:300]!r}")
         return None
