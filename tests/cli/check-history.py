@@ -1,0 +1,414 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The history of changes, /run/reclaimctl/history, and the restores it drives.
+
+On copies of the patched fixture root:
+- parallel: 20 "set" at once, of different knobs and values: every record
+  there exactly once, none torn, change ids unique and in file order, and
+  each knob's records a chain (a record's old is the previous one's new);
+- torn: an unterminated last record (a crash mid-append) is ignored by
+  "history" and by the next "set", which still appends a whole record; a
+  malformed line elsewhere refuses the history with FILE:N;
+- bound: a history of more than 1,000 records filled by hand, then one
+  "set": at most the first record of each knob plus the last 1,000 remain,
+  the first of each knob among them;
+- restore: each restore undoes one change, the newest first, each knob back
+  to its old value, then "nothing to restore"; the two changes of the issue
+  (set throttle 8; set swap-quota 4M) both come back;
+- restore --boot: every knob back to the old value of its first record;
+- overwritten: a knob written outside reclaimctl since the change: restore
+  says so and puts back the value from before the first change since boot;
+- history --json and the text table say the same.
+
+usage: check-history.py RECLAIMCTL FIXTURES_DIR PRESET_DIR
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+HISTORY = "run/reclaimctl/history"
+KEYS = ["change", "time", "command", "source", "knob", "old", "new"]
+NOTHING = "nothing to restore: no change since boot or the last restore"
+
+
+class Failed(Exception):
+    pass
+
+
+class Checker:
+    def __init__(self, reclaimctl, fixtures, presets):
+        self.reclaimctl, self.fixtures = reclaimctl, fixtures
+        self.env = dict(os.environ, RECLAIMCTL_PRESET_DIR=presets, NO_COLOR="1")
+        self.tmp = tempfile.mkdtemp(prefix="check-history.")
+        self.serial = 0
+        self.errors = []
+        self.checks = 0
+
+    # -- helpers
+
+    def root(self, name="patched-2node-3threads"):
+        self.serial += 1
+        dst = os.path.join(self.tmp, f"r{self.serial}")
+        shutil.copytree(os.path.join(self.fixtures, name), dst, symlinks=True)
+        return dst
+
+    def run(self, root, *args, json_out=True, ok=True):
+        cmd = [self.reclaimctl, "--sysroot", root, *(["--json"] if json_out else []), *args]
+        p = subprocess.run(cmd, capture_output=True, text=True, env=self.env, timeout=60)
+        if ok and p.returncode != 0:
+            raise Failed(f"{' '.join(args)}: exit {p.returncode}: {p.stderr.strip()}")
+        if json_out and p.returncode == 0:
+            try:
+                p.doc = json.loads(p.stdout)
+            except ValueError:
+                raise Failed(f"{' '.join(args)} --json: not JSON: {p.stdout[:300]!r}")
+        return p
+
+    def expect(self, cond, msg):
+        self.checks += 1
+        if not cond:
+            raise Failed(msg)
+
+    def knob(self, root, name):
+        with open(os.path.join(root, "proc/sys/vm", name)) as f:
+            return int(f.read())
+
+    def write_knob(self, root, name, value):
+        with open(os.path.join(root, "proc/sys/vm", name), "w") as f:
+            f.write(f"{value}\n")
+
+    def raw(self, root):
+        try:
+            with open(os.path.join(root, HISTORY)) as f:
+                return f.read()
+        except FileNotFoundError:
+            return ""
+
+    def records(self, root, comments=False):
+        """Parses the history file strictly: whole lines, keys in the spec's order.
+        comments: lets "#" lines by (the engine's "# trimmed=N", not in the spec)."""
+        text = self.raw(root)
+        self.expect(text == "" or text.endswith("\n"), f"the history does not end with a newline: "
+                    f"{text[-120:]!r}")
+        out = []
+        for n, line in enumerate(text.split("\n")[:-1], 1):
+            if comments and line.startswith("#"):
+                continue
+            pairs = [kv.split("=", 1) for kv in line.split(" ")]
+            self.expect(all(len(p) == 2 and p[1] != "" for p in pairs),
+                        f"{HISTORY}:{n}: not key=value pairs: {line!r}")
+            rec = dict(pairs)
+            keys = [p[0] for p in pairs]
+            want = KEYS + (["undoes"] if rec.get("command", "").startswith("restore") else [])
+            self.expect(keys == want, f"{HISTORY}:{n}: keys {keys}, expected {want}: {line!r}")
+            self.expect(re.fullmatch(r"\d+", rec["change"]) is not None
+                        and re.fullmatch(r"\d+\.\d{9}", rec["time"]) is not None,
+                        f"{HISTORY}:{n}: change or time malformed: {line!r}")
+            out.append(rec)
+        return out
+
+    def history_json(self, root):
+        doc = self.run(root, "history").doc
+        self.expect(doc.get("schema") == 1 and isinstance(doc.get("records"), list)
+                    and "trimmed" in doc, f"history --json: {json.dumps(doc)[:300]}")
+        return doc
+
+    def entries(self, doc, what):
+        self.expect(isinstance(doc.get("entries"), list), f"{what}: no entries: {json.dumps(doc)[:300]}")
+        return {e["knob"]: e for e in doc["entries"]}
+
+    def set_knob(self, root, *args):
+        return self.run(root, "set", *args).doc
+
+    def last_change(self, root):
+        recs = self.records(root)
+        return int(recs[-1]["change"]) if recs else 0
+
+    # -- the tests
+
+    def test_parallel(self):
+        root = self.root()
+        start = {k: self.knob(root, k) for k in ("max_direct_reclaimers", "swappiness",
+                                                 "watermark_scale_factor", "watermark_boost_factor",
+                                                 "zone_reclaim_mode", "min_free_kbytes",
+                                                 "swap_round_robin_quota_kb")}
+        values = {"max_direct_reclaimers": [4, 5, 6], "swappiness": [11, 12, 13],
+                  "watermark_scale_factor": [21, 22, 23], "watermark_boost_factor": [100, 200, 300],
+                  "zone_reclaim_mode": [1, 2, 4], "min_free_kbytes": [70000, 71000, 72000],
+                  "swap_round_robin_quota_kb": [512, 1024]}
+        jobs = [(k, v) for k, vs in values.items() for v in vs]
+        self.expect(len(jobs) == 20, "20 jobs")
+        with ThreadPoolExecutor(max_workers=20) as pool:
+            procs = list(pool.map(lambda kv: self.run(root, "set", kv[0], str(kv[1]), ok=False), jobs))
+        bad = [(kv, p.returncode, p.stderr.strip()) for kv, p in zip(jobs, procs) if p.returncode]
+        self.expect(not bad, f"parallel sets failed: {bad}")
+        recs = self.records(root)
+        got = sorted((r["knob"], int(r["new"])) for r in recs)
+        self.expect(got == sorted(jobs), f"20 parallel sets left records {got}, expected {sorted(jobs)}")
+        ids = [int(r["change"]) for r in recs]
+        self.expect(len(set(ids)) == len(ids) and ids == sorted(ids),
+                    f"change ids not unique and increasing in file order: {ids}")
+        for k in values:
+            chain = [r for r in recs if r["knob"] == k]
+            prev = start[k]
+            for r in chain:
+                self.expect(int(r["old"]) == prev, f"{k}: record {r} has old {r['old']}, but the "
+                            f"change before it left {prev} (sets not serialized)")
+                prev = int(r["new"])
+            self.expect(self.knob(root, k) == prev, f"{k}: the file has {self.knob(root, k)}, "
+                        f"the last record says {prev}")
+        self.expect(not os.path.exists(os.path.join(root, "run/reclaimctl/saved")),
+                    "/run/reclaimctl/saved still written")
+        doc = self.history_json(root)
+        self.expect(len(doc["records"]) == 20, f"history --json lists {len(doc['records'])} records")
+        self.compare_text(root)
+
+    def test_torn(self):
+        root = self.root()
+        self.set_knob(root, "throttle", "8")
+        self.set_knob(root, "swappiness", "20")
+        whole = self.raw(root)
+        with open(os.path.join(root, HISTORY), "a") as f:
+            f.write("change=99 time=1764579199.000000001 command=set source=val")
+        doc = self.history_json(root)
+        self.expect([(r["knob"], r["new"]) for r in doc["records"]]
+                    == [("max_direct_reclaimers", 8), ("swappiness", 20)],
+                    f"history with a torn last line: {json.dumps(doc['records'])}")
+        text = self.run(root, "history", json_out=False)
+        self.expect(text.returncode == 0 and "change=99" not in text.stdout,
+                    f"history (text) with a torn last line: exit {text.returncode} {text.stderr!r}")
+        self.set_knob(root, "watermark_scale_factor", "30")
+        recs = self.records(root)
+        self.expect(self.raw(root).startswith(whole) and len(recs) == 3
+                    and recs[-1]["knob"] == "watermark_scale_factor" and recs[-1]["new"] == "30"
+                    and int(recs[-1]["change"]) > int(recs[1]["change"]),
+                    f"the set after a torn line: history is {self.raw(root)!r}")
+        doc = self.history_json(root)
+        self.expect(len(doc["records"]) == 3, f"history after the set: {json.dumps(doc['records'])}")
+        # a malformed line that is not the last: refused, FILE:N
+        lines = self.raw(root).split("\n")
+        lines[1] = "change=2 time=oops"
+        with open(os.path.join(root, HISTORY), "w") as f:
+            f.write("\n".join(lines))
+        p = self.run(root, "history", ok=False)
+        self.expect(p.returncode == 1 and "/run/reclaimctl/history:2:" in p.stderr,
+                    f"a malformed line 2: history exits {p.returncode}: {p.stderr.strip()!r} "
+                    "(expected 1 and /run/reclaimctl/history:2: ...)")
+
+    def test_bound(self):
+        root = self.root()
+        now = time.time() - 3600
+        lines, change = [], 0
+        state = {"swappiness": 60, "watermark_scale_factor": 10, "max_direct_reclaimers": 3}
+        knobs = list(state)
+        for i in range(1200):
+            change += 1
+            k = knobs[i % 3] if i < 3 else knobs[(i % 2) + 1]  # swappiness only in the first 3
+            new = 20 + (i % 50) if state[k] != 20 + (i % 50) else 21 + (i % 50)
+            lines.append(f"change={change} time={now + i:.9f} command=set source=value knob={k} "
+                         f"old={state[k]} new={new}")
+            state[k] = new
+        os.makedirs(os.path.join(root, "run/reclaimctl"), exist_ok=True)
+        with open(os.path.join(root, HISTORY), "w") as f:
+            f.write("\n".join(lines) + "\n")
+        for k, v in state.items():
+            self.write_knob(root, k, v)
+        firsts = {}
+        for line in lines:
+            k = re.search(r"knob=(\S+)", line).group(1)
+            firsts.setdefault(k, line)
+        self.set_knob(root, "zone_reclaim_mode", "1")
+        recs = self.records(root, comments=True)
+        text = [line for line in self.raw(root).split("\n")[:-1] if not line.startswith("#")]
+        header = [line for line in self.raw(root).split("\n") if line.startswith("#")]
+        self.expect(len(recs) <= len(firsts) + 1 + 1000,
+                    f"after a set on 1,200 records: {len(recs)} remain (at most "
+                    f"{len(firsts) + 1} first records + 1,000)")
+        self.expect(len(recs) < 1201, f"the history was not bounded: {len(recs)} records")
+        for k, line in firsts.items():
+            self.expect(line in text, f"the first record of {k} was dropped: {line}")
+        self.expect(recs[-1]["knob"] == "zone_reclaim_mode" and text[-2] == lines[-1],
+                    "the newest records are not the last ones kept")
+        self.expect(set(text) - {text[-1]} <= set(lines), "the bound rewrote records")
+        doc = self.history_json(root)
+        self.expect(len(doc["records"]) == len(recs), f"history --json: {len(doc['records'])} records, "
+                    f"the file {len(recs)}")
+        self.expect(doc["trimmed"] == 1201 - len(recs),
+                    f"history --json: trimmed {doc['trimmed']}, {1201 - len(recs)} records dropped")
+        self.expect(not header, f"the bounded history has lines that are not records: {header} "
+                    "(the spec has one record per line)")
+
+    def restore(self, root, boot=False):
+        args = ["restore", "--boot"] if boot else ["restore"]
+        dry = self.run(root, *args, "--dry-run").doc
+        done = self.run(root, *args).doc
+        d = {k: v for k, v in dry.items() if k != "dry_run"}
+        a = {k: v for k, v in done.items() if k not in ("dry_run", "verified_nodes")}
+        d.pop("verified_nodes", None)
+        self.expect(d == a, f"{' '.join(args)}: the dry run and the restore differ:\n"
+                    f"  dry run: {json.dumps(dry)}\n  restore: {json.dumps(done)}")
+        return done
+
+    def test_restore(self):
+        root = self.root()
+        kinds = ["max_direct_reclaimers", "swap_round_robin_quota_kb", "swappiness",
+                 "watermark_scale_factor"]
+        states = [{k: self.knob(root, k) for k in kinds}]
+        os.makedirs(os.path.join(root, "etc/reclaimctl/presets"))
+        with open(os.path.join(root, "etc/reclaimctl/presets/web.preset"), "w") as f:
+            f.write("throttle = 5\nswappiness = 25\nwatermark_scale_factor = 40\n")
+        steps = [["set", "throttle", "8"], ["set", "swap-quota", "4M"],
+                 ["preset", "apply", "web"], ["set", "swappiness", "33"]]
+        ids = []
+        for args in steps:
+            self.run(root, *args)
+            ids.append(self.last_change(root))
+            states.append({k: self.knob(root, k) for k in kinds})
+        self.expect(len(set(ids)) == 4, f"change ids {ids}")
+        preset_recs = [r for r in self.records(root) if r["change"] == str(ids[2])]
+        self.expect(sorted(r["knob"] for r in preset_recs)
+                    == ["max_direct_reclaimers", "swappiness", "watermark_scale_factor"]
+                    and all(r["source"] == "preset:web" and r["command"] == "preset" for r in preset_recs),
+                    f"preset apply web: records {preset_recs}")
+        for i in range(4, 0, -1):
+            doc = self.restore(root)
+            want = states[i - 1]
+            self.expect({k: self.knob(root, k) for k in kinds} == want,
+                        f"restore #{5 - i} (undoing change {ids[i - 1]}, {' '.join(steps[i - 1])}): "
+                        f"knobs {({k: self.knob(root, k) for k in kinds})}, expected {want}")
+            srcs = {e["source"] for e in doc["entries"]}
+            self.expect(srcs == {f"change:{ids[i - 1]}"} and doc["command"] == "restore",
+                        f"restore #{5 - i}: sources {srcs}, expected change:{ids[i - 1]}")
+            last = self.records(root)[-1]
+            self.expect(last["command"] == "restore" and last["undoes"] == str(ids[i - 1])
+                        and last["source"] == f"change:{ids[i - 1]}",
+                        f"restore #{5 - i}: last record {last}")
+        self.expect(self.knob(root, "max_direct_reclaimers") == 3
+                    and self.knob(root, "swap_round_robin_quota_kb") == 2048,
+                    "the issue's two changes were not both restored")
+        p = self.run(root, "restore", json_out=False)
+        self.expect(p.returncode == 0 and NOTHING in p.stdout,
+                    f"a fifth restore: exit {p.returncode} stdout {p.stdout!r} stderr {p.stderr!r}")
+        doc = self.run(root, "restore").doc
+        self.expect(doc.get("entries") == [] and doc.get("changed") is False,
+                    f"restore --json with nothing to restore: {json.dumps(doc)}")
+        doc = self.history_json(root)
+        undone = {r["change"] for r in doc["records"] if r["undone"]}
+        self.expect(set(ids) <= undone, f"history --json: undone changes {sorted(undone)}, "
+                    f"expected at least {ids}")
+        self.compare_text(root)
+
+    def test_issue_two_restores(self):
+        root = self.root()
+        self.set_knob(root, "throttle", "8")
+        self.set_knob(root, "swap-quota", "4M")
+        self.restore(root)
+        self.expect(self.knob(root, "swap_round_robin_quota_kb") == 2048
+                    and self.knob(root, "max_direct_reclaimers") == 8,
+                    f"first restore: quota {self.knob(root, 'swap_round_robin_quota_kb')}, "
+                    f"throttle {self.knob(root, 'max_direct_reclaimers')} (expected 2048, 8)")
+        self.restore(root)
+        self.expect(self.knob(root, "max_direct_reclaimers") == 3,
+                    f"second restore: throttle {self.knob(root, 'max_direct_reclaimers')}, expected 3")
+
+    def test_restore_boot(self):
+        root = self.root()
+        first = {k: self.knob(root, k) for k in ("max_direct_reclaimers", "swappiness",
+                                                 "watermark_scale_factor")}
+        for args in (["throttle", "8"], ["swappiness", "20"], ["throttle", "9"],
+                     ["watermark_scale_factor", "50"], ["swappiness", "21"]):
+            self.set_knob(root, *args)
+        self.restore(root)  # undoes swappiness 21
+        doc = self.restore(root, boot=True)
+        got = {k: self.knob(root, k) for k in first}
+        self.expect(got == first, f"restore --boot: knobs {got}, expected {first}")
+        self.expect(doc["command"] == "restore-boot"
+                    and all(e["source"] == "boot" for e in doc["entries"]),
+                    f"restore --boot: {json.dumps(doc)[:400]}")
+        recs = self.records(root)
+        last = [r for r in recs if r["command"] == "restore-boot"]
+        self.expect(last and all(r["undoes"] == "all" and r["source"] == "boot" for r in last),
+                    f"restore --boot records: {last}")
+        p = self.run(root, "restore", json_out=False)
+        self.expect(p.returncode == 0 and NOTHING in p.stdout,
+                    f"restore after restore --boot: exit {p.returncode} {p.stdout!r} {p.stderr!r}")
+        self.compare_text(root)
+
+    def test_overwritten(self):
+        root = self.root()
+        self.set_knob(root, "swappiness", "20")
+        self.set_knob(root, "swappiness", "30")
+        self.write_knob(root, "swappiness", 45)
+        doc = self.restore(root)
+        e = self.entries(doc, "restore").get("swappiness")
+        self.expect(e is not None and e["old"] == 45 and e["new"] == 60 and e["action"] == "set",
+                    f"restore of a change overwritten since (45, not 30): entry {e}, expected "
+                    "old 45 new 60 (the value before the first change since boot)")
+        self.expect(e["reason"] and re.search(r"45|since|changed", e["reason"]),
+                    f"the entry does not say the knob changed since: reason {e['reason']!r}")
+        self.expect(self.knob(root, "swappiness") == 60,
+                    f"swappiness is {self.knob(root, 'swappiness')} after the restore, expected 60")
+        text = self.run(root, "restore", "--dry-run", json_out=False)
+        self.expect(text.returncode == 0, f"restore --dry-run after: {text.stderr!r}")
+        self.compare_text(root)
+
+    def compare_text(self, root):
+        doc = self.history_json(root)
+        text = self.run(root, "history", json_out=False).stdout.splitlines()
+        if not doc["records"]:
+            self.expect(text == ["no changes since boot"], f"empty history: {text}")
+            return
+        spec = ["TIME", "CHANGE", "COMMAND", "SOURCE", "KNOB", "OLD", "NEW"]
+        head = text[0].split()
+        # the engine adds a NOTE column (undone / undoes N): beyond the spec, checked too
+        self.expect(head[:7] == spec and head[7:] in ([], ["NOTE"]), f"history header: {text[0]!r}")
+        rows = [line.split() for line in text[1:] if line.strip()]
+        self.expect(len(rows) == len(doc["records"]),
+                    f"history: {len(rows)} rows, --json {len(doc['records'])} records")
+        for row, r in zip(rows, doc["records"]):
+            stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(int(r["time"])))
+            want = stamp.split() + [str(r["change"]), r["command"], r["source"], r["knob"],
+                                    str(r["old"]), str(r["new"])]
+            if head[7:]:
+                want += (["undone"] if r.get("undone") else
+                         ["undoes", str(r["undoes"])] if r.get("undoes") is not None else [])
+            self.expect(row == want, f"history row {row} vs --json {want}")
+
+    def test_empty(self):
+        root = self.root()
+        doc = self.history_json(root)
+        self.expect(doc["records"] == [], f"fresh root: {doc}")
+        self.compare_text(root)
+        p = self.run(root, "restore", json_out=False)
+        self.expect(p.returncode == 0 and NOTHING in p.stdout,
+                    f"restore on a fresh root: exit {p.returncode} {p.stdout!r} {p.stderr!r}")
+
+
+def main():
+    if len(sys.argv) != 4:
+        print(__doc__, file=sys.stderr)
+        return 2
+    c = Checker(os.path.abspath(sys.argv[1]), sys.argv[2], os.path.abspath(sys.argv[3]))
+    tests = [m for m in dir(c) if m.startswith("test_")]
+    try:
+        for name in tests:
+            try:
+                getattr(c, name)()
+                print(f"ok {name}")
+            except Failed as e:
+                c.errors.append(name)
+                print(f"FAIL {name}: {e}")
+    finally:
+        shutil.rmtree(c.tmp, ignore_errors=True)
+    print(f"{len(tests) - len(c.errors)}/{len(tests)} history tests passed ({c.checks} checks)")
+    return 1 if c.errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
