@@ -48,7 +48,9 @@ static void json_add_origin(cJSON *o, bool admin, bool overrides, const char *pa
 {
 	cJSON_AddStringToObject(o, "origin", admin ? "admin" : "shipped");
 	cJSON_AddBoolToObject(o, "overrides_shipped", overrides);
-	cJSON_AddStringToObject(o, "path", path);
+	/* A plan has the path already. */
+	if (path)
+		cJSON_AddStringToObject(o, "path", path);
 }
 
 static void format_value(char *buf, size_t size, const struct reclaim_knob *k, int64_t v)
@@ -329,7 +331,7 @@ static int preset_apply(struct cli *cli, const char *name, const struct plan_opt
 		cJSON *root = plan_json(e, o);
 
 		json_add_origin(root, reclaim_preset_is_admin(p),
-				reclaim_preset_overrides_shipped(p), reclaim_preset_path(p));
+				reclaim_preset_overrides_shipped(p), NULL);
 		json_print(root);
 		cJSON_Delete(root);
 	} else if (r == 0) {

@@ -24,8 +24,10 @@ struct reclaim_change {
 	bool persist;	 /* also writes the new values to RECLAIM_PERSIST_FILE */
 	bool unpersist;	 /* removes RECLAIM_PERSIST_FILE after the writes */
 	char *persisted; /* its text before, to put it back after a failure */
-	bool
-	    record_all; /* a restore records unchanged knobs too: the undo must be in the history */
+	/* a restore records unchanged knobs too: the undo must be in the history */
+	bool record_all;
+	/* the engine decides: an unchanged kswapd_threads is not written */
+	bool keep_threads;
 };
 
 RECLAIM_EXPORT int reclaim_change_new(struct reclaim_ctx *ctx, struct reclaim_change **ret)
@@ -203,6 +205,11 @@ static bool is_threads(const struct change_entry *e)
 	return strcmp(reclaim_knob_name(e->knob), "kswapd_threads") == 0;
 }
 
+void reclaim_change_set_keep_unchanged(struct reclaim_change *c)
+{
+	c->keep_threads = true;
+}
+
 /* @written: whether the knob was written (a verification can fail after). */
 static int write_entry(struct reclaim_change *c, struct change_entry *e, bool *written)
 {
@@ -371,7 +378,7 @@ int reclaim_change_apply_locked(struct reclaim_change *c)
 	}
 	for (i = 0; i < c->count; i++) {
 		if (c->entries[i].old_value == c->entries[i].new_value &&
-		    !is_threads(&c->entries[i]))
+		    (c->keep_threads || !is_threads(&c->entries[i])))
 			continue;
 		r = write_entry(c, &c->entries[i], &written);
 		if (r < 0)

@@ -57,7 +57,6 @@ struct reclaim_eval {
 	unsigned long undoes;
 	/* read during the evaluation */
 	struct reclaim_sysctl_conf *conf;
-	struct reclaim_persist *persisted;
 	struct reclaim_topology *topo;
 };
 
@@ -192,7 +191,6 @@ static void eval_free(struct reclaim_eval *e)
 	reclaim_plan_unref(e->plan);
 	reclaim_persist_unref(e->unpersisted);
 	reclaim_sysctl_conf_unref(e->conf);
-	reclaim_persist_unref(e->persisted);
 	reclaim_topology_unref(e->topo);
 	reclaim_unref(e->ctx);
 	free(e);
@@ -288,18 +286,23 @@ static char *set_elsewhere(struct reclaim_eval *e, const struct reclaim_knob *k)
 		      reclaim_sysctl_conf_value(e->conf, (size_t)at));
 }
 
-/* At boot, a value persisted with --persist outranks the preset. */
+/*
+ * At boot, a value persisted with --persist outranks the preset: the line of
+ * reclaimctl's own file that decides the knob at boot, as systemd-sysctl
+ * has applied it before the boot unit runs.
+ */
 static char *persisted_at_boot(struct reclaim_eval *e, const struct reclaim_knob *k)
 {
-	ssize_t at = e->persisted ? reclaim_persist_find(e->persisted, k) : -1;
+	ssize_t at = e->conf ? reclaim_sysctl_conf_boot_entry(e->conf, k) : -1;
 
-	if (at < 0)
+	if (at < 0 || !reclaim_sysctl_conf_is_own(e->conf, (size_t)at) ||
+	    !reclaim_sysctl_conf_value(e->conf, (size_t)at))
 		return NULL;
 	return format(e->ctx,
-		      "%s = %" PRId64 " is persisted in %s, which systemd-sysctl applies at boot: "
-		      "kept",
-		      reclaim_knob_sysctl(k), reclaim_persist_value(e->persisted, (size_t)at),
-		      RECLAIM_PERSIST_FILE);
+		      "%s = %s is persisted in %s:%u, which systemd-sysctl applies at boot: kept",
+		      reclaim_knob_sysctl(k), reclaim_sysctl_conf_value(e->conf, (size_t)at),
+		      reclaim_sysctl_conf_file(e->conf, (size_t)at),
+		      reclaim_sysctl_conf_line(e->conf, (size_t)at));
 }
 
 static int topology(struct reclaim_eval *e)
@@ -511,9 +514,7 @@ static int eval_boot(struct reclaim_eval *e)
 	free(name);
 	if (r < 0)
 		return r;
-	r = reclaim_persist_read(e->ctx, &e->persisted);
-	if (r == 0)
-		r = eval_preset(e, p);
+	r = eval_preset(e, p);
 	reclaim_preset_unref(p);
 	return r;
 }
@@ -600,6 +601,41 @@ static int eval_restore_boot(struct reclaim_eval *e, const struct reclaim_histor
 	return 0;
 }
 
+/*
+ * A restore without --persist leaves the persisted file alone: a knob whose
+ * persisted value differs from the one put back is set again at the next
+ * boot, and its reason says so. A file that is not reclaimctl's is check's
+ * business, not a reason to refuse the restore.
+ */
+static int note_persisted(struct reclaim_eval *e)
+{
+	struct reclaim_persist *p = NULL;
+
+	if (reclaim_persist_read(e->ctx, &p) < 0)
+		return 0;
+	for (size_t i = 0; i < e->count; i++) {
+		struct eval_entry *n = &e->entries[i];
+		ssize_t at = reclaim_persist_find(p, n->knob);
+		char *more;
+
+		if (at < 0 || reclaim_persist_value(p, (size_t)at) == n->new_value)
+			continue;
+		more = format(e->ctx,
+			      "%s; %s = %" PRId64 " stays persisted in %s: the next boot sets it "
+			      "again (restore --persist removes it)",
+			      n->reason, reclaim_knob_sysctl(n->knob),
+			      reclaim_persist_value(p, (size_t)at), RECLAIM_PERSIST_FILE);
+		if (!more) {
+			reclaim_persist_unref(p);
+			return -ENOMEM;
+		}
+		free(n->reason);
+		n->reason = more;
+	}
+	reclaim_persist_unref(p);
+	return 0;
+}
+
 static int eval_history(struct reclaim_eval *e, const struct reclaim_request *req)
 {
 	struct reclaim_history *h = NULL;
@@ -614,6 +650,8 @@ static int eval_history(struct reclaim_eval *e, const struct reclaim_request *re
 		if (r == 0 && reclaim_persist_count(e->unpersisted) == 0)
 			e->unpersisted = reclaim_persist_unref(e->unpersisted);
 		e->persist_changes = e->unpersisted != NULL;
+	} else if (r == 0) {
+		r = note_persisted(e);
 	}
 	return r;
 }
@@ -694,7 +732,6 @@ RECLAIM_EXPORT int reclaim_request_evaluate(struct reclaim_request *req, struct 
 	r = evaluate(req, e);
 	/* What the evaluation read is not needed after it. */
 	e->conf = reclaim_sysctl_conf_unref(e->conf);
-	e->persisted = reclaim_persist_unref(e->persisted);
 	e->topo = reclaim_topology_unref(e->topo);
 	if (r < 0) {
 		eval_free(e);
@@ -725,6 +762,8 @@ static int build_change(const struct reclaim_request *req, const struct reclaim_
 	int r;
 
 	r = reclaim_change_new(e->ctx, &c);
+	if (r == 0)
+		reclaim_change_set_keep_unchanged(c);
 	for (size_t i = 0; r == 0 && i < e->count; i++) {
 		const struct eval_entry *n = &e->entries[i];
 		bool keep = n->action == RECLAIM_ACTION_SET ||

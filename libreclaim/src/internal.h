@@ -138,6 +138,11 @@ void reclaim_lock_release(int fd);
 struct history_record;
 int reclaim_change_set_history(struct reclaim_change *c, const char *command, long undoes);
 int reclaim_change_set_source(struct reclaim_change *c, size_t idx, const char *source);
+/*
+ * Writes no unchanged knob, not even kswapd_threads: the engine sets it when
+ * a node is short of threads, and else leaves it alone.
+ */
+void reclaim_change_set_keep_unchanged(struct reclaim_change *c);
 /* Removes the persisted file after the writes (restore --persist). */
 void reclaim_change_set_unpersist(struct reclaim_change *c, bool unpersist);
 int reclaim_change_apply_locked(struct reclaim_change *c);

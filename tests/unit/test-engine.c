@@ -262,7 +262,7 @@ static void test_boot_keeps_persisted_values(void **state)
 	assert_entry(e, "throttle", RECLAIM_ACTION_SKIPPED, 0, 4);
 	assert_string_equal(reason(e, "throttle"),
 			    "vm.max_direct_reclaimers = 7 is persisted in "
-			    "/etc/sysctl.d/90-reclaimctl.conf, which systemd-sysctl applies at "
+			    "/etc/sysctl.d/90-reclaimctl.conf:4, which systemd-sysctl applies at "
 			    "boot: kept");
 	assert_entry(e, "swappiness", RECLAIM_ACTION_SKIPPED, 60, 10);
 	assert_entry(e, "swap-quota", RECLAIM_ACTION_SET, 2048, 1024);
@@ -388,6 +388,27 @@ static void test_restore_of_a_knob_changed_since(void **state)
 	reclaim_eval_unref(e);
 }
 
+/* A restore leaves the persisted value, and says the next boot sets it again. */
+static void test_restore_says_persisted_value_stays(void **state)
+{
+	struct fixture *f = *state;
+	struct reclaim_request *req = set_request(f, RECLAIM_REQUEST_PERSIST, "throttle", 5, NULL);
+	struct reclaim_eval *e;
+
+	assert_int_equal(reclaim_request_apply(req, &e), 0);
+	reclaim_eval_unref(e);
+	reclaim_request_unref(req);
+	e = restore(f, RECLAIM_REQUEST_RESTORE, true);
+	assert_entry(e, "throttle", RECLAIM_ACTION_SET, 5, 0);
+	assert_non_null(strstr(reason(e, "throttle"),
+			       "; vm.max_direct_reclaimers = 5 stays persisted in "
+			       "/etc/sysctl.d/90-reclaimctl.conf: the next boot sets it again "
+			       "(restore --persist removes it)"));
+	reclaim_eval_unref(e);
+	assert_non_null(strstr(tmproot_read(f->root, "/etc/sysctl.d/90-reclaimctl.conf"),
+			       "vm.max_direct_reclaimers = 5\n"));
+}
+
 /* restore --boot: every knob's first old value; then restore has nothing left. */
 static void test_restore_boot(void **state)
 {
@@ -469,6 +490,7 @@ int main(void)
 	    T(test_persist_of_unchanged_value),
 	    T(test_restore_is_a_stack),
 	    T(test_restore_of_a_knob_changed_since),
+	    T(test_restore_says_persisted_value_stays),
 	    T(test_restore_boot),
 	    T(test_restore_of_unchanged_knob_is_recorded),
 	    T(test_null_arguments),
