@@ -17,6 +17,14 @@ KNOB_THREADS=$KNOB_DIR/kswapd_threads
 KNOB_THROTTLE=$KNOB_DIR/max_direct_reclaimers
 KNOB_QUOTA=$KNOB_DIR/swap_round_robin_quota_kb
 RECLAIMCTL=${RECLAIMCTL:-reclaimctl}
+# Which boot this is, in a scenario of several ("# vm-boots: N", vm-root:
+# debian): 1..VM_BOOTS; a scenario does "case $VM_BOOT in 1) ... ;; 2) ..."
+# and keeps what a later boot needs on the disk (e.g. /var/lib/..., not /tmp
+# or /run).
+# shellcheck disable=SC2034 # for the scenarios
+VM_BOOT=${RECLAIMCTL_VM_BOOT:-1}
+# shellcheck disable=SC2034
+VM_BOOTS=${RECLAIMCTL_VM_BOOTS:-1}
 
 VM_CLEANUP=()
 # at_exit CMD: run CMD (e.g. a function stopping background hogs) when the
