@@ -535,6 +535,52 @@ check_kswapd_per_node() {
 	done
 }
 
+# plan_load FILE [PREFIX]: a plan document of the change engine (set,
+# preset, autotune, boot, restore ... --json; with PREFIX, the plan at that
+# path, e.g. .boot of check --json) into JSON, and its entries by knob into
+# PLAN: ${PLAN[kswapd_threads.action]} (set|unchanged|skipped), .old, .new,
+# .reason, .source; PLAN_KNOBS lists the knobs in the plan's order.
+declare -gA PLAN=()
+PLAN_KNOBS=()
+plan_load() {
+	local pre=${2:-} i k f
+	PLAN=() PLAN_KNOBS=()
+	json_load "$1" || return 1
+	for ((i = 0; i < ${JSON[$pre.entries:len]-0}; i++)); do
+		k=${JSON[$pre.entries[$i].knob]-missing}
+		PLAN_KNOBS+=("$k")
+		for f in action old new reason source; do
+			PLAN[$k.$f]=${JSON[$pre.entries[$i].$f]-missing}
+		done
+	done
+}
+
+# history_load: `reclaimctl history --json` into JSON and HISTORY, one line
+# per record, oldest first: "CHANGE COMMAND SOURCE KNOB OLD NEW undone=BOOL"
+# (the time left out), e.g. "1 boot preset:vmtest kswapd_threads 1 3 undone=false"
+HISTORY=()
+history_load() {
+	local i r
+	HISTORY=()
+	reclaimctl history --json >/tmp/history.json || fail "reclaimctl history --json failed"
+	json_load /tmp/history.json || {
+		fail "reclaimctl history --json: not JSON"
+		return 0
+	}
+	for ((i = 0; i < ${JSON[.records:len]-0}; i++)); do
+		r=.records[$i]
+		HISTORY+=("${JSON[$r.change]-?} ${JSON[$r.command]-?} ${JSON[$r.source]-?} ${JSON[$r.knob]-?} ${JSON[$r.old]-?} ${JSON[$r.new]-?} undone=${JSON[$r.undone]-?}")
+	done
+	printf '  history: %s\n' "${HISTORY[@]:-(empty)}"
+}
+
+# history_file: the records of /run/reclaimctl/history as they are on the
+# disk, without their time: "change=1 command=boot source=... knob=... old=1 new=3"
+history_file() {
+	[[ -e /run/reclaimctl/history ]] || return 0
+	sed 's/ time=[^ ]*//' /run/reclaimctl/history
+}
+
 # check_boot_applied PRESET: the boot unit succeeded with PRESET, every knob
 # of PRESET has the value the preset resolves to on this machine ("reclaimctl
 # preset show PRESET --json"; an "auto" value is the autotune plan's, from
@@ -569,9 +615,9 @@ check_boot_applied() {
 	# what autotune plans here, for the "auto" values
 	reclaimctl autotune --dry-run --json >/tmp/autotune.json || fail "reclaimctl autotune --dry-run --json failed"
 	json_load /tmp/autotune.json || fail "autotune --dry-run --json: not JSON"
-	for ((i = 0; i < ${JSON[.knobs:len]-0}; i++)); do
-		[[ ${JSON[.knobs[$i].skipped]-} == false ]] || continue
-		planned[${JSON[.knobs[$i].knob]-}]=${JSON[.knobs[$i].planned]-}
+	for ((i = 0; i < ${JSON[.entries:len]-0}; i++)); do
+		[[ ${JSON[.entries[$i].action]-skipped} != skipped ]] || continue
+		planned[${JSON[.entries[$i].knob]-}]=${JSON[.entries[$i].new]-}
 	done
 	for i in "${!knobs[@]}"; do
 		[[ ${autos[i]} == true ]] || continue
@@ -599,8 +645,11 @@ check_boot_applied() {
 		((found)) || assert_eq "${KERNEL_DEFAULT[$k]}" "${KNOB[$k]}" "$k (not in the preset) keeps the kernel's value"
 	done
 	reclaimctl preset diff "$preset" --json >/tmp/diff.json || fail "reclaimctl preset diff $preset --json failed"
-	json_load /tmp/diff.json || fail "preset diff --json: not JSON"
-	assert_eq 0 "$(jv .to_set)" "preset diff $preset: nothing left to set"
+	plan_load /tmp/diff.json || fail "preset diff --json: not JSON"
+	assert_eq false "$(jv .changed)" "preset diff $preset: nothing left to set (changed)"
+	for k in "${PLAN_KNOBS[@]}"; do
+		assert_ne set "${PLAN[$k.action]}" "preset diff $preset: $k"
+	done
 
 	step "kswapd threads"
 	check_kswapd_per_node "$want_threads"

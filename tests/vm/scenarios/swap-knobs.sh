@@ -40,8 +40,15 @@ assert_file_eq "$KNOB_THROTTLE" 1 "vm.max_direct_reclaimers after auto"
 rc=0
 reclaimctl set --dry-run --json throttle auto >/tmp/auto.json || rc=$?
 assert_eq 0 "$rc" "set --dry-run --json throttle auto"
-assert_eq "1 1 true" "$(jsonq /tmp/auto.json .old) $(jsonq /tmp/auto.json .new) $(jsonq /tmp/auto.json .dry_run)" \
-	"dry run: old, new, dry_run"
+if plan_load /tmp/auto.json; then
+	assert_eq "set true false" "$(jv .command) $(jv .dry_run) $(jv .changed)" "dry run: command, dry_run, changed"
+	assert_eq "max_direct_reclaimers" "${PLAN_KNOBS[*]}" "dry run: one entry"
+	assert_eq "1 1 unchanged auto" \
+		"${PLAN[max_direct_reclaimers.old]} ${PLAN[max_direct_reclaimers.new]} ${PLAN[max_direct_reclaimers.action]} ${PLAN[max_direct_reclaimers.source]}" \
+		"dry run: old, new, action, source"
+else
+	fail "set --dry-run --json throttle auto: not JSON"
+fi
 
 step "set threads auto"
 out=$(reclaimctl set threads auto 2>&1) || fail "reclaimctl set threads auto failed"
