@@ -19,10 +19,6 @@ struct autotune {
 	struct reclaim_plan *plan;
 	struct reclaim_swaps *swaps; /* NULL without /proc/swaps */
 	char *swaps_missing;
-	int64_t *current; /* indexed like the plan's knobs */
-	bool *has_current;
-	bool sysctls; /* false for a root without /proc/sys/vm (a dump) */
-	bool explain;
 };
 
 static void autotune_free(struct autotune *a)
@@ -30,34 +26,6 @@ static void autotune_free(struct autotune *a)
 	reclaim_plan_unref(a->plan);
 	reclaim_swaps_unref(a->swaps);
 	free(a->swaps_missing);
-	free(a->current);
-	free(a->has_current);
-}
-
-/* The current values of the knobs the kernel has. */
-static int read_current(struct cli *cli, struct autotune *a)
-{
-	size_t n = reclaim_plan_count(a->plan);
-
-	a->current = calloc(n + 1, sizeof(*a->current));
-	a->has_current = calloc(n + 1, sizeof(*a->has_current));
-	if (!a->current || !a->has_current)
-		return fail(EXIT_FAILURE, "out of memory");
-	for (size_t i = 0; i < n; i++) {
-		if (reclaim_plan_skipped(a->plan, i))
-			continue;
-		if (reclaim_knob_read(cli->ctx, reclaim_plan_knob(a->plan, i), &a->current[i]) < 0)
-			return lib_fail(cli, EXIT_FAILURE, NULL);
-		a->has_current[i] = true;
-	}
-	/* as status decides it: a stock knob is there on any running kernel */
-	for (size_t i = 0; i < reclaim_knob_count(); i++) {
-		const struct reclaim_knob *k = reclaim_knob_get(i);
-
-		if (!reclaim_knob_needs_patch(k) && reclaim_knob_supported(cli->ctx, k) == 1)
-			a->sysctls = true;
-	}
-	return 0;
 }
 
 static int autotune_read(struct cli *cli, struct autotune *a)
@@ -78,7 +46,7 @@ static int autotune_read(struct cli *cli, struct autotune *a)
 	reclaim_topology_unref(topo);
 	if (r < 0)
 		return lib_fail(cli, EXIT_FAILURE, NULL);
-	return read_current(cli, a);
+	return 0;
 }
 
 /* ---- JSON ---- */
@@ -109,30 +77,6 @@ static void json_add_swap_plan(cJSON *root, struct autotune *a)
 	}
 }
 
-static void autotune_json(struct autotune *a)
-{
-	cJSON *root = json_document(), *list;
-
-	list = cJSON_AddArrayToObject(root, "knobs");
-	for (size_t i = 0; i < reclaim_plan_count(a->plan); i++) {
-		cJSON *o = cJSON_CreateObject();
-
-		cJSON_AddStringToObject(o, "knob",
-					reclaim_knob_name(reclaim_plan_knob(a->plan, i)));
-		if (a->has_current[i])
-			cJSON_AddNumberToObject(o, "current", (double)a->current[i]);
-		else
-			cJSON_AddNullToObject(o, "current");
-		cJSON_AddNumberToObject(o, "planned", (double)reclaim_plan_value(a->plan, i));
-		cJSON_AddBoolToObject(o, "skipped", reclaim_plan_skipped(a->plan, i));
-		cJSON_AddStringToObject(o, "reason", reclaim_plan_reason(a->plan, i));
-		cJSON_AddItemToArray(list, o);
-	}
-	json_add_swap_plan(root, a);
-	json_print(root);
-	cJSON_Delete(root);
-}
-
 /* ---- text ---- */
 
 /*
@@ -157,42 +101,6 @@ static void print_explained(struct table *t, char **reasons, size_t nrows)
 			printf("  %s\n", reasons[row - 1]);
 	}
 	free(text);
-}
-
-static void print_knobs(struct cli *cli, struct autotune *a)
-{
-	static const char *const headers[] = {"KNOB", ">CURRENT", ">PLANNED", "ACTION"};
-	struct table *t = table_new(cli, headers, 4);
-	size_t n = reclaim_plan_count(a->plan);
-	char **reasons = calloc(n + 1, sizeof(*reasons));
-
-	if (!reasons)
-		abort();
-	heading(cli, "Knobs (dry run: nothing is written)");
-	for (size_t i = 0; i < n; i++) {
-		char cur[32] = "-", planned[32];
-		const char *action;
-
-		if (a->has_current[i])
-			snprintf(cur, sizeof(cur), "%" PRId64, a->current[i]);
-		snprintf(planned, sizeof(planned), "%" PRId64, reclaim_plan_value(a->plan, i));
-		if (reclaim_plan_skipped(a->plan, i))
-			action = a->sysctls ? "skipped (the kernel lacks it)"
-					    : "skipped (no /proc/sys/vm)";
-		else if (a->current[i] == reclaim_plan_value(a->plan, i))
-			action = "unchanged";
-		else
-			action = "change";
-		table_add(t, reclaim_knob_name(reclaim_plan_knob(a->plan, i)), cur, planned,
-			  action);
-		if (a->explain)
-			reasons[i] = printable(reclaim_plan_reason(a->plan, i));
-	}
-	print_explained(t, reasons, n);
-	for (size_t i = 0; i < n; i++)
-		free(reasons[i]);
-	free(reasons);
-	table_free(t);
 }
 
 /* @s as one shell word: as is when plain, else quoted ('...', or $'...' for control characters). */
@@ -228,7 +136,7 @@ static char *shell_word(const char *s)
 	return out;
 }
 
-static void print_swap(struct cli *cli, struct autotune *a)
+static void print_swap(struct cli *cli, struct autotune *a, bool explain)
 {
 	static const char *const headers[] = {"DEVICE", "KIND", ">CURRENT", ">PROPOSED"};
 	size_t n = reclaim_plan_swap_count(a->plan), changes = 0, proposed = 0;
@@ -262,7 +170,7 @@ static void print_swap(struct cli *cli, struct autotune *a)
 		}
 		table_add(t, path, reclaim_swap_kind_name(reclaim_swap_kind(d)), cur, want);
 		free(path);
-		if (a->explain)
+		if (explain)
 			reasons[i] = printable(reclaim_plan_swap_reason(a->plan, i));
 	}
 	print_explained(t, reasons, n);
@@ -302,7 +210,8 @@ static void autotune_help(FILE *out)
 	      "one swaps the device off and on (see swap priority). Knobs the kernel\n"
 	      "lacks are skipped. Without --apply nothing is written.\n"
 	      "\nOptions:\n"
-	      "  -n, --dry-run  show the plan without writing anything (the default)\n"
+	      "  -n, --dry-run  show the plan without writing anything (the default; with\n"
+	      "                 --apply: what --apply would do)\n"
 	      "  -a, --apply    set the knobs to the plan's values, as one change (undo it\n"
 	      "                 with reclaimctl restore); knobs a sysctl file sets are left alone\n"
 	      "  -p, --persist  with --apply: also write them to " RECLAIM_PERSIST_FILE "\n"
@@ -326,33 +235,43 @@ static size_t swap_changes(const struct autotune *a)
 	return n;
 }
 
-/* The plan's knobs through the common apply path; swap priorities stay as they are. */
-static int autotune_apply(struct cli *cli, struct autotune *a, const struct apply_request *req)
+/*
+ * The plan's knobs as the engine evaluates them (applied with --apply), then
+ * the swap proposals, which are never applied here.
+ */
+static int autotune_run(struct cli *cli, struct autotune *a, const struct plan_options *o,
+			bool apply)
 {
-	struct apply_result res = {0};
+	struct reclaim_request *req = NULL;
+	struct reclaim_eval *e = NULL;
 	size_t swaps = swap_changes(a);
 	int r = 0;
 
-	for (size_t i = 0; r == 0 && i < reclaim_plan_count(a->plan); i++)
-		if (apply_add(&res, reclaim_plan_knob(a->plan, i), reclaim_plan_value(a->plan, i),
-			      reclaim_plan_reason(a->plan, i)) < 0)
-			r = fail(EXIT_FAILURE, "out of memory");
-	if (r == 0 && (r = apply_run(cli, req, &res)) != 0)
-		fail(r, "%s", res.error);
+	if (reclaim_request_new(cli->ctx, RECLAIM_REQUEST_AUTOTUNE, o->flags, &req) < 0 ||
+	    reclaim_request_set_plan(req, a->plan) < 0)
+		r = lib_fail(cli, EXIT_FAILURE, NULL);
+	if (r == 0)
+		r = plan_run(cli, req, o, &e);
 	if (r == 0 && cli->json) {
-		cJSON *root = apply_json(req, &res);
+		cJSON *root = plan_json(e, o);
 
 		json_add_swap_plan(root, a);
 		json_print(root);
 		cJSON_Delete(root);
-	} else if (r == 0) {
-		apply_print(cli, req, &res);
+	} else if (r == 0 && apply) {
+		plan_print_text(e, o);
 		if (swaps)
 			printf(
 			    "%zu swap priorit%s proposed, not changed: see reclaimctl autotune\n",
 			    swaps, swaps == 1 ? "y" : "ies");
+	} else if (r == 0) {
+		heading(cli, "Knobs (dry run: nothing is written)");
+		plan_print_text(e, o);
+		printf("\n");
+		print_swap(cli, a, o->explain);
 	}
-	apply_free(&res);
+	reclaim_eval_unref(e);
+	reclaim_request_unref(req);
 	return r;
 }
 
@@ -365,20 +284,20 @@ static int run_autotune(struct cli *cli, int argc, char **argv)
 					     {"persist", no_argument, NULL, 'p'},
 					     {"force", no_argument, NULL, 'f'},
 					     {0}};
-	struct apply_request req = {0};
+	struct plan_options o = {0};
 	struct autotune a = {0};
-	bool apply = false, dry_run = false;
+	bool apply = false;
 	int c, r;
 
 	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS "neapf", opts, NULL)) != -1) {
 		bool done;
 
-		if (strchr("neapf", c)) {
-			*(c == 'n'   ? &dry_run
-			  : c == 'e' ? &a.explain
-			  : c == 'a' ? &apply
-			  : c == 'p' ? &req.persist
-				     : &req.force) = true;
+		if (strchr("nea", c)) {
+			*(c == 'n' ? &o.dry_run : c == 'e' ? &o.explain : &apply) = true;
+			continue;
+		}
+		if (c == 'p' || c == 'f') {
+			o.flags |= c == 'p' ? RECLAIM_REQUEST_PERSIST : RECLAIM_REQUEST_FORCE;
 			continue;
 		}
 		r = common_option(cli, &cmd_autotune, c, argv, &done);
@@ -387,22 +306,15 @@ static int run_autotune(struct cli *cli, int argc, char **argv)
 	}
 	if (optind < argc)
 		return usage_error("autotune: unexpected argument '%s'", argv[optind]);
-	if (apply && dry_run)
-		return usage_error("autotune: --apply and --dry-run exclude each other");
-	if (!apply && (req.persist || req.force))
+	if (!apply && o.flags)
 		return usage_error("autotune: --%s needs --apply",
-				   req.persist ? "persist" : "force");
-	req.explain = a.explain;
+				   o.flags & RECLAIM_REQUEST_PERSIST ? "persist" : "force");
+	/* Without --apply, autotune only shows what --apply would do. */
+	if (!apply)
+		o.dry_run = true;
 	r = autotune_read(cli, &a);
-	if (r == 0 && apply) {
-		r = autotune_apply(cli, &a, &req);
-	} else if (r == 0 && cli->json) {
-		autotune_json(&a);
-	} else if (r == 0) {
-		print_knobs(cli, &a);
-		printf("\n");
-		print_swap(cli, &a);
-	}
+	if (r == 0)
+		r = autotune_run(cli, &a, &o, apply);
 	autotune_free(&a);
 	return r;
 }
@@ -410,7 +322,7 @@ static int run_autotune(struct cli *cli, int argc, char **argv)
 const struct command cmd_autotune = {
     .name = "autotune",
     .run = run_autotune,
-    .args = "[--dry-run | --apply [--persist] [--force]] [--explain] [--json]",
+    .args = "[--dry-run] [--apply [--persist] [--force]] [--explain] [--json]",
     .summary = "Plan knobs and swap priorities for this machine; apply the plan",
     .help = autotune_help,
 };

@@ -28,70 +28,6 @@ static void boot_help(FILE *out)
 	      out);
 }
 
-static char *trim(char *s)
-{
-	char *end;
-
-	s += strspn(s, " \t");
-	end = s + strlen(s);
-	while (end > s && strchr(" \t\r\n", end[-1]))
-		*--end = '\0';
-	return s;
-}
-
-/* One "preset = NAME" line, a comment or blank; else an error message in @err. */
-static int config_line(char *line, size_t n, char **preset, char **err)
-{
-	char *eq, *key, *value;
-
-	line = trim(line);
-	if (*line == '\0' || *line == '#')
-		return 0;
-	eq = strchr(line, '=');
-	if (!eq)
-		return asprintf(err, "%s:%zu: expected \"preset = NAME\"", CONFIG, n), -EINVAL;
-	*eq = '\0';
-	key = trim(line);
-	value = trim(eq + 1);
-	if (strcmp(key, "preset") != 0)
-		return asprintf(err, "%s:%zu: unknown setting '%s' (known: preset)", CONFIG, n,
-				key),
-		       -EINVAL;
-	if (*value == '\0')
-		return asprintf(err, "%s:%zu: preset needs a name (or off)", CONFIG, n), -EINVAL;
-	free(*preset);
-	*preset = strdup(value);
-	return *preset ? 0 : -ENOMEM;
-}
-
-/* The preset to apply: the configured one, or the default without a config file. */
-static int read_config(struct cli *cli, char **preset, char **err)
-{
-	const char *root = reclaim_get_sysroot(cli->ctx);
-	char *path = NULL, *line = NULL;
-	size_t size = 0, n = 0;
-	FILE *f;
-	int r = 0;
-
-	*preset = NULL;
-	if (asprintf(&path, "%s%s", strcmp(root, "/") == 0 ? "" : root, CONFIG) < 0)
-		return -ENOMEM;
-	f = fopen(path, "re");
-	free(path);
-	if (!f && errno != ENOENT)
-		return asprintf(err, "cannot read %s: %s", CONFIG, strerror(errno)), -errno;
-	while (f && r == 0 && getline(&line, &size, f) >= 0)
-		r = config_line(line, ++n, preset, err);
-	free(line);
-	if (f)
-		fclose(f);
-	if (r == 0 && !*preset && !(*preset = strdup(DEFAULT_PRESET)))
-		r = -ENOMEM;
-	if (r == -ENOMEM && !*err)
-		*err = strdup("out of memory");
-	return r;
-}
-
 /* Says @msg on standard error (unless that is the journal already) and in the journal. */
 static int boot_fail(const char *preset, const char *msg)
 {
@@ -104,62 +40,35 @@ static int boot_fail(const char *preset, const char *msg)
 	return EXIT_FAILURE;
 }
 
-static int apply_preset(struct cli *cli, const char *name, bool dry_run)
+/* A failed boot: the journal entry names the configured preset, if there is one. */
+static int boot_failed(struct cli *cli)
 {
-	struct apply_request req = {.dry_run = dry_run};
-	struct apply_result res = {0};
-	struct reclaim_preset *p = NULL;
+	char msg[512], *preset = NULL;
 	int r;
 
-	if (reclaim_preset_load(cli->ctx, name, &p) < 0)
-		return boot_fail(name, reclaim_strerror(cli->ctx));
-	r = apply_add_preset(cli, p, &res);
-	if (r == 0)
-		r = apply_run(cli, &req, &res);
-	reclaim_preset_unref(p);
-	if (r) {
-		boot_fail(name, res.error);
-		apply_free(&res);
-		return r;
-	}
-	if (cli->json) {
-		cJSON *root = apply_json(&req, &res);
-
-		cJSON_AddStringToObject(root, "preset", name);
-		json_print(root);
-		cJSON_Delete(root);
-	} else if (!journal_is_stderr()) {
-		apply_print(cli, &req, &res);
-	}
-	if (!dry_run) {
-		journal_entries(name, &res);
-		journal_applied(name, &res);
-	}
-	apply_free(&res);
-	return EXIT_SUCCESS;
-}
-
-static void json_print_empty_apply(struct cli *cli)
-{
-	struct apply_request req = {0};
-	struct apply_result res = {0};
-
-	apply_print(cli, &req, &res);
+	snprintf(msg, sizeof(msg), "%s", reclaim_strerror(cli->ctx));
+	if (reclaim_boot_preset(cli->ctx, &preset) < 0)
+		preset = NULL;
+	r = boot_fail(preset, msg);
+	free(preset);
+	return r;
 }
 
 static int run_boot(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
 	    COMMON_LONG_OPTIONS, {"dry-run", no_argument, NULL, 'n'}, {0}};
-	bool dry_run = false;
-	char *preset = NULL, *err = NULL;
+	struct plan_options o = {0};
+	struct reclaim_request *req = NULL;
+	struct reclaim_eval *e = NULL;
+	const char *preset;
 	int c, r;
 
 	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS "n", opts, NULL)) != -1) {
 		bool done;
 
 		if (c == 'n') {
-			dry_run = true;
+			o.dry_run = true;
 			continue;
 		}
 		r = common_option(cli, &cmd_boot, c, argv, &done);
@@ -168,22 +77,28 @@ static int run_boot(struct cli *cli, int argc, char **argv)
 	}
 	if (optind < argc)
 		return usage_error("boot: unexpected argument '%s'", argv[optind]);
-	journal_use(strcmp(reclaim_get_sysroot(cli->ctx), "/") == 0 && !dry_run);
-	if (read_config(cli, &preset, &err) < 0) {
-		r = boot_fail(NULL, err ? err : "out of memory");
-	} else if (strcmp(preset, "off") == 0) {
-		if (cli->json)
-			json_print_empty_apply(cli);
-		else if (!journal_is_stderr())
-			printf("autotune is off (preset = off in %s): nothing changed\n", CONFIG);
-		journal_info(NULL, "Autotune is off in %s: no knob changed", CONFIG);
-		r = EXIT_SUCCESS;
-	} else {
-		r = apply_preset(cli, preset, dry_run);
+	journal_use(strcmp(reclaim_get_sysroot(cli->ctx), "/") == 0 && !o.dry_run);
+	if (reclaim_request_new(cli->ctx, RECLAIM_REQUEST_BOOT, 0, &req) < 0 ||
+	    (o.dry_run ? reclaim_request_evaluate(req, &e) : reclaim_request_apply(req, &e)) < 0) {
+		reclaim_request_unref(req);
+		return boot_failed(cli);
 	}
-	free(preset);
-	free(err);
-	return r;
+	reclaim_request_unref(req);
+	preset = reclaim_eval_preset(e);
+	if (cli->json)
+		plan_print(cli, e, &o);
+	else if (strcmp(preset, "off") == 0 && !journal_is_stderr())
+		printf("autotune is off (preset = off in %s): nothing changed\n", CONFIG);
+	else if (!journal_is_stderr())
+		plan_print_text(e, &o);
+	if (strcmp(preset, "off") == 0) {
+		journal_info(NULL, "Autotune is off in %s: no knob changed", CONFIG);
+	} else if (!o.dry_run) {
+		journal_entries(preset, e);
+		journal_applied(preset, e);
+	}
+	reclaim_eval_unref(e);
+	return EXIT_SUCCESS;
 }
 
 const struct command cmd_boot = {

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "apply.h"
 #include "reclaimctl.h"
 
 /* Exit status bits, documented in reclaimctl(8); 1 and 2 as for every command. */
@@ -32,9 +33,10 @@ struct findings {
 	struct reclaim_sysctl_conf *conf;
 	struct problem *problems;
 	size_t nproblems;
-	size_t own;    /* values in reclaimctl's file */
-	bool kernel;   /* the root has /proc/sys/vm: the kernel's knobs are known */
-	char *missing; /* the patched knobs it lacks, "vm.a, vm.b"; NULL if none */
+	size_t own;		   /* values in reclaimctl's file */
+	bool kernel;		   /* the root has /proc/sys/vm: the kernel's knobs are known */
+	char *missing;		   /* the patched knobs it lacks, "vm.a, vm.b"; NULL if none */
+	struct reclaim_eval *boot; /* what reclaimctl boot would do now; NULL if it fails */
 };
 
 static void add_problem(struct findings *f, const char *file, unsigned int line,
@@ -81,6 +83,19 @@ static bool knows_kernel(struct cli *cli)
 	return r;
 }
 
+/* What the boot unit would do: the engine's evaluation of "reclaimctl boot". */
+static void predict_boot(struct cli *cli, struct findings *f)
+{
+	struct reclaim_request *req = NULL;
+
+	if (reclaim_request_new(cli->ctx, RECLAIM_REQUEST_BOOT, 0, &req) < 0 ||
+	    reclaim_request_evaluate(req, &f->boot) < 0)
+		add_problem(f, "reclaimctl boot", 0, NULL,
+			    xasprintf("cannot tell what the boot unit will do: %s",
+				      reclaim_strerror(cli->ctx)));
+	reclaim_request_unref(req);
+}
+
 /* The library's problems with a knob, the persisted file's format, knobs this kernel lacks. */
 static void collect(struct cli *cli, struct findings *f)
 {
@@ -120,6 +135,7 @@ static void collect(struct cli *cli, struct findings *f)
 			    xasprintf("%s; --persist will neither change nor remove it", msg));
 	}
 	reclaim_persist_unref(p);
+	predict_boot(cli, f);
 	for (size_t i = 0; i < reclaim_sysctl_conf_count(c); i++) {
 		const struct reclaim_knob *k = reclaim_sysctl_conf_knob(c, i);
 
@@ -225,6 +241,15 @@ static void print_json(const struct findings *f)
 		cJSON_AddStringToObject(o, "message", p->message);
 		cJSON_AddItemToArray(problems, o);
 	}
+	if (f->boot) {
+		struct plan_options o = {.dry_run = true};
+		cJSON *boot = plan_json(f->boot, &o);
+
+		cJSON_DeleteItemFromObject(boot, "schema");
+		cJSON_AddItemToObject(root, "boot", boot);
+	} else {
+		cJSON_AddNullToObject(root, "boot");
+	}
 	json_print(root);
 	cJSON_Delete(root);
 }
@@ -323,6 +348,31 @@ static void print_summary(const struct findings *f)
 		printf("%zu problem%s\n", f->nproblems, f->nproblems == 1 ? "" : "s");
 }
 
+/* What boot would do, as "reclaimctl boot --dry-run" says it. */
+static void print_boot(struct cli *cli, const struct findings *f)
+{
+	struct plan_options o = {.dry_run = true};
+	const char *preset;
+	char *title;
+
+	if (!f->boot)
+		return;
+	preset = reclaim_eval_preset(f->boot);
+	printf("\n");
+	if (strcmp(preset, "off") == 0) {
+		heading(cli, "At boot");
+		printf(
+		    "autotune is off (preset = off in /etc/reclaimctl/reclaimctl.conf): the boot "
+		    "unit changes nothing\n");
+		return;
+	}
+	title = xasprintf("At boot (reclaimctl-autotune.service, preset %s)", preset);
+	heading(cli, title);
+	free(title);
+	plan_print_text(f->boot, &o);
+	plan_print_summary(f->boot, &o);
+}
+
 static void print_kernel(const struct findings *f)
 {
 	if (!f->kernel)
@@ -355,6 +405,7 @@ static void check_help(FILE *out)
 	      "file (" RECLAIM_PERSIST_FILE ") is a conflict; a value persisted there\n"
 	      "that a later line overrides is reported too. Also reported: lines naming\n"
 	      "a knob that are not valid, and persisted knobs this kernel lacks.\n"
+	      "Last, what the boot unit would do now (reclaimctl boot --dry-run).\n"
 	      "Exit status: 0 nothing found, else the sum of: 4 the kernel lacks knobs\n"
 	      "of the patches, 8 conflicts, 16 a persisted value overridden at boot,\n"
 	      "32 problems (1: check itself failed, 2: usage error).\n"
@@ -407,10 +458,13 @@ static int run_check(struct cli *cli, int argc, char **argv)
 		}
 		print_summary(&f);
 	}
+	if (!cli->json)
+		print_boot(cli, &f);
 	for (size_t i = 0; i < f.nproblems; i++)
 		free(f.problems[i].message);
 	free(f.problems);
 	reclaim_sysctl_conf_unref(f.conf);
+	reclaim_eval_unref(f.boot);
 	free(f.missing);
 	return bits;
 }

@@ -114,7 +114,9 @@ static void set_help(FILE *out)
 	      "runs exactly that many kswapd threads; if not, the old value is put back\n"
 	      "and the command fails. VALUE auto (for threads and throttle) is the value\n"
 	      "autotune plans for this machine, printed with its reason.\n"
-	      "A knob that a sysctl file sets (see reclaimctl check) is left alone.\n"
+	      "A knob that another sysctl file sets (see reclaimctl check) is left alone\n"
+	      "and the command fails. The change is recorded in the history (reclaimctl\n"
+	      "history); reclaimctl restore undoes it.\n"
 	      "\nOptions:\n"
 	      "  -n, --dry-run  check VALUE and show the change without writing it\n"
 	      "  -p, --persist  also write it to " RECLAIM_PERSIST_FILE "\n"
@@ -124,93 +126,61 @@ static void set_help(FILE *out)
 	      out);
 }
 
-/*
- * @nodes: for kswapd_threads, the nodes checked to run @new threads; else -1.
- * @reason: why, for a value given as "auto"; else NULL.
- */
-static void print_set(struct cli *cli, const struct reclaim_knob *k, int64_t old, int64_t new,
-		      const struct apply_request *req, ssize_t nodes, const char *reason)
-{
-	bool dry_run = req->dry_run;
-	cJSON *root;
-
-	if (!cli->json) {
-		bool open = old == new || nodes >= 0;
-
-		if (reason)
-			printf("auto: %s\n", reason);
-		if (old == new)
-			printf("%s: %" PRId64 " (unchanged", reclaim_knob_sysctl(k), new);
-		else
-			printf("%s%s: %" PRId64 " -> %" PRId64 "%s", dry_run ? "would set " : "",
-			       reclaim_knob_sysctl(k), old, new, open ? " (" : "");
-		if (nodes >= 0)
-			printf("%schecked: %" PRId64
-			       " kswapd thread%s on each of %zd node%s with memory",
-			       old == new ? "; " : "", new, new == 1 ? "" : "s", nodes,
-			       nodes == 1 ? "" : "s");
-		printf("%s\n", open ? ")" : "");
-		if (req->persist)
-			printf("%s %s = %" PRId64 " in %s\n",
-			       dry_run ? "would persist" : "persisted", reclaim_knob_sysctl(k), new,
-			       RECLAIM_PERSIST_FILE);
-		return;
-	}
-	root = json_document();
-	cJSON_AddStringToObject(root, "knob", reclaim_knob_name(k));
-	cJSON_AddNumberToObject(root, "old", (double)old);
-	cJSON_AddNumberToObject(root, "new", (double)new);
-	cJSON_AddBoolToObject(root, "dry_run", dry_run);
-	cJSON_AddBoolToObject(root, "persist", req->persist);
-	if (nodes >= 0)
-		cJSON_AddNumberToObject(root, "verified_nodes", (double)nodes);
-	if (reason)
-		cJSON_AddStringToObject(root, "auto_reason", reason);
-	json_print(root);
-	cJSON_Delete(root);
-}
-
-/* "set KNOB auto": the library's recommendation for this machine, and why. */
-static int auto_value(struct cli *cli, const struct reclaim_knob *k, int64_t *value, char **reason)
-{
-	struct reclaim_topology *topo;
-	int r;
-
-	if (reclaim_topology_new(cli->ctx, &topo) < 0)
-		return lib_fail(cli, EXIT_FAILURE, NULL);
-	r = reclaim_knob_recommend(cli->ctx, k, topo, value, reason);
-	reclaim_topology_unref(topo);
-	if (r == -EOPNOTSUPP)
-		return usage_error(
-		    "invalid value 'auto' for %s: %s (auto is known for threads and throttle)",
-		    reclaim_knob_name(k), reclaim_strerror(cli->ctx));
-	if (r < 0)
-		return lib_fail(cli, EXIT_FAILURE, NULL);
-	return 0;
-}
-
 static const struct option set_opts[] = {COMMON_LONG_OPTIONS,
 					 {"dry-run", no_argument, NULL, 'n'},
 					 {"persist", no_argument, NULL, 'p'},
 					 {"force", no_argument, NULL, 'f'},
 					 {0}};
 
-/* @reason: set to why, for "auto"; the caller frees it. */
-static int set_main(struct cli *cli, int argc, char **argv, char **reason)
+/* KNOB VALUE as a request: 0, or an exit status after the error. */
+static int set_request(struct cli *cli, const char *name, const char *text, unsigned int flags,
+		       struct reclaim_request **req, bool *is_auto)
 {
-	const struct reclaim_knob *k;
-	struct apply_request req = {.need_knobs = true};
-	struct apply_result res = {0};
-	bool dry_run = false;
+	const struct reclaim_knob *k = reclaim_knob_find(name);
 	int64_t value;
+	int r;
+
+	if (!k)
+		return unknown_knob(name);
+	*is_auto = strcmp(text, "auto") == 0;
+	if (!*is_auto && reclaim_knob_parse(cli->ctx, k, text, &value) < 0)
+		return lib_fail(cli, EXIT_USAGE, NULL);
+	if (reclaim_request_new(cli->ctx, RECLAIM_REQUEST_SET, flags | RECLAIM_REQUEST_STRICT,
+				req) < 0)
+		return lib_fail(cli, EXIT_FAILURE, NULL);
+	r = *is_auto ? reclaim_request_add_auto(*req, k)
+		     : reclaim_request_add(*req, k, value, NULL);
+	if (r == -EOPNOTSUPP)
+		r = usage_error("invalid value 'auto' for %s: %s (auto is known for threads and "
+				"throttle)",
+				reclaim_knob_name(k), reclaim_strerror(cli->ctx));
+	else if (r < 0)
+		r = lib_fail(cli, EXIT_FAILURE, NULL);
+	if (r) {
+		*req = reclaim_request_unref(*req);
+		return r;
+	}
+	return 0;
+}
+
+static int set_main(struct cli *cli, int argc, char **argv)
+{
+	struct plan_options o = {0};
+	struct reclaim_request *req = NULL;
+	struct reclaim_eval *e = NULL;
+	bool is_auto = false;
 	int c, r;
 
 	while ((c = getopt_long(argc, argv, "+" COMMON_SHORT_OPTIONS "npf", set_opts, NULL)) !=
 	       -1) {
 		bool done;
 
-		if (c == 'n' || c == 'p' || c == 'f') {
-			*(c == 'n' ? &dry_run : c == 'p' ? &req.persist : &req.force) = true;
+		if (c == 'n') {
+			o.dry_run = true;
+			continue;
+		}
+		if (c == 'p' || c == 'f') {
+			o.flags |= c == 'p' ? RECLAIM_REQUEST_PERSIST : RECLAIM_REQUEST_FORCE;
 			continue;
 		}
 		r = common_option(cli, &cmd_set, c, argv, &done);
@@ -219,42 +189,22 @@ static int set_main(struct cli *cli, int argc, char **argv, char **reason)
 	}
 	if (argc - optind != 2)
 		return usage_error("set: expected KNOB VALUE (see reclaimctl set --help)");
-	k = reclaim_knob_find(argv[optind]);
-	if (!k)
-		return unknown_knob(argv[optind]);
-	if (strcmp(argv[optind + 1], "auto") == 0) {
-		r = auto_value(cli, k, &value, reason);
-		if (r)
-			return r;
-	} else if (reclaim_knob_parse(cli->ctx, k, argv[optind + 1], &value) < 0) {
-		return lib_fail(cli, EXIT_USAGE, NULL);
-	}
-	req.dry_run = dry_run;
-	if (apply_add(&res, k, value, *reason) < 0)
-		return fail(EXIT_FAILURE, "out of memory");
-	r = apply_run(cli, &req, &res);
+	r = set_request(cli, argv[optind], argv[optind + 1], o.flags, &req, &is_auto);
+	if (r)
+		return r;
+	/* An auto value says why. */
+	o.explain = is_auto;
+	r = plan_run(cli, req, &o, &e);
 	if (r == 0)
-		print_set(cli, k, res.entries[0].old_value, value, &req, res.verified_nodes,
-			  *reason);
-	else
-		fail(r, "%s", res.error);
-	apply_free(&res);
-	return r;
-}
-
-/* The reason of an "auto" value lives until the line that prints it. */
-static int set_knob(struct cli *cli, int argc, char **argv)
-{
-	char *reason = NULL;
-	int r = set_main(cli, argc, argv, &reason);
-
-	free(reason);
+		plan_print(cli, e, &o);
+	reclaim_eval_unref(e);
+	reclaim_request_unref(req);
 	return r;
 }
 
 static int run_set(struct cli *cli, int argc, char **argv)
 {
-	return run_options_first(cli, argc, argv, set_knob);
+	return run_options_first(cli, argc, argv, set_main);
 }
 
 const struct command cmd_get = {

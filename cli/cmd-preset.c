@@ -23,15 +23,15 @@ static void preset_help(FILE *out)
 	    "\nSubcommands:\n"
 	    "  list       the presets: name, origin and description (the default)\n"
 	    "  show NAME  the preset's entries, with its auto values worked out for this machine\n"
-	    "  diff NAME  each knob of the preset: its current value, the preset's value and\n"
-	    "             whether applying the preset would change it\n"
+	    "  diff NAME  what preset apply NAME would do: each knob of the preset, its\n"
+	    "             current value, the preset's value, the action and why\n"
 	    "  apply NAME set the knobs to the preset's values, as one change (undo it with\n"
 	    "             reclaimctl restore); knobs the kernel lacks or a sysctl file sets\n"
 	    "             are left alone\n"
 	    "\nOptions:\n"
 	    "  -n, --dry-run  (apply) show what would change without writing it\n"
-	    "  -p, --persist  (apply) also write the values to " RECLAIM_PERSIST_FILE "\n"
-	    "  -f, --force    (apply) also set knobs that a sysctl file sets\n"
+	    "  -p, --persist  (apply, diff) also write the values to " RECLAIM_PERSIST_FILE "\n"
+	    "  -f, --force    (apply, diff) also set knobs that a sysctl file sets\n"
 	    "  -J, --json     JSON output\n"
 	    "  -h, --help     this help\n",
 	    reclaim_preset_shipped_dir());
@@ -80,7 +80,13 @@ __attribute__((format(printf, 2, 3))) static int set_err(char **err, const char 
 	return EXIT_FAILURE;
 }
 
-void preset_resolved_free(struct preset_resolved *res, size_t n)
+/* A preset's values, its "auto" entries worked out for this machine (for show). */
+struct preset_resolved {
+	int64_t value;
+	char *reason; /* why, for an "auto" entry; else NULL */
+};
+
+static void preset_resolved_free(struct preset_resolved *res, size_t n)
 {
 	if (!res)
 		return;
@@ -89,12 +95,12 @@ void preset_resolved_free(struct preset_resolved *res, size_t n)
 	free(res);
 }
 
-int preset_resolve(struct cli *cli, const struct reclaim_preset *p, struct preset_resolved **ret,
-		   char **err)
+static int preset_resolve(struct cli *cli, const struct reclaim_preset *p,
+			  struct preset_resolved **ret, char **err)
 {
 	size_t n = reclaim_preset_count(p);
 	struct reclaim_topology *topo = NULL;
-	struct preset_resolved *res;
+	struct preset_resolved *res = NULL;
 	int r = 0;
 
 	res = calloc(n ? n : 1, sizeof(*res));
@@ -247,7 +253,7 @@ static int preset_show(struct cli *cli, const char *name)
 {
 	static const char *const headers[] = {">LINE", "KNOB", "VALUE"};
 	struct reclaim_preset *p;
-	struct preset_resolved *res;
+	struct preset_resolved *res = NULL;
 	size_t n;
 	int r;
 
@@ -300,132 +306,46 @@ static int preset_show(struct cli *cli, const char *name)
 	return EXIT_SUCCESS;
 }
 
-enum diff_action { DIFF_SET, DIFF_KEEP, DIFF_SKIP };
-
-static const char *const action_names[] = {"set", "keep", "skip"};
-
-static int preset_diff(struct cli *cli, const char *name)
+/*
+ * diff and apply: the engine's evaluation of the preset (diff is apply's
+ * dry run, with each value's reason), printed as every change is.
+ */
+static int preset_apply(struct cli *cli, const char *name, const struct plan_options *o, bool diff)
 {
-	static const char *const headers[] = {"KNOB", ">CURRENT", ">PRESET", "ACTION"};
-	struct reclaim_preset *p;
-	struct preset_resolved *res;
-	struct table *t = NULL;
-	cJSON *root = NULL, *arr = NULL;
-	size_t n, count[3] = {0};
-	int r;
-
-	r = load_resolved(cli, name, &p, &res);
-	if (r)
-		return r;
-	n = reclaim_preset_count(p);
-	if (cli->json) {
-		root = json_preset(p);
-		arr = cJSON_AddArrayToObject(root, "knobs");
-	} else {
-		t = table_new(cli, headers, ARRAY_LEN(headers));
-	}
-	for (size_t i = 0; i < n && r == 0; i++) {
-		const struct reclaim_knob *k = reclaim_preset_knob(p, i);
-		char current[64] = "-", value[64], *note = NULL, *skip = NULL;
-		enum diff_action action;
-		int64_t cur = 0;
-		int rr;
-
-		/* A knob the kernel lacks would not be written: say why, and go on. */
-		rr = reclaim_knob_read(cli->ctx, k, &cur);
-		if (rr == -EOPNOTSUPP) {
-			action = DIFF_SKIP;
-			skip = strdup(reclaim_strerror(cli->ctx));
-			if (!skip)
-				abort();
-		} else if (rr < 0) {
-			r = lib_fail(cli, EXIT_FAILURE, NULL);
-			break;
-		} else {
-			action = cur == res[i].value ? DIFF_KEEP : DIFF_SET;
-			format_value(current, sizeof(current), k, cur);
-		}
-		count[action]++;
-		if (arr) {
-			cJSON *o = cJSON_CreateObject();
-
-			json_entry(o, p, i, &res[i]);
-			if (action == DIFF_SKIP)
-				cJSON_AddNullToObject(o, "current");
-			else
-				cJSON_AddNumberToObject(o, "current", (double)cur);
-			cJSON_AddStringToObject(o, "action", action_names[action]);
-			if (skip)
-				cJSON_AddStringToObject(o, "skip_reason", skip);
-			else
-				cJSON_AddNullToObject(o, "skip_reason");
-			cJSON_AddItemToArray(arr, o);
-		} else {
-			format_value(value, sizeof(value), k, res[i].value);
-			if (skip)
-				r = asprintf(&note, "skip: %s", skip);
-			else if (res[i].reason)
-				r = asprintf(&note, "%s (auto: %s)", action_names[action],
-					     res[i].reason);
-			else
-				r = asprintf(&note, "%s", action_names[action]);
-			if (r < 0)
-				abort();
-			r = 0;
-			table_add(t, reclaim_knob_name(k), current, value, note);
-			free(note);
-		}
-		free(skip);
-	}
-	if (r == 0 && root) {
-		cJSON_AddNumberToObject(root, "to_set", (double)count[DIFF_SET]);
-		cJSON_AddNumberToObject(root, "unchanged", (double)count[DIFF_KEEP]);
-		cJSON_AddNumberToObject(root, "skipped", (double)count[DIFF_SKIP]);
-		json_print(root);
-	} else if (r == 0) {
-		printf("Preset %s (%s, %s)\n\n", reclaim_preset_name(p),
-		       origin_text(reclaim_preset_is_admin(p), reclaim_preset_overrides_shipped(p)),
-		       reclaim_preset_path(p));
-		if (n)
-			table_print(t, stdout);
-		printf("%s%zu to set, %zu already at the preset's value, %zu skipped (not in "
-		       "this kernel)\n",
-		       n ? "\n" : "", count[DIFF_SET], count[DIFF_KEEP], count[DIFF_SKIP]);
-	}
-	cJSON_Delete(root);
-	if (t)
-		table_free(t);
-	preset_resolved_free(res, n);
-	reclaim_preset_unref(p);
-	return r;
-}
-
-/* The common apply path, with the preset's "auto" values worked out. */
-static int preset_apply(struct cli *cli, const char *name, const struct apply_request *req)
-{
-	struct apply_result res = {0};
+	struct reclaim_request *req = NULL;
+	struct reclaim_eval *e = NULL;
 	struct reclaim_preset *p;
 	int r;
 
 	r = load(cli, name, &p);
 	if (r)
 		return r;
-	r = apply_add_preset(cli, p, &res);
+	if (reclaim_request_new(cli->ctx, RECLAIM_REQUEST_PRESET, o->flags, &req) < 0 ||
+	    reclaim_request_set_preset(req, p) < 0)
+		r = lib_fail(cli, EXIT_FAILURE, NULL);
 	if (r == 0)
-		r = apply_run(cli, req, &res);
-	if (r) {
-		fail(r, "%s", res.error);
-	} else if (cli->json) {
-		cJSON *root = apply_json(req, &res);
+		r = plan_run(cli, req, o, &e);
+	if (r == 0 && cli->json) {
+		cJSON *root = plan_json(e, o);
 
-		cJSON_AddStringToObject(root, "preset", reclaim_preset_name(p));
-		cJSON_AddStringToObject(root, "path", reclaim_preset_path(p));
+		json_add_origin(root, reclaim_preset_is_admin(p),
+				reclaim_preset_overrides_shipped(p), reclaim_preset_path(p));
 		json_print(root);
 		cJSON_Delete(root);
-	} else {
-		apply_print(cli, req, &res);
+	} else if (r == 0) {
+		if (diff)
+			printf("Preset %s (%s, %s)\n\n", reclaim_preset_name(p),
+			       origin_text(reclaim_preset_is_admin(p),
+					   reclaim_preset_overrides_shipped(p)),
+			       reclaim_preset_path(p));
+		plan_print_text(e, o);
+		if (diff)
+			printf("%s", reclaim_eval_count(e) ? "\n" : "");
+		if (diff || reclaim_eval_count(e) == 0)
+			plan_print_summary(e, o);
 	}
-	apply_free(&res);
+	reclaim_eval_unref(e);
+	reclaim_request_unref(req);
 	reclaim_preset_unref(p);
 	return r;
 }
@@ -438,8 +358,8 @@ static const struct option preset_opts[] = {COMMON_LONG_OPTIONS,
 
 static int preset_main(struct cli *cli, int argc, char **argv)
 {
-	struct apply_request req = {0};
-	const char *sub, *apply_opt = NULL;
+	struct plan_options o = {0};
+	const char *sub, *apply_opt = NULL, *dry_opt = NULL;
 	int c, n;
 
 	while ((c = getopt_long(argc, argv, "+" COMMON_SHORT_OPTIONS "npf", preset_opts, NULL)) !=
@@ -447,8 +367,13 @@ static int preset_main(struct cli *cli, int argc, char **argv)
 		bool done;
 		int r;
 
-		if (c == 'n' || c == 'p' || c == 'f') {
-			*(c == 'n' ? &req.dry_run : c == 'p' ? &req.persist : &req.force) = true;
+		if (c == 'n') {
+			o.dry_run = true;
+			dry_opt = argv[optind - 1];
+			continue;
+		}
+		if (c == 'p' || c == 'f') {
+			o.flags |= c == 'p' ? RECLAIM_REQUEST_PERSIST : RECLAIM_REQUEST_FORCE;
 			apply_opt = argv[optind - 1];
 			continue;
 		}
@@ -458,8 +383,11 @@ static int preset_main(struct cli *cli, int argc, char **argv)
 	}
 	n = argc - optind;
 	sub = n > 0 ? argv[optind] : "list";
-	if (apply_opt && strcmp(sub, "apply") != 0)
-		return usage_error("preset %s: option '%s' is for preset apply", sub, apply_opt);
+	if (dry_opt && strcmp(sub, "apply") != 0)
+		return usage_error("preset %s: option '%s' is for preset apply", sub, dry_opt);
+	if (apply_opt && strcmp(sub, "apply") != 0 && strcmp(sub, "diff") != 0)
+		return usage_error("preset %s: option '%s' is for preset apply and diff", sub,
+				   apply_opt);
 	if (strcmp(sub, "list") == 0) {
 		if (n > 1)
 			return usage_error("preset list: unexpected argument '%s'",
@@ -476,8 +404,10 @@ static int preset_main(struct cli *cli, int argc, char **argv)
 		if (sub[0] == 's')
 			return preset_show(cli, argv[optind + 1]);
 		if (sub[0] == 'a')
-			return preset_apply(cli, argv[optind + 1], &req);
-		return preset_diff(cli, argv[optind + 1]);
+			return preset_apply(cli, argv[optind + 1], &o, false);
+		/* diff is apply's dry run, with each value's reason */
+		o.dry_run = o.explain = true;
+		return preset_apply(cli, argv[optind + 1], &o, true);
 	}
 	return usage_error("preset: unknown subcommand '%s' (list, show, diff, apply)", sub);
 }
@@ -490,7 +420,8 @@ static int run_preset(struct cli *cli, int argc, char **argv)
 const struct command cmd_preset = {
     .name = "preset",
     .run = run_preset,
-    .args = "[list] | show NAME | diff NAME | apply [--dry-run] [--persist] [--force] NAME",
+    .args = "[list] | show NAME | diff [--persist] [--force] NAME | apply [--dry-run] [--persist] "
+	    "[--force] NAME",
     .summary = "List, show, compare and apply presets of knob values",
     .help = preset_help,
 };

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* reclaimctl restore [--boot] [--dry-run] [--persist]: undo changes, from the history. */
 #include <getopt.h>
 #include <stdlib.h>
 
@@ -7,12 +8,18 @@
 
 static void restore_help(FILE *out)
 {
-	fputs("Undoes the last change: puts back the values the knobs had before it\n"
-	      "(set, preset apply, autotune --apply and the boot unit save\n"
-	      "them in /run/reclaimctl/saved), then forgets them.\n"
+	fputs("Undoes the last change that is not undone yet: puts back the values its\n"
+	      "knobs had before it (reclaimctl history lists the changes since boot; set,\n"
+	      "preset apply, autotune --apply, boot and restore record them). Run it\n"
+	      "again to undo the change before. A knob changed since by something other\n"
+	      "than reclaimctl goes back to its value before the first change since boot,\n"
+	      "and the line says so.\n"
+	      "With --boot, every knob reclaimctl changed since boot goes back to the\n"
+	      "value it had before its first change.\n"
 	      "With --persist, also removes " RECLAIM_PERSIST_FILE ", the values\n"
 	      "persisted with --persist.\n"
 	      "\nOptions:\n"
+	      "  -b, --boot     put back every knob's value from before the first change\n"
 	      "  -n, --dry-run  show what would be restored without writing it\n"
 	      "  -p, --persist  also remove the persisted values\n"
 	      "  -J, --json     JSON output\n"
@@ -20,26 +27,8 @@ static void restore_help(FILE *out)
 	      out);
 }
 
-/* Puts back persisted values after a restore that failed; the error is the restore's. */
-static void persist_again(struct cli *cli, const struct reclaim_persist *p)
-{
-	size_t n = reclaim_persist_count(p);
-	const struct reclaim_knob **knobs = calloc(n, sizeof(*knobs));
-	int64_t *values = calloc(n, sizeof(*values));
-
-	for (size_t i = 0; knobs && values && i < n; i++) {
-		knobs[i] = reclaim_persist_knob(p, i);
-		values[i] = reclaim_persist_value(p, i);
-	}
-	if (!knobs || !values || reclaim_persist_write(cli->ctx, knobs, values, n) < 0)
-		warnmsg("could not put back %s: %s", RECLAIM_PERSIST_FILE,
-			knobs && values ? reclaim_strerror(cli->ctx) : "out of memory");
-	free(knobs);
-	free(values);
-}
-
-static void print_unpersist(struct cli *cli, const struct apply_request *req,
-			    const struct reclaim_persist *p, cJSON *root)
+static void print_unpersist(const struct plan_options *o, const struct reclaim_persist *p,
+			    cJSON *root)
 {
 	size_t n = p ? reclaim_persist_count(p) : 0;
 	cJSON *arr;
@@ -53,67 +42,57 @@ static void print_unpersist(struct cli *cli, const struct apply_request *req,
 	}
 	if (n == 0)
 		return;
-	printf("%s %s (", req->dry_run ? "would remove" : "removed", RECLAIM_PERSIST_FILE);
+	printf("%s %s (", o->dry_run ? "would remove" : "removed", RECLAIM_PERSIST_FILE);
 	for (size_t i = 0; i < n; i++)
 		printf("%s%s", i ? ", " : "", reclaim_knob_sysctl(reclaim_persist_knob(p, i)));
 	printf(")\n");
 }
 
-static int restore(struct cli *cli, const struct apply_request *req)
+static void print_restore(struct cli *cli, const struct reclaim_eval *e,
+			  const struct plan_options *o, bool boot)
 {
-	struct reclaim_persist *persisted = NULL;
-	struct apply_result res = {0};
-	bool removed = false;
-	int r;
+	const struct reclaim_persist *p = reclaim_eval_unpersisted(e);
 
-	if (req->persist && reclaim_persist_read(cli->ctx, &persisted) < 0)
-		return lib_fail(cli, EXIT_FAILURE, NULL);
-	if (persisted && reclaim_persist_count(persisted) > 0 && !req->dry_run) {
-		if (reclaim_persist_remove(cli->ctx) < 0) {
-			reclaim_persist_unref(persisted);
-			return lib_fail(cli, EXIT_FAILURE, NULL);
-		}
-		removed = true;
-	}
-	r = apply_run(cli, req, &res);
-	if (r) {
-		fail(r, "%s", res.error);
-		if (removed)
-			persist_again(cli, persisted);
-	} else if (cli->json) {
-		cJSON *root = apply_json(req, &res);
+	if (cli->json) {
+		cJSON *root = plan_json(e, o);
 
-		if (req->persist)
-			print_unpersist(cli, req, persisted, root);
+		if (o->flags & RECLAIM_REQUEST_PERSIST)
+			print_unpersist(o, p, root);
 		json_print(root);
 		cJSON_Delete(root);
-	} else if (res.count == 0 && !(persisted && reclaim_persist_count(persisted))) {
-		puts(req->persist ? "nothing to restore: no change since boot or the last restore, "
-				    "none persisted"
-				  : "nothing to restore: no change since boot or the last restore");
+	} else if (reclaim_eval_count(e) == 0 && !p) {
+		printf("nothing to restore: %s%s\n",
+		       boot ? "no change since boot" : "no change since boot or the last restore",
+		       o->flags & RECLAIM_REQUEST_PERSIST ? ", none persisted" : "");
 	} else {
-		apply_print(cli, req, &res);
-		print_unpersist(cli, req, persisted, NULL);
+		plan_print_text(e, o);
+		print_unpersist(o, p, NULL);
 	}
-	reclaim_persist_unref(persisted);
-	apply_free(&res);
-	return r;
 }
 
 static int run_restore(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {COMMON_LONG_OPTIONS,
+					     {"boot", no_argument, NULL, 'b'},
 					     {"dry-run", no_argument, NULL, 'n'},
 					     {"persist", no_argument, NULL, 'p'},
 					     {0}};
-	struct apply_request req = {.restore = true, .need_knobs = true};
+	/* A restore always says why each value. */
+	struct plan_options o = {.explain = true};
+	struct reclaim_request *req = NULL;
+	struct reclaim_eval *e = NULL;
+	bool boot = false;
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS "np", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS "bnp", opts, NULL)) != -1) {
 		bool done;
 
-		if (c == 'n' || c == 'p') {
-			*(c == 'n' ? &req.dry_run : &req.persist) = true;
+		if (c == 'b' || c == 'n') {
+			*(c == 'b' ? &boot : &o.dry_run) = true;
+			continue;
+		}
+		if (c == 'p') {
+			o.flags |= RECLAIM_REQUEST_PERSIST;
 			continue;
 		}
 		r = common_option(cli, &cmd_restore, c, argv, &done);
@@ -122,13 +101,22 @@ static int run_restore(struct cli *cli, int argc, char **argv)
 	}
 	if (optind < argc)
 		return usage_error("restore: unexpected argument '%s'", argv[optind]);
-	return restore(cli, &req);
+	if (reclaim_request_new(cli->ctx,
+				boot ? RECLAIM_REQUEST_RESTORE_BOOT : RECLAIM_REQUEST_RESTORE,
+				o.flags, &req) < 0)
+		return lib_fail(cli, EXIT_FAILURE, NULL);
+	r = plan_run(cli, req, &o, &e);
+	if (r == 0)
+		print_restore(cli, e, &o, boot);
+	reclaim_eval_unref(e);
+	reclaim_request_unref(req);
+	return r;
 }
 
 const struct command cmd_restore = {
     .name = "restore",
     .run = run_restore,
-    .args = "[--dry-run] [--persist] [--json]",
-    .summary = "Put back the knob values from before reclaimctl changed them",
+    .args = "[--boot] [--dry-run] [--persist] [--json]",
+    .summary = "Undo the last change, or every change since boot",
     .help = restore_help,
 };

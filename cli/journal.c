@@ -30,42 +30,41 @@ bool journal_is_stderr(void)
 	return (unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino;
 }
 
-void journal_entries(const char *preset, const struct apply_result *res)
+void journal_entries(const char *preset, const struct reclaim_eval *e)
 {
 	if (!enabled)
 		return;
-	for (size_t i = 0; i < res->count; i++) {
-		const struct apply_entry *e = &res->entries[i];
-		const char *name = reclaim_knob_sysctl(e->knob);
+	for (size_t i = 0; i < reclaim_eval_count(e); i++) {
+		const char *name = reclaim_knob_sysctl(reclaim_eval_knob(e, i));
+		int64_t old = reclaim_eval_old(e, i), new = reclaim_eval_new(e, i);
 
-		if (e->status == APPLY_CHANGED)
+		if (reclaim_eval_action(e, i) == RECLAIM_ACTION_SET)
 			sd_journal_send("MESSAGE=%s: %" PRId64 " -> %" PRId64 " (preset %s)", name,
-					e->old_value, e->new_value, preset,
-					"MESSAGE_ID=" JOURNAL_ID_KNOB, "PRIORITY=%d", LOG_INFO,
-					"RECLAIM_PRESET=%s", preset, "RECLAIM_KNOB=%s", name,
-					"RECLAIM_OLD=%" PRId64, e->old_value,
-					"RECLAIM_NEW=%" PRId64, e->new_value, NULL);
-		else if (e->status == APPLY_SKIPPED)
-			sd_journal_send("MESSAGE=%s: skipped (%s)", name, e->reason, "PRIORITY=%d",
-					LOG_NOTICE, "RECLAIM_PRESET=%s", preset, "RECLAIM_KNOB=%s",
-					name, NULL);
+					old, new, preset, "MESSAGE_ID=" JOURNAL_ID_KNOB,
+					"PRIORITY=%d", LOG_INFO, "RECLAIM_PRESET=%s", preset,
+					"RECLAIM_KNOB=%s", name, "RECLAIM_OLD=%" PRId64, old,
+					"RECLAIM_NEW=%" PRId64, new, NULL);
+		else if (reclaim_eval_action(e, i) == RECLAIM_ACTION_SKIPPED)
+			sd_journal_send("MESSAGE=%s: skipped (%s)", name, reclaim_eval_reason(e, i),
+					"PRIORITY=%d", LOG_NOTICE, "RECLAIM_PRESET=%s", preset,
+					"RECLAIM_KNOB=%s", name, NULL);
 	}
 }
 
-void journal_applied(const char *preset, const struct apply_result *res)
+void journal_applied(const char *preset, const struct reclaim_eval *e)
 {
-	size_t changed = 0, skipped = 0;
+	size_t changed = 0, skipped = 0, n = reclaim_eval_count(e);
 
 	if (!enabled)
 		return;
-	for (size_t i = 0; i < res->count; i++) {
-		changed += res->entries[i].status == APPLY_CHANGED;
-		skipped += res->entries[i].status == APPLY_SKIPPED;
+	for (size_t i = 0; i < n; i++) {
+		changed += reclaim_eval_action(e, i) == RECLAIM_ACTION_SET;
+		skipped += reclaim_eval_action(e, i) == RECLAIM_ACTION_SKIPPED;
 	}
 	sd_journal_send("MESSAGE=Applied preset %s: %zu knob%s changed, %zu unchanged, %zu "
 			"skipped",
-			preset, changed, changed == 1 ? "" : "s", res->count - changed - skipped,
-			skipped, "MESSAGE_ID=" JOURNAL_ID_APPLIED, "PRIORITY=%d", LOG_INFO,
+			preset, changed, changed == 1 ? "" : "s", n - changed - skipped, skipped,
+			"MESSAGE_ID=" JOURNAL_ID_APPLIED, "PRIORITY=%d", LOG_INFO,
 			"RECLAIM_PRESET=%s", preset, "RECLAIM_CHANGED=%zu", changed,
 			"RECLAIM_SKIPPED=%zu", skipped, NULL);
 }

@@ -18,8 +18,8 @@ void journal_use(bool on);
 /* True when standard error already goes to the journal (a service's output). */
 bool journal_is_stderr(void);
 /* One entry per knob: changed ones with JOURNAL_ID_KNOB, skipped ones as notices. */
-void journal_entries(const char *preset, const struct apply_result *res);
-void journal_applied(const char *preset, const struct apply_result *res);
+void journal_entries(const char *preset, const struct reclaim_eval *eval);
+void journal_applied(const char *preset, const struct reclaim_eval *eval);
 __attribute__((format(printf, 2, 3))) void journal_failed(const char *preset, const char *fmt, ...);
 __attribute__((format(printf, 2, 3))) void journal_info(const char *preset, const char *fmt, ...);
 

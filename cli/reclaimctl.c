@@ -17,6 +17,7 @@ static const struct command *const commands[] = {
     &cmd_autotune,
     &cmd_preset,
     &cmd_restore,
+    &cmd_history,
     &cmd_check,
     &cmd_boot,
     &cmd_monitor,

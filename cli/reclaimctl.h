@@ -31,6 +31,7 @@ extern const struct command cmd_status, cmd_get, cmd_set, cmd_threads;
 extern const struct command cmd_swap;
 extern const struct command cmd_monitor, cmd_stalls, cmd_record, cmd_report;
 extern const struct command cmd_autotune, cmd_preset, cmd_restore, cmd_boot, cmd_check;
+extern const struct command cmd_history;
 
 /* output.c */
 __attribute__((format(printf, 1, 2))) void warnmsg(const char *fmt, ...);
@@ -123,20 +124,6 @@ struct snapshot {
 /* Reads everything; 0 or an exit status (the error already printed). */
 int snapshot_read(struct cli *cli, struct snapshot *s);
 void snapshot_free(struct snapshot *s);
-
-/* cmd-preset.c: a preset's values, its "auto" entries worked out for this machine. */
-struct preset_resolved {
-	int64_t value;
-	char *reason; /* why, for an "auto" entry; else NULL */
-};
-
-/*
- * One per entry of @preset, in its order (free with preset_resolved_free());
- * 0 or an exit status and the error in *@err (free() it; NULL: out of memory).
- */
-int preset_resolve(struct cli *cli, const struct reclaim_preset *preset,
-		   struct preset_resolved **resolved, char **err);
-void preset_resolved_free(struct preset_resolved *resolved, size_t n);
 
 /* prometheus.c: status --prometheus; to stdout, or to DIR/reclaimctl.prom when @textfile_dir. */
 int prometheus_status(struct cli *cli, const struct snapshot *s, const char *textfile_dir);

@@ -346,8 +346,8 @@ struct reclaim_plan *reclaim_plan_unref(struct reclaim_plan *plan);
 size_t reclaim_plan_count(const struct reclaim_plan *plan);
 const struct reclaim_knob *reclaim_plan_knob(const struct reclaim_plan *plan, size_t idx);
 /*
- * True when the running kernel lacks the knob: never write it. Its value is
- * still the rule's, and its reason says first why it is skipped.
+ * True when the running kernel lacks the knob: never write it. Its value and
+ * reason are still the rule's; the change engine says why it is skipped.
  */
 bool reclaim_plan_skipped(const struct reclaim_plan *plan, size_t idx);
 int64_t reclaim_plan_value(const struct reclaim_plan *plan, size_t idx);
@@ -650,6 +650,138 @@ int reclaim_task_delays_version(const struct reclaim_task_delays *d);
 bool reclaim_task_delays_has(const struct reclaim_task_delays *d, enum reclaim_delay kind);
 uint64_t reclaim_task_delays_count(const struct reclaim_task_delays *d, enum reclaim_delay kind);
 uint64_t reclaim_task_delays_total_ns(const struct reclaim_task_delays *d, enum reclaim_delay kind);
+
+/*
+ * The change engine: every change reclaimctl makes, and every preview of
+ * one, is a request evaluated here. An evaluation reads and never writes: for
+ * each knob the request names, its current value, the target value, the
+ * action (set, unchanged or skipped) and why. Applying takes the writers'
+ * lock, evaluates again, writes exactly the entries whose action is set as
+ * one transaction (every knob read first, kswapd threads verified, rolled
+ * back on any failure), then appends the change to the history.
+ *
+ * One precedence decides a knob's value: the kernel's default < the boot
+ * preset < a value persisted with RECLAIM_REQUEST_PERSIST < a value set in
+ * another sysctl file (skipped unless RECLAIM_REQUEST_FORCE).
+ */
+enum reclaim_request_kind {
+	RECLAIM_REQUEST_SET = 0,      /* the values of reclaim_request_add() */
+	RECLAIM_REQUEST_PRESET,	      /* a preset, "auto" worked out for this machine */
+	RECLAIM_REQUEST_AUTOTUNE,     /* the autotune plan's knob values */
+	RECLAIM_REQUEST_BOOT,	      /* the preset of /etc/reclaimctl/reclaimctl.conf */
+	RECLAIM_REQUEST_RESTORE,      /* undo the last change not undone yet */
+	RECLAIM_REQUEST_RESTORE_BOOT, /* every knob back to its value before the first change */
+	RECLAIM_REQUEST_ADAPT,	      /* values from the adaptive controller */
+};
+
+enum reclaim_request_flags {
+	/* Also knobs that another sysctl file sets. */
+	RECLAIM_REQUEST_FORCE = 1 << 0,
+	/* Also merge the values into RECLAIM_PERSIST_FILE; for a restore: remove that file. */
+	RECLAIM_REQUEST_PERSIST = 1 << 1,
+	/* A knob that would be skipped fails the evaluation instead (one knob given by name). */
+	RECLAIM_REQUEST_STRICT = 1 << 2,
+};
+
+enum reclaim_action {
+	RECLAIM_ACTION_SET = 0,
+	RECLAIM_ACTION_UNCHANGED,
+	RECLAIM_ACTION_SKIPPED,
+};
+
+struct reclaim_request;
+struct reclaim_eval;
+
+/*
+ * The preset the boot unit applies: "preset = NAME" in
+ * /etc/reclaimctl/reclaimctl.conf, "off" for none, "balanced" without the
+ * file; free() it. -EBADMSG naming FILE:LINE for a malformed file.
+ */
+int reclaim_boot_preset(struct reclaim_ctx *ctx, char **name);
+
+int reclaim_request_new(struct reclaim_ctx *ctx, enum reclaim_request_kind kind, unsigned int flags,
+			struct reclaim_request **request);
+struct reclaim_request *reclaim_request_ref(struct reclaim_request *request);
+struct reclaim_request *reclaim_request_unref(struct reclaim_request *request);
+/* SET and ADAPT: a knob and its value (range-checked here); @reason may be NULL. */
+int reclaim_request_add(struct reclaim_request *request, const struct reclaim_knob *knob,
+			int64_t value, const char *reason);
+/* SET: the value autotune recommends for @knob; -EOPNOTSUPP if there is no rule for it. */
+int reclaim_request_add_auto(struct reclaim_request *request, const struct reclaim_knob *knob);
+/* PRESET: the preset to apply (the request holds a reference). */
+int reclaim_request_set_preset(struct reclaim_request *request, struct reclaim_preset *preset);
+/* AUTOTUNE: use this plan instead of computing one (the request holds a reference). */
+int reclaim_request_set_plan(struct reclaim_request *request, struct reclaim_plan *plan);
+
+/* Evaluates without writing anything. */
+int reclaim_request_evaluate(struct reclaim_request *request, struct reclaim_eval **eval);
+/*
+ * Applies: the evaluation under the lock, then the transaction. On failure
+ * nothing is changed (or what was written is put back: reclaim_strerror()
+ * says what) and *eval is NULL. Without anything to write, nothing is
+ * locked or written and *eval is the evaluation.
+ */
+int reclaim_request_apply(struct reclaim_request *request, struct reclaim_eval **eval);
+
+struct reclaim_eval *reclaim_eval_ref(struct reclaim_eval *eval);
+struct reclaim_eval *reclaim_eval_unref(struct reclaim_eval *eval);
+enum reclaim_request_kind reclaim_eval_kind(const struct reclaim_eval *eval);
+/* True for reclaim_request_apply()'s result once it wrote. */
+bool reclaim_eval_applied(const struct reclaim_eval *eval);
+/* Whether applying writes (or wrote) anything: a knob set, or the persisted file changed. */
+bool reclaim_eval_changed(const struct reclaim_eval *eval);
+size_t reclaim_eval_count(const struct reclaim_eval *eval);
+const struct reclaim_knob *reclaim_eval_knob(const struct reclaim_eval *eval, size_t idx);
+/* False when the kernel lacks the knob (no current value). */
+bool reclaim_eval_has_old(const struct reclaim_eval *eval, size_t idx);
+int64_t reclaim_eval_old(const struct reclaim_eval *eval, size_t idx);
+int64_t reclaim_eval_new(const struct reclaim_eval *eval, size_t idx);
+enum reclaim_action reclaim_eval_action(const struct reclaim_eval *eval, size_t idx);
+/* Why this action (for set/unchanged: why this value), one line. */
+const char *reclaim_eval_reason(const struct reclaim_eval *eval, size_t idx);
+/* Where the value comes from: "value", "auto", "preset:NAME", "autotune", "change:N", "boot",
+ * "adapt". */
+const char *reclaim_eval_source(const struct reclaim_eval *eval, size_t idx);
+/* "set", "unchanged", "skipped". */
+const char *reclaim_action_name(enum reclaim_action action);
+/* PRESET and BOOT: the preset's name ("off" when reclaimctl.conf says so) and file; else NULL. */
+const char *reclaim_eval_preset(const struct reclaim_eval *eval);
+const char *reclaim_eval_preset_path(const struct reclaim_eval *eval);
+/* AUTOTUNE: the plan the values come from. */
+struct reclaim_plan *reclaim_eval_plan(const struct reclaim_eval *eval);
+/* RESTORE: the change undone (0: nothing to undo). */
+unsigned long reclaim_eval_undoes(const struct reclaim_eval *eval);
+/* A restore with RECLAIM_REQUEST_PERSIST: the persisted values it removes (NULL: none). */
+struct reclaim_persist *reclaim_eval_unpersisted(const struct reclaim_eval *eval);
+/* After applying a kswapd_threads change: the nodes checked to run the new count; else -1. */
+ssize_t reclaim_eval_verified_nodes(const struct reclaim_eval *eval);
+
+/*
+ * The history of changes since boot (/run/reclaimctl/history), oldest
+ * first: one record per knob changed, the records of one change sharing its
+ * number. Bounded: the first record of each knob and the last 1,000.
+ */
+struct reclaim_history;
+
+int reclaim_history_new(struct reclaim_ctx *ctx, struct reclaim_history **history);
+struct reclaim_history *reclaim_history_ref(struct reclaim_history *history);
+struct reclaim_history *reclaim_history_unref(struct reclaim_history *history);
+size_t reclaim_history_count(const struct reclaim_history *history);
+/* Records dropped by the bound. */
+uint64_t reclaim_history_trimmed(const struct reclaim_history *history);
+unsigned long reclaim_history_change(const struct reclaim_history *history, size_t idx);
+/* CLOCK_REALTIME, in nanoseconds since the epoch. */
+int64_t reclaim_history_time_ns(const struct reclaim_history *history, size_t idx);
+/* "set", "preset", "autotune", "boot", "restore", "restore-boot", "adapt", "change". */
+const char *reclaim_history_command(const struct reclaim_history *history, size_t idx);
+const char *reclaim_history_source(const struct reclaim_history *history, size_t idx);
+const struct reclaim_knob *reclaim_history_knob(const struct reclaim_history *history, size_t idx);
+int64_t reclaim_history_old_value(const struct reclaim_history *history, size_t idx);
+int64_t reclaim_history_new_value(const struct reclaim_history *history, size_t idx);
+/* A change that a later restore undid. */
+bool reclaim_history_undone(const struct reclaim_history *history, size_t idx);
+/* A restore: the change it undid, -1 for restore --boot (all); else 0. */
+long reclaim_history_undoes(const struct reclaim_history *history, size_t idx);
 
 #ifdef __cplusplus
 }

@@ -4,11 +4,12 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "internal.h"
+#include "history-internal.h"
 
 struct change_entry {
 	const struct reclaim_knob *knob;
 	int64_t new_value, old_value;
+	char *source; /* for the history; NULL: "value" */
 };
 
 struct reclaim_change {
@@ -18,8 +19,13 @@ struct reclaim_change {
 	size_t count;
 	ssize_t failed;
 	ssize_t verified_nodes;
-	bool restore; /* puts back the saved values, then forgets them */
-	bool persist; /* also writes the new values to RECLAIM_PERSIST_FILE */
+	char *command;	 /* for the history; NULL: "change" */
+	long undoes;	 /* a restore: the change it undoes (HISTORY_UNDOES_ALL: every one) */
+	bool persist;	 /* also writes the new values to RECLAIM_PERSIST_FILE */
+	bool unpersist;	 /* removes RECLAIM_PERSIST_FILE after the writes */
+	char *persisted; /* its text before, to put it back after a failure */
+	bool
+	    record_all; /* a restore records unchanged knobs too: the undo must be in the history */
 };
 
 RECLAIM_EXPORT int reclaim_change_new(struct reclaim_ctx *ctx, struct reclaim_change **ret)
@@ -38,30 +44,68 @@ RECLAIM_EXPORT int reclaim_change_new(struct reclaim_ctx *ctx, struct reclaim_ch
 	return 0;
 }
 
+/* The change that undoes the last one: the engine's restore, as a change. */
 RECLAIM_EXPORT int reclaim_change_new_restore(struct reclaim_ctx *ctx, struct reclaim_change **ret)
 {
-	struct reclaim_saved saved;
+	struct reclaim_request *req = NULL;
+	struct reclaim_eval *e = NULL;
 	struct reclaim_change *c = NULL;
 	int r;
 
 	assert_return(ctx && ret, -EINVAL);
-	r = reclaim_saved_load(ctx, &saved);
+	r = reclaim_request_new(ctx, RECLAIM_REQUEST_RESTORE, 0, &req);
+	if (r == 0)
+		r = reclaim_request_evaluate(req, &e);
+	reclaim_request_unref(req);
 	if (r < 0)
 		return r;
-	if (saved.count == 0)
+	if (reclaim_eval_undoes(e) == 0) {
+		reclaim_eval_unref(e);
 		return reclaim_error(
 		    ctx, ENOENT, "nothing to restore: no change since boot or the last restore");
+	}
 	r = reclaim_change_new(ctx, &c);
-	for (size_t i = 0; r == 0 && i < saved.count; i++)
-		r = reclaim_change_add(c, saved.knobs[i], saved.values[i]);
-	reclaim_saved_free(&saved);
+	for (size_t i = 0; r == 0 && i < reclaim_eval_count(e); i++)
+		if (reclaim_eval_action(e, i) != RECLAIM_ACTION_SKIPPED)
+			r = reclaim_change_add(c, reclaim_eval_knob(e, i), reclaim_eval_new(e, i));
+	if (r == 0)
+		r = reclaim_change_set_history(c, "restore", (long)reclaim_eval_undoes(e));
+	reclaim_eval_unref(e);
 	if (r < 0) {
 		reclaim_change_unref(c);
 		return r;
 	}
-	c->restore = true;
 	*ret = c;
 	return 0;
+}
+
+int reclaim_change_set_history(struct reclaim_change *c, const char *command, long undoes)
+{
+	char *s = strdup(command);
+
+	if (!s)
+		return reclaim_error(c->ctx, ENOMEM, "out of memory");
+	free(c->command);
+	c->command = s;
+	c->undoes = undoes;
+	c->record_all = undoes != 0;
+	return 0;
+}
+
+int reclaim_change_set_source(struct reclaim_change *c, size_t idx, const char *source)
+{
+	char *s = strdup(source);
+
+	if (!s)
+		return reclaim_error(c->ctx, ENOMEM, "out of memory");
+	free(c->entries[idx].source);
+	c->entries[idx].source = s;
+	return 0;
+}
+
+void reclaim_change_set_unpersist(struct reclaim_change *c, bool unpersist)
+{
+	c->unpersist = unpersist;
 }
 
 RECLAIM_EXPORT struct reclaim_change *reclaim_change_ref(struct reclaim_change *c)
@@ -75,7 +119,11 @@ RECLAIM_EXPORT struct reclaim_change *reclaim_change_unref(struct reclaim_change
 {
 	if (c && --c->refcount == 0) {
 		reclaim_unref(c->ctx);
+		for (size_t i = 0; i < c->count; i++)
+			free(c->entries[i].source);
 		free(c->entries);
+		free(c->command);
+		free(c->persisted);
 		free(c);
 	}
 	return NULL;
@@ -205,30 +253,9 @@ static void rollback(struct reclaim_change *c, size_t written, char *detail, siz
 		append(detail, size, "; could not restore %s", failed);
 }
 
-/*
- * The old values of the knobs this change changes replace the saved set,
- * so that a restore undoes the last change; *@stored says so, and @prior
- * holds the set as it was, for a rollback. A change that changes nothing
- * leaves the set alone.
- */
-static int save_old_values(struct reclaim_change *c, struct reclaim_saved *prior, bool *stored)
+static void history_unrefp(struct reclaim_history **h)
 {
-	struct reclaim_saved mine = {0};
-	int r = 0;
-
-	*stored = false;
-	r = reclaim_saved_load(c->ctx, prior);
-	for (size_t i = 0; r == 0 && i < c->count; i++)
-		if (c->entries[i].old_value != c->entries[i].new_value)
-			r = reclaim_saved_add(&mine, c->entries[i].knob, c->entries[i].old_value);
-	if (r == -ENOMEM)
-		r = reclaim_error(c->ctx, ENOMEM, "out of memory");
-	if (r == 0 && mine.count > 0) {
-		r = reclaim_saved_store(c->ctx, &mine);
-		*stored = r == 0;
-	}
-	reclaim_saved_free(&mine);
-	return r;
+	reclaim_history_unref(*h);
 }
 
 static int persist_values(struct reclaim_change *c)
@@ -251,26 +278,94 @@ static int persist_values(struct reclaim_change *c)
 	return r;
 }
 
-/* Reads every old value, saves them, then writes, then persists; under the lock. */
-static int apply_locked(struct reclaim_change *c)
+/* The persisted file's text, kept to put it back; NULL if there is none. */
+static int keep_persisted(struct reclaim_change *c)
 {
-	struct reclaim_saved prior = {0}, none = {0};
+	int r = reclaim_read_file(c->ctx, RECLAIM_PERSIST_FILE, &c->persisted, NULL);
+
+	if (r == -ENOENT)
+		return 0;
+	if (r < 0)
+		return reclaim_error(c->ctx, -r, "cannot read %s: %s", RECLAIM_PERSIST_FILE,
+				     strerror(-r));
+	return 0;
+}
+
+/* Puts the persisted file back as it was before this change. */
+static void restore_persisted(struct reclaim_change *c, char *detail, size_t size)
+{
+	_cleanup_free_ char *full = reclaim_path(c->ctx, RECLAIM_PERSIST_FILE);
+	int r;
+
+	if (!full)
+		return;
+	r = c->persisted ? reclaim_replace_file(full, c->persisted, strlen(c->persisted), 0644)
+			 : reclaim_unlink_synced(full);
+	if (r < 0 && r != -ENOENT)
+		append(detail, size, "; could not put back %s: %s", RECLAIM_PERSIST_FILE,
+		       strerror(-r));
+}
+
+static int persist_step(struct reclaim_change *c)
+{
+	int r = 0;
+
+	if (!c->persist && !c->unpersist)
+		return 0;
+	r = keep_persisted(c);
+	if (r == 0 && c->persist)
+		r = persist_values(c);
+	if (r == 0 && c->unpersist && c->persisted)
+		r = reclaim_persist_remove(c->ctx);
+	return r;
+}
+
+/* The records of this change: the knobs it changed (a restore: every knob it names). */
+static int record_history(struct reclaim_change *c, struct reclaim_history *h)
+{
+	struct history_record *recs = calloc(c->count + 1, sizeof(*recs));
+	size_t n = 0;
+	int r;
+
+	if (!recs)
+		return reclaim_error(c->ctx, ENOMEM, "out of memory");
+	for (size_t i = 0; i < c->count; i++) {
+		const struct change_entry *e = &c->entries[i];
+
+		if (e->old_value == e->new_value && !c->record_all)
+			continue;
+		recs[n++] = (struct history_record){
+		    .command = c->command ? c->command : "change",
+		    .source = e->source ? e->source : "value",
+		    .knob = e->knob,
+		    .old_value = e->old_value,
+		    .new_value = e->new_value,
+		    .undoes = c->undoes,
+		};
+	}
+	r = reclaim_history_append(h, recs, n);
+	free(recs);
+	return r;
+}
+
+/* Reads the history and every old value, writes, persists, records the change; under the lock. */
+int reclaim_change_apply_locked(struct reclaim_change *c)
+{
+	_cleanup_(history_unrefp) struct reclaim_history *h = NULL;
 	char detail[1024];
-	bool written = false, stored = false;
+	bool written = false;
 	size_t i, done = 0;
 	int r = 0;
 
+	c->failed = -1;
+	c->verified_nodes = -1;
+	r = reclaim_history_load(c->ctx, &h);
+	if (r < 0)
+		return r;
 	for (i = 0; i < c->count; i++) {
 		r = reclaim_knob_read(c->ctx, c->entries[i].knob, &c->entries[i].old_value);
 		if (r < 0) {
 			c->failed = (ssize_t)i;
-			return r;
-		}
-	}
-	if (!c->restore) {
-		r = save_old_values(c, &prior, &stored);
-		if (r < 0) {
-			reclaim_saved_free(&prior);
 			return r;
 		}
 	}
@@ -286,21 +381,23 @@ static int apply_locked(struct reclaim_change *c)
 		c->failed = (ssize_t)i;
 		/* A write that did not take effect was still a write: put it back too. */
 		done = written ? i + 1 : i;
-	} else if (c->persist) {
-		r = persist_values(c);
+	} else {
 		done = c->count;
+		r = persist_step(c);
+		if (r == 0) {
+			r = record_history(c, h);
+			if (r < 0 && (c->persist || c->unpersist)) {
+				snprintf(detail, sizeof(detail), "%s", reclaim_strerror(c->ctx));
+				restore_persisted(c, detail, sizeof(detail));
+				reclaim_error(c->ctx, -r, "%s", detail);
+			}
+		}
 	}
-	if (r == 0) {
-		reclaim_saved_free(&prior);
-		/* Restored: the machine is back to its own values. */
-		return c->restore ? reclaim_saved_store(c->ctx, &none) : 0;
-	}
+	if (r == 0)
+		return 0;
 	/* Keep the failure's message; the rollback's own errors must not replace it. */
 	snprintf(detail, sizeof(detail), "%s", reclaim_strerror(c->ctx));
 	rollback(c, done, detail, sizeof(detail));
-	if (stored)
-		reclaim_saved_store(c->ctx, &prior);
-	reclaim_saved_free(&prior);
 	return reclaim_error(c->ctx, -r, "%s", detail);
 }
 
@@ -314,7 +411,7 @@ RECLAIM_EXPORT int reclaim_change_apply(struct reclaim_change *c)
 	r = reclaim_lock_take(c->ctx, &fd);
 	if (r < 0)
 		return r;
-	r = apply_locked(c);
+	r = reclaim_change_apply_locked(c);
 	reclaim_lock_release(fd);
 	return r;
 }

@@ -61,6 +61,16 @@ int reclaim_sync_dir(const char *dir);
 int reclaim_parse_i64(const char *s, int64_t *v);
 int reclaim_parse_u64(const char *s, uint64_t *v);
 
+/* keyvalue.c */
+/* Trims blanks (and a CR of a CRLF line end) at both ends, in place. */
+char *reclaim_trim(char *s);
+/*
+ * Splits one line of a "KEY = VALUE" file in place: a '#' starts a comment,
+ * both sides are trimmed. 0 for a blank or comment line, 1 with *key and
+ * *value set, -EINVAL without '=' (*key is then the trimmed line).
+ */
+int reclaim_kv_split(char *line, char **key, char **value);
+
 /* cpuset.c: sorted, de-duplicated CPU lists. */
 int reclaim_cpulist_parse(const char *s, unsigned int **cpus, size_t *count);
 int reclaim_cpumap_parse(const char *s, unsigned int **cpus, size_t *count);
@@ -107,19 +117,16 @@ int reclaim_mkdir_p(const char *path, mode_t mode);
 int reclaim_lock_take(struct reclaim_ctx *ctx, int *fd);
 void reclaim_lock_release(int fd);
 
-/* saved.c: the values before the last change, for restore. */
-struct reclaim_saved {
-	const struct reclaim_knob **knobs;
-	int64_t *values;
-	size_t count;
-};
-/* An empty set when nothing is saved; -EBADMSG for a damaged file. */
-int reclaim_saved_load(struct reclaim_ctx *ctx, struct reclaim_saved *s);
-/* Adds @k unless it is in the set already. */
-int reclaim_saved_add(struct reclaim_saved *s, const struct reclaim_knob *k, int64_t value);
-/* Writes the set atomically; an empty set removes the file. */
-int reclaim_saved_store(struct reclaim_ctx *ctx, const struct reclaim_saved *s);
-void reclaim_saved_free(struct reclaim_saved *s);
+/* bootconf.c */
+#define RECLAIM_BOOT_CONFIG "/etc/reclaimctl/reclaimctl.conf"
+
+/* change.c: the transaction under the lock, for the engine. */
+struct history_record;
+int reclaim_change_set_history(struct reclaim_change *c, const char *command, long undoes);
+int reclaim_change_set_source(struct reclaim_change *c, size_t idx, const char *source);
+/* Removes the persisted file after the writes (restore --persist). */
+void reclaim_change_set_unpersist(struct reclaim_change *c, bool unpersist);
+int reclaim_change_apply_locked(struct reclaim_change *c);
 /* autotune-swap.c */
 /*
  * The swap priority autotune proposes for @swap (-ENODATA in *prio when

@@ -45,35 +45,6 @@ static void plan_free(struct reclaim_plan *p)
 	free(p);
 }
 
-/* A knob the kernel lacks: why, then what the rule says. */
-static int skip_reason(struct reclaim_ctx *ctx, struct plan_knob *e)
-{
-	const struct reclaim_knob *k = e->knob;
-	char *rule = e->reason;
-	int r;
-
-	if (!reclaim_exists(ctx, "/proc/sys/vm"))
-		r = asprintf(
-		    &e->reason,
-		    "no /proc/sys/vm under this root: the kernel's knobs are unknown; on a "
-		    "patched kernel: %s",
-		    rule);
-	else if (reclaim_knob_needs_patch(k))
-		r = asprintf(&e->reason,
-			     "the running kernel lacks %s (needs the patches in kernel/); on a "
-			     "patched kernel: %s",
-			     reclaim_knob_sysctl(k), rule);
-	else
-		r = asprintf(&e->reason, "the running kernel lacks %s; on a kernel with it: %s",
-			     reclaim_knob_sysctl(k), rule);
-	free(rule);
-	if (r < 0) {
-		e->reason = NULL;
-		return -ENOMEM;
-	}
-	return 0;
-}
-
 static int plan_knobs(struct reclaim_ctx *ctx, const struct reclaim_topology *topo,
 		      struct reclaim_plan *p)
 {
@@ -96,8 +67,6 @@ static int plan_knobs(struct reclaim_ctx *ctx, const struct reclaim_topology *to
 		if (r < 0)
 			return r;
 		e->skipped = r == 0;
-		if (e->skipped && skip_reason(ctx, e) < 0)
-			return reclaim_error(ctx, ENOMEM, "out of memory");
 	}
 	return 0;
 }

@@ -166,25 +166,6 @@ static int read_preset_file(struct reclaim_ctx *ctx, const char *full, const cha
 	return 0;
 }
 
-static bool is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r';
-}
-
-/* Trims blanks (and a CR, for files with CRLF line ends) at both ends, in place. */
-static char *trim(char *s)
-{
-	char *end;
-
-	while (is_blank(*s))
-		s++;
-	end = s + strlen(s);
-	while (end > s && is_blank(end[-1]))
-		end--;
-	*end = '\0';
-	return s;
-}
-
 /* "a, b" of the knobs that may be "auto". */
 static void auto_knobs(char *buf, size_t size)
 {
@@ -234,16 +215,13 @@ static int parse_entry(struct reclaim_ctx *ctx, struct reclaim_preset *p, const 
 		       unsigned int line, char *text)
 {
 	const struct reclaim_knob *knob;
-	char *eq = strchr(text, '='), *key, *value, detail[512];
+	char *key, *value, detail[512];
 	struct preset_entry *e;
 	int64_t v = 0;
 	bool is_auto;
 
-	if (!eq)
+	if (reclaim_kv_split(text, &key, &value) < 0)
 		return bad_line(ctx, file, line, "expected KNOB = VALUE, found no '='");
-	*eq = '\0';
-	key = trim(text);
-	value = trim(eq + 1);
 	if (!key[0])
 		return bad_line(ctx, file, line, "no knob before '='");
 	knob = reclaim_knob_find(key);
@@ -297,10 +275,10 @@ static int parse_preset(struct reclaim_ctx *ctx, struct reclaim_preset *p, const
 
 		if (nl)
 			*nl = '\0';
-		body = trim(s);
+		body = reclaim_trim(s);
 		s = nl ? nl + 1 : end;
 		if (body[0] == '#') {
-			char *comment = trim(body + 1);
+			char *comment = reclaim_trim(body + 1);
 
 			if (desc == DESC_DONE ||
 			    strncmp(comment, "SPDX-License-Identifier:", 24) == 0)
@@ -318,7 +296,7 @@ static int parse_preset(struct reclaim_ctx *ctx, struct reclaim_preset *p, const
 		hash = strchr(body, '#');
 		if (hash)
 			*hash = '\0';
-		body = trim(body);
+		body = reclaim_trim(body);
 		if (desc == DESC_IN || body[0])
 			desc = DESC_DONE;
 		if (!body[0])

@@ -10,6 +10,8 @@
 # say). UPDATE=1 rewrites the expected file instead of comparing.
 # "expect-file: PATH NAME" lines compare the copy's PATH after the command
 # byte for byte with NAME beside the expected file (UPDATE=1 writes NAME).
+# Files the command adds are shown whole; the times in the history and in a
+# restore's reasons are replaced by T and HH:MM:SS.
 # The shipped presets are those of the source tree (RECLAIMCTL_PRESET_DIR,
 # presets/ unless set), shown as $PRESETS; admin presets are made by setup
 # lines in the copy's etc/reclaimctl/presets.
@@ -36,7 +38,7 @@ cp -a "$work/root" "$work/pristine"
 
 read -ra args <<<"${args_line//\$ROOT/$work/root}"
 rc=0
-NO_COLOR=1 "$reclaimctl" --sysroot "$work/root" "${args[@]}" >"$work/out" 2>"$work/err" || rc=$?
+TZ=UTC NO_COLOR=1 "$reclaimctl" --sysroot "$work/root" "${args[@]}" >"$work/out" 2>"$work/err" || rc=$?
 
 # Anything printed with --json must be one valid JSON document.
 if [[ " ${args[*]} " == *" --json "* ]] && [ -s "$work/out" ]; then
@@ -54,12 +56,18 @@ fi
 	echo "--- changed files"
 	(cd "$work/root" && find . -type f | sort) >"$work/after"
 	(cd "$work/pristine" && find . -type f | sort) >"$work/before"
-	comm -3 "$work/before" "$work/after" | sed 's/^\t*/added or removed: /'
+	comm -23 "$work/before" "$work/after" | sed 's|^\./|removed: |'
+	while read -r f; do
+		echo "added: ${f#./}:"
+		sed 's/^/  /' "$work/root/$f"
+	done < <(comm -13 "$work/before" "$work/after")
 	while read -r f; do
 		[ -f "$work/root/$f" ] || continue
 		cmp -s "$work/pristine/$f" "$work/root/$f" || echo "${f#./}: $(tr '\n' ' ' <"$work/root/$f")"
 	done <"$work/before"
-} | sed "s|$work/root|\$ROOT|g; s|$RECLAIMCTL_PRESET_DIR|\$PRESETS|g" >"$work/actual"
+	# the history's times are the clock's, like the HH:MM:SS of a restore's reason
+} | sed -E "s|$work/root|\$ROOT|g; s|$RECLAIMCTL_PRESET_DIR|\$PRESETS|g;
+	s/time=[0-9]+\.[0-9]{9}/time=T/g; s/ at [0-9]{2}:[0-9]{2}:[0-9]{2}\)/ at HH:MM:SS)/g" >"$work/actual"
 
 status=0
 while read -r path name; do

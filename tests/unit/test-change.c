@@ -23,13 +23,11 @@
 
 #include <cmocka.h>
 
-#include "internal.h"
+#include "history-internal.h"
 #include "tmproot.h"
 
-#define VM    "/proc/sys/vm/"
-#define SAVED "/run/reclaimctl/saved"
-#define SAVED_HEADER                                                                               \
-	"# The values before reclaimctl changed them; \"reclaimctl restore\" puts them back.\n"
+#define VM	"/proc/sys/vm/"
+#define HISTORY "/run/reclaimctl/history"
 
 static bool mock_writes;
 
@@ -287,8 +285,8 @@ static void test_unchanged_threads_are_written(void **state)
 	assert_int_equal(reclaim_change_add(f->change, knob("threads"), 1), 0);
 	expect_write(VM "kswapd_threads", "1\n", 0);
 	assert_int_equal(reclaim_change_apply(f->change), 0);
-	/* Nothing changed, so nothing is saved. */
-	assert_null(tmproot_read(f->root, SAVED));
+	/* Nothing changed, so nothing is recorded. */
+	assert_null(tmproot_read(f->root, HISTORY));
 }
 
 static void test_missing_knob_fails_before_writing(void **state)
@@ -415,33 +413,64 @@ static void test_null_arguments(void **state)
 	assert_null(reclaim_change_unref(NULL));
 }
 
-static void test_saved_values_are_the_last_change(void **state)
+/* The history file with every " time=..." field taken out. */
+static char *history_text(const struct fixture *f)
+{
+	char *text = tmproot_read(f->root, HISTORY), *p;
+
+	if (!text)
+		return NULL;
+	while ((p = strstr(text, " time=")) != NULL) {
+		char *end = strchr(p + 1, ' ');
+
+		assert_non_null(end);
+		memmove(p, end, strlen(end) + 1);
+	}
+	return text;
+}
+
+static void assert_history(const struct fixture *f, const char *want)
+{
+	char *text = history_text(f);
+
+	if (!text)
+		fail_msg("%s does not exist", HISTORY);
+	if (strcmp(text, want) != 0)
+		fail_msg("%s is \"%s\", want \"%s\"", HISTORY, text, want);
+	free(text);
+}
+
+static void apply_one(struct fixture *f, const char *name, int64_t value)
+{
+	struct reclaim_change *c;
+
+	assert_int_equal(reclaim_change_new(f->ctx, &c), 0);
+	assert_int_equal(reclaim_change_add(c, knob(name), value), 0);
+	assert_int_equal(reclaim_change_apply(c), 0);
+	reclaim_change_unref(c);
+}
+
+#define REC(n, k, o, v)                                                                            \
+	"change=" #n " command=change source=value knob=" k " old=" #o " new=" #v "\n"
+
+static void test_history_records_each_change(void **state)
 {
 	struct fixture *f = *state;
-	struct reclaim_change *second, *noop;
 
 	mock_writes = false;
 	add_three(f);
 	assert_int_equal(reclaim_change_apply(f->change), 0);
-	assert_file(f, SAVED,
-		    SAVED_HEADER "vm.kswapd_threads = 1\nvm.max_direct_reclaimers = 0\n"
-				 "vm.swap_round_robin_quota_kb = 2048\n");
-	/* The next change replaces them: restore undoes the last change. */
-	assert_int_equal(reclaim_change_new(f->ctx, &second), 0);
-	assert_int_equal(reclaim_change_add(second, knob("throttle"), 2), 0);
-	assert_int_equal(reclaim_change_add(second, knob("swappiness"), 10), 0);
-	assert_int_equal(reclaim_change_apply(second), 0);
-	reclaim_change_unref(second);
-	assert_file(f, SAVED, SAVED_HEADER "vm.max_direct_reclaimers = 8\nvm.swappiness = 60\n");
-	/* A change that changes nothing keeps them. */
-	assert_int_equal(reclaim_change_new(f->ctx, &noop), 0);
-	assert_int_equal(reclaim_change_add(noop, knob("swappiness"), 10), 0);
-	assert_int_equal(reclaim_change_apply(noop), 0);
-	reclaim_change_unref(noop);
-	assert_file(f, SAVED, SAVED_HEADER "vm.max_direct_reclaimers = 8\nvm.swappiness = 60\n");
+	assert_history(f, REC(1, "kswapd_threads", 1, 4) REC(1, "max_direct_reclaimers", 0, 8)
+			      REC(1, "swap_round_robin_quota_kb", 2048, 4096));
+	apply_one(f, "throttle", 2);
+	/* A change that changes nothing records nothing. */
+	apply_one(f, "throttle", 2);
+	assert_history(f, REC(1, "kswapd_threads", 1, 4) REC(1, "max_direct_reclaimers", 0, 8)
+			      REC(1, "swap_round_robin_quota_kb", 2048, 4096)
+				  REC(2, "max_direct_reclaimers", 8, 2));
 }
 
-static void test_restore_puts_back_and_forgets(void **state)
+static void test_restore_undoes_newest_first(void **state)
 {
 	struct fixture *f = *state;
 	struct reclaim_change *restore, *again;
@@ -449,6 +478,15 @@ static void test_restore_puts_back_and_forgets(void **state)
 	mock_writes = false;
 	add_three(f);
 	assert_int_equal(reclaim_change_apply(f->change), 0);
+	apply_one(f, "throttle", 2);
+	/* The newest change first: throttle back to 8, the rest stays. */
+	assert_int_equal(reclaim_change_new_restore(f->ctx, &restore), 0);
+	assert_int_equal(reclaim_change_count(restore), 1);
+	assert_int_equal(reclaim_change_apply(restore), 0);
+	reclaim_change_unref(restore);
+	assert_file(f, VM "max_direct_reclaimers", "8\n");
+	assert_file(f, VM "kswapd_threads", "4\n");
+	/* Then the one before. */
 	assert_int_equal(reclaim_change_new_restore(f->ctx, &restore), 0);
 	assert_int_equal(reclaim_change_count(restore), 3);
 	assert_int_equal(reclaim_change_apply(restore), 0);
@@ -456,37 +494,83 @@ static void test_restore_puts_back_and_forgets(void **state)
 	assert_file(f, VM "kswapd_threads", "1\n");
 	assert_file(f, VM "max_direct_reclaimers", "0\n");
 	assert_file(f, VM "swap_round_robin_quota_kb", "2048\n");
-	assert_null(tmproot_read(f->root, SAVED));
 	assert_int_equal(reclaim_change_new_restore(f->ctx, &again), -ENOENT);
 	assert_string_equal(reclaim_strerror(f->ctx),
 			    "nothing to restore: no change since boot or the last restore");
 }
 
-static void test_failed_apply_keeps_saved_values(void **state)
+static void test_failed_apply_keeps_history(void **state)
 {
 	struct fixture *f = *state;
-	const char *before = SAVED_HEADER "vm.swappiness = 30\n";
+	const char *before = REC(1, "swappiness", 60, 30);
 
-	tmproot_write(f->root, SAVED, before);
+	tmproot_write(f->root, HISTORY,
+		      "change=1 time=1.000000000 command=change source=value knob=swappiness "
+		      "old=60 new=30\n");
 	add_three(f);
 	expect_write(VM "kswapd_threads", "4\n", 0);
 	expect_write(VM "max_direct_reclaimers", "8\n", -EIO);
 	expect_write(VM "kswapd_threads", "1\n", 0);
 	assert_int_equal(reclaim_change_apply(f->change), -EIO);
-	assert_file(f, SAVED, before);
+	assert_history(f, before);
 }
 
-static void test_damaged_saved_file_stops_apply(void **state)
+static void test_damaged_history_stops_apply(void **state)
 {
 	struct fixture *f = *state;
 
-	tmproot_write(f->root, SAVED, "vm.kswapd_threads = 1\nvm.kswapd_threads 2\n");
+	tmproot_write(f->root, HISTORY,
+		      "change=1 time=1.000000000 command=change source=value knob=swappiness "
+		      "old=60 new=30\nchange=2 knob=swappiness\n");
 	add_three(f);
 	/* No expect_write(): any write fails the test. */
 	assert_int_equal(reclaim_change_apply(f->change), -EBADMSG);
 	assert_string_equal(reclaim_strerror(f->ctx),
-			    "/run/reclaimctl/saved:2: not a saved knob value");
+			    "/run/reclaimctl/history:2: not a history record");
 	assert_file(f, VM "kswapd_threads", "1\n");
+}
+
+/* A record cut short by a crash is ignored, and dropped by the next append. */
+static void test_torn_record_is_ignored(void **state)
+{
+	struct fixture *f = *state;
+	struct reclaim_history *h;
+
+	mock_writes = false;
+	tmproot_write(f->root, HISTORY,
+		      "change=1 time=1.000000000 command=change source=value knob=swappiness "
+		      "old=60 new=30\nchange=2 time=2.0000");
+	assert_int_equal(reclaim_history_new(f->ctx, &h), 0);
+	assert_int_equal(reclaim_history_count(h), 1);
+	reclaim_history_unref(h);
+	apply_one(f, "throttle", 5);
+	assert_history(f, REC(1, "swappiness", 60, 30) REC(2, "max_direct_reclaimers", 0, 5));
+}
+
+/* The bound: the first record of each knob and the last reclaim_history_keep. */
+static void test_history_is_bounded(void **state)
+{
+	struct fixture *f = *state;
+	struct reclaim_history *h;
+	unsigned int keep = reclaim_history_keep;
+
+	mock_writes = false;
+	reclaim_history_keep = 3;
+	apply_one(f, "swappiness", 10);
+	for (int v = 1; v <= 6; v++)
+		apply_one(f, "throttle", v);
+	reclaim_history_keep = keep;
+	assert_int_equal(reclaim_history_new(f->ctx, &h), 0);
+	/* 7 records; at most 2 (the first of each knob) + 3 stay. */
+	assert_true(reclaim_history_count(h) <= 5);
+	assert_string_equal(reclaim_knob_name(reclaim_history_knob(h, 0)), "swappiness");
+	assert_int_equal(reclaim_history_old_value(h, 0), 60);
+	assert_string_equal(reclaim_knob_name(reclaim_history_knob(h, 1)), "max_direct_reclaimers");
+	assert_int_equal(reclaim_history_old_value(h, 1), 0);
+	assert_int_equal(reclaim_history_new_value(h, reclaim_history_count(h) - 1), 6);
+	assert_int_equal(reclaim_history_change(h, reclaim_history_count(h) - 1), 7);
+	assert_true(reclaim_history_trimmed(h) > 0);
+	reclaim_history_unref(h);
 }
 
 /* Another writer holds the lock: this one waits, gives up, and writes nothing. */
@@ -547,10 +631,12 @@ int main(void)
 	    T(test_partly_failing_rollback),
 	    T(test_unchanged_knobs_are_not_written),
 	    T(test_unchanged_threads_are_written),
-	    T(test_saved_values_are_the_last_change),
-	    T(test_restore_puts_back_and_forgets),
-	    T(test_failed_apply_keeps_saved_values),
-	    T(test_damaged_saved_file_stops_apply),
+	    T(test_history_records_each_change),
+	    T(test_restore_undoes_newest_first),
+	    T(test_failed_apply_keeps_history),
+	    T(test_damaged_history_stops_apply),
+	    T(test_torn_record_is_ignored),
+	    T(test_history_is_bounded),
 	    T(test_lock_is_exclusive),
 	    T(test_missing_knob_fails_before_writing),
 	    T(test_unreadable_old_value_fails_before_writing),

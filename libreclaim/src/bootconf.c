@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * /etc/reclaimctl/reclaimctl.conf: what the boot unit applies, "preset =
+ * NAME" ("off": nothing). Without the file, the default preset.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define DEFAULT_PRESET "balanced"
+
+/* One line: 0, or -EBADMSG with "FILE:N: problem". */
+static int config_line(struct reclaim_ctx *ctx, char *line, size_t n, char **preset)
+{
+	char *key, *value;
+	int r = reclaim_kv_split(line, &key, &value);
+
+	if (r == 0)
+		return 0;
+	if (r < 0)
+		return reclaim_error(ctx, EBADMSG, "%s:%zu: expected \"preset = NAME\"",
+				     RECLAIM_BOOT_CONFIG, n);
+	if (strcmp(key, "preset") != 0)
+		return reclaim_error(ctx, EBADMSG, "%s:%zu: unknown setting '%s' (known: preset)",
+				     RECLAIM_BOOT_CONFIG, n, key);
+	if (!value[0])
+		return reclaim_error(ctx, EBADMSG, "%s:%zu: preset needs a name (or off)",
+				     RECLAIM_BOOT_CONFIG, n);
+	free(*preset);
+	*preset = strdup(value);
+	return *preset ? 0 : reclaim_error(ctx, ENOMEM, "out of memory");
+}
+
+RECLAIM_EXPORT int reclaim_boot_preset(struct reclaim_ctx *ctx, char **ret)
+{
+	_cleanup_free_ char *text = NULL;
+	char *preset = NULL, *line, *next;
+	size_t n = 0;
+	int r;
+
+	assert_return(ctx && ret, -EINVAL);
+	r = reclaim_read_file(ctx, RECLAIM_BOOT_CONFIG, &text, NULL);
+	if (r < 0 && r != -ENOENT)
+		return reclaim_error(ctx, -r, "cannot read %s: %s", RECLAIM_BOOT_CONFIG,
+				     strerror(-r));
+	for (line = text, r = 0; line && *line && r == 0; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		r = config_line(ctx, line, ++n, &preset);
+	}
+	if (r == 0 && !preset && !(preset = strdup(DEFAULT_PRESET)))
+		r = reclaim_error(ctx, ENOMEM, "out of memory");
+	if (r < 0) {
+		free(preset);
+		return r;
+	}
+	*ret = preset;
+	return 0;
+}

@@ -1,0 +1,916 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The change engine: a request (set, a preset, the autotune plan, the boot
+ * preset, a restore, the adaptive controller) is evaluated into one entry
+ * per knob (current value, target, action, reason, source) without writing;
+ * applying evaluates again under the writers' lock and hands the entries to
+ * be set to one transaction (change.c), which also records the history.
+ * Every preview and every apply of reclaimctl is one of these evaluations,
+ * so no preview can disagree with its apply.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <string.h>
+#include <time.h>
+
+#include "history-internal.h"
+
+struct request_value {
+	const struct reclaim_knob *knob;
+	int64_t value;
+	bool is_auto; /* SET: worked out at evaluation */
+	char *reason;
+};
+
+struct reclaim_request {
+	int refcount;
+	struct reclaim_ctx *ctx;
+	enum reclaim_request_kind kind;
+	unsigned int flags;
+	struct request_value *values;
+	size_t count;
+	struct reclaim_preset *preset;
+	struct reclaim_plan *plan;
+};
+
+struct eval_entry {
+	const struct reclaim_knob *knob;
+	bool has_old;
+	int64_t old_value, new_value;
+	enum reclaim_action action;
+	char *reason, *source;
+	bool computed; /* the reason explains a value worked out for this machine */
+};
+
+struct reclaim_eval {
+	int refcount;
+	struct reclaim_ctx *ctx;
+	enum reclaim_request_kind kind;
+	struct eval_entry *entries;
+	size_t count;
+	bool applied, persist_changes;
+	ssize_t verified_nodes;
+	char *preset_name, *preset_path;
+	struct reclaim_plan *plan;
+	struct reclaim_persist *unpersisted;
+	unsigned long undoes;
+	/* read during the evaluation */
+	struct reclaim_sysctl_conf *conf;
+	struct reclaim_persist *persisted;
+	struct reclaim_topology *topo;
+};
+
+static const char *const command_names[] = {
+    [RECLAIM_REQUEST_SET] = "set",	     [RECLAIM_REQUEST_PRESET] = "preset",
+    [RECLAIM_REQUEST_AUTOTUNE] = "autotune", [RECLAIM_REQUEST_BOOT] = "boot",
+    [RECLAIM_REQUEST_RESTORE] = "restore",   [RECLAIM_REQUEST_RESTORE_BOOT] = "restore-boot",
+    [RECLAIM_REQUEST_ADAPT] = "adapt",
+};
+
+/* ---- requests ---- */
+
+RECLAIM_EXPORT int reclaim_request_new(struct reclaim_ctx *ctx, enum reclaim_request_kind kind,
+				       unsigned int flags, struct reclaim_request **ret)
+{
+	struct reclaim_request *req;
+
+	assert_return(ctx && ret, -EINVAL);
+	assert_return(kind <= RECLAIM_REQUEST_ADAPT, -EINVAL);
+	assert_return((flags & ~(RECLAIM_REQUEST_FORCE | RECLAIM_REQUEST_PERSIST |
+				 RECLAIM_REQUEST_STRICT)) == 0,
+		      -EINVAL);
+	req = calloc(1, sizeof(*req));
+	if (!req)
+		return reclaim_error(ctx, ENOMEM, "out of memory");
+	req->refcount = 1;
+	req->ctx = reclaim_ref(ctx);
+	req->kind = kind;
+	req->flags = flags;
+	*ret = req;
+	return 0;
+}
+
+RECLAIM_EXPORT struct reclaim_request *reclaim_request_ref(struct reclaim_request *req)
+{
+	if (req)
+		req->refcount++;
+	return req;
+}
+
+RECLAIM_EXPORT struct reclaim_request *reclaim_request_unref(struct reclaim_request *req)
+{
+	if (req && --req->refcount == 0) {
+		for (size_t i = 0; i < req->count; i++)
+			free(req->values[i].reason);
+		free(req->values);
+		reclaim_preset_unref(req->preset);
+		reclaim_plan_unref(req->plan);
+		reclaim_unref(req->ctx);
+		free(req);
+	}
+	return NULL;
+}
+
+static int add_value(struct reclaim_request *req, const struct reclaim_knob *k, int64_t value,
+		     bool is_auto, const char *reason)
+{
+	struct request_value *v;
+	char *copy = NULL;
+
+	if (reason && !(copy = strdup(reason)))
+		return reclaim_error(req->ctx, ENOMEM, "out of memory");
+	for (size_t i = 0; i < req->count; i++)
+		if (req->values[i].knob == k) {
+			free(req->values[i].reason);
+			req->values[i] = (struct request_value){k, value, is_auto, copy};
+			return 0;
+		}
+	v = realloc(req->values, (req->count + 1) * sizeof(*v));
+	if (!v) {
+		free(copy);
+		return reclaim_error(req->ctx, ENOMEM, "out of memory");
+	}
+	req->values = v;
+	v[req->count++] = (struct request_value){k, value, is_auto, copy};
+	return 0;
+}
+
+RECLAIM_EXPORT int reclaim_request_add(struct reclaim_request *req, const struct reclaim_knob *k,
+				       int64_t value, const char *reason)
+{
+	int r;
+
+	assert_return(req && k, -EINVAL);
+	assert_return(req->kind == RECLAIM_REQUEST_SET || req->kind == RECLAIM_REQUEST_ADAPT,
+		      -EINVAL);
+	r = reclaim_knob_check(req->ctx, k, value);
+	if (r < 0)
+		return r;
+	return add_value(req, k, value, false, reason);
+}
+
+RECLAIM_EXPORT int reclaim_request_add_auto(struct reclaim_request *req,
+					    const struct reclaim_knob *k)
+{
+	assert_return(req && k, -EINVAL);
+	assert_return(req->kind == RECLAIM_REQUEST_SET, -EINVAL);
+	if (!reclaim_knob_has_recommendation(k))
+		return reclaim_error(req->ctx, EOPNOTSUPP, "%s has no automatic value",
+				     reclaim_knob_name(k));
+	return add_value(req, k, 0, true, NULL);
+}
+
+RECLAIM_EXPORT int reclaim_request_set_preset(struct reclaim_request *req,
+					      struct reclaim_preset *preset)
+{
+	assert_return(req && preset && req->kind == RECLAIM_REQUEST_PRESET, -EINVAL);
+	reclaim_preset_unref(req->preset);
+	req->preset = reclaim_preset_ref(preset);
+	return 0;
+}
+
+RECLAIM_EXPORT int reclaim_request_set_plan(struct reclaim_request *req, struct reclaim_plan *plan)
+{
+	assert_return(req && plan && req->kind == RECLAIM_REQUEST_AUTOTUNE, -EINVAL);
+	reclaim_plan_unref(req->plan);
+	req->plan = reclaim_plan_ref(plan);
+	return 0;
+}
+
+/* ---- evaluations ---- */
+
+static void eval_free(struct reclaim_eval *e)
+{
+	for (size_t i = 0; i < e->count; i++) {
+		free(e->entries[i].reason);
+		free(e->entries[i].source);
+	}
+	free(e->entries);
+	free(e->preset_name);
+	free(e->preset_path);
+	reclaim_plan_unref(e->plan);
+	reclaim_persist_unref(e->unpersisted);
+	reclaim_sysctl_conf_unref(e->conf);
+	reclaim_persist_unref(e->persisted);
+	reclaim_topology_unref(e->topo);
+	reclaim_unref(e->ctx);
+	free(e);
+}
+
+RECLAIM_EXPORT struct reclaim_eval *reclaim_eval_ref(struct reclaim_eval *e)
+{
+	if (e)
+		e->refcount++;
+	return e;
+}
+
+RECLAIM_EXPORT struct reclaim_eval *reclaim_eval_unref(struct reclaim_eval *e)
+{
+	if (e && --e->refcount == 0)
+		eval_free(e);
+	return NULL;
+}
+
+__attribute__((format(printf, 2, 3))) static char *format(struct reclaim_ctx *ctx, const char *fmt,
+							  ...)
+{
+	va_list ap;
+	char *s;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (r < 0) {
+		reclaim_error(ctx, ENOMEM, "out of memory");
+		return NULL;
+	}
+	return s;
+}
+
+/* A new entry with its target; the action is decided by decide(). */
+static struct eval_entry *add_entry(struct reclaim_eval *e, const struct reclaim_knob *k,
+				    int64_t value, char *reason, char *source)
+{
+	struct eval_entry *n;
+
+	if (!reason || !source)
+		goto oom;
+	n = realloc(e->entries, (e->count + 1) * sizeof(*n));
+	if (!n)
+		goto oom;
+	e->entries = n;
+	n = &e->entries[e->count++];
+	*n = (struct eval_entry){.knob = k, .new_value = value, .reason = reason, .source = source};
+	return n;
+oom:
+	free(reason);
+	free(source);
+	reclaim_error(e->ctx, ENOMEM, "out of memory");
+	return NULL;
+}
+
+static int skip(struct eval_entry *n, char *why)
+{
+	if (!why)
+		return -ENOMEM;
+	free(n->reason);
+	n->reason = why;
+	n->action = RECLAIM_ACTION_SKIPPED;
+	return 0;
+}
+
+/* The kernel lacks @k: why, in the words the rest of reclaimctl uses. */
+static char *lacks(struct reclaim_eval *e, const struct reclaim_knob *k)
+{
+	if (!reclaim_exists(e->ctx, "/proc/sys/vm"))
+		return format(e->ctx, "no /proc/sys/vm under this root: the kernel's knobs are "
+				      "unknown");
+	if (reclaim_knob_needs_patch(k))
+		return format(e->ctx,
+			      "the running kernel lacks %s: it needs the patches in kernel/",
+			      reclaim_knob_sysctl(k));
+	return format(e->ctx, "the running kernel lacks %s", reclaim_knob_sysctl(k));
+}
+
+/* Another sysctl file sets @k: "FILE:LINE sets KEY = VALUE"; NULL if none does. */
+static char *set_elsewhere(struct reclaim_eval *e, const struct reclaim_knob *k)
+{
+	ssize_t at = e->conf ? reclaim_sysctl_conf_admin_entry(e->conf, k) : -1;
+
+	if (at < 0)
+		return NULL;
+	return format(e->ctx, "%s:%u sets %s = %s; use --force to override it",
+		      reclaim_sysctl_conf_file(e->conf, (size_t)at),
+		      reclaim_sysctl_conf_line(e->conf, (size_t)at),
+		      reclaim_sysctl_conf_key(e->conf, (size_t)at),
+		      reclaim_sysctl_conf_value(e->conf, (size_t)at));
+}
+
+/* At boot, a value persisted with --persist outranks the preset. */
+static char *persisted_at_boot(struct reclaim_eval *e, const struct reclaim_knob *k)
+{
+	ssize_t at = e->persisted ? reclaim_persist_find(e->persisted, k) : -1;
+
+	if (at < 0)
+		return NULL;
+	return format(e->ctx,
+		      "%s = %" PRId64 " is persisted in %s, which systemd-sysctl applies at boot: "
+		      "kept",
+		      reclaim_knob_sysctl(k), reclaim_persist_value(e->persisted, (size_t)at),
+		      RECLAIM_PERSIST_FILE);
+}
+
+static int topology(struct reclaim_eval *e)
+{
+	return e->topo ? 0 : reclaim_topology_new(e->ctx, &e->topo);
+}
+
+/*
+ * kswapd_threads at its value already, but a node with memory runs fewer
+ * (a thread that failed to start on hotplug): writing it again starts them.
+ * The node that is short, or NULL; a failure to look is no answer.
+ */
+static char *threads_short(struct reclaim_eval *e, int64_t want)
+{
+	struct reclaim_kswapd_list *list = NULL;
+	char *why = NULL;
+
+	if (topology(e) < 0 || reclaim_kswapd_list_new(e->ctx, &list) < 0)
+		return NULL;
+	for (size_t i = 0; !why && i < reclaim_topology_node_count(e->topo); i++) {
+		const struct reclaim_node *node = reclaim_topology_node(e->topo, i);
+		size_t got = reclaim_kswapd_list_count_node(list, reclaim_node_id(node));
+
+		if (reclaim_node_has_memory(node) && (int64_t)got != want)
+			why = format(e->ctx,
+				     "node %d runs %zu kswapd thread%s, not %" PRId64
+				     ": writing the value again starts or stops them",
+				     reclaim_node_id(node), got, got == 1 ? "" : "s", want);
+	}
+	reclaim_kswapd_list_unref(list);
+	return why;
+}
+
+/*
+ * The action of entry @n: the precedence, in one place. A knob the kernel
+ * lacks is skipped; so is one another sysctl file sets (unless --force), and
+ * at boot one persisted with --persist. STRICT turns a skip into a failure.
+ */
+static int decide(struct reclaim_eval *e, const struct reclaim_request *req, struct eval_entry *n)
+{
+	bool strict = req->flags & RECLAIM_REQUEST_STRICT;
+	bool restore =
+	    req->kind == RECLAIM_REQUEST_RESTORE || req->kind == RECLAIM_REQUEST_RESTORE_BOOT;
+	char *why;
+	int r;
+
+	r = reclaim_knob_supported(e->ctx, n->knob);
+	if (r < 0)
+		return r;
+	if (r == 0 && !strict && !restore) {
+		/* What the rule would give still matters: on a dump, it is the answer. */
+		why = lacks(e, n->knob);
+		if (why && n->computed) {
+			char *both = format(e->ctx, "%s; on a patched kernel: %s", why, n->reason);
+
+			free(why);
+			why = both;
+		}
+		return skip(n, why);
+	}
+	/* With STRICT (and for a restore), a missing knob fails here with the library's message. */
+	r = reclaim_knob_read(e->ctx, n->knob, &n->old_value);
+	if (r < 0)
+		return r;
+	n->has_old = true;
+	n->action = n->old_value == n->new_value ? RECLAIM_ACTION_UNCHANGED : RECLAIM_ACTION_SET;
+	if (n->action == RECLAIM_ACTION_UNCHANGED &&
+	    strcmp(reclaim_knob_name(n->knob), "kswapd_threads") == 0 &&
+	    (why = threads_short(e, n->new_value)) != NULL) {
+		free(n->reason);
+		n->reason = why;
+		n->action = RECLAIM_ACTION_SET;
+	}
+	if (restore)
+		return 0; /* puts back what was there: overrides no file */
+	why = (req->flags & RECLAIM_REQUEST_FORCE) ? NULL : set_elsewhere(e, n->knob);
+	if (!why && req->kind == RECLAIM_REQUEST_BOOT)
+		why = persisted_at_boot(e, n->knob);
+	if (!why)
+		return 0;
+	if (strict) {
+		r = reclaim_error(e->ctx, EEXIST, "%s left alone: %s", reclaim_knob_sysctl(n->knob),
+				  why);
+		free(why);
+		return r;
+	}
+	return skip(n, why);
+}
+
+/* "auto" for @k on this machine: the value and its reason. */
+static int auto_value(struct reclaim_eval *e, const struct reclaim_knob *k, int64_t *value,
+		      char **reason)
+{
+	int r = topology(e);
+
+	if (r == 0)
+		r = reclaim_knob_recommend(e->ctx, k, e->topo, value, reason);
+	return r;
+}
+
+static int eval_set(struct reclaim_eval *e, const struct reclaim_request *req)
+{
+	const char *source = req->kind == RECLAIM_REQUEST_ADAPT ? "adapt" : "value";
+
+	for (size_t i = 0; i < req->count; i++) {
+		const struct request_value *v = &req->values[i];
+		int64_t value = v->value;
+		char *reason = NULL;
+		int r;
+
+		if (v->is_auto) {
+			r = auto_value(e, v->knob, &value, &reason);
+			if (r < 0)
+				return r;
+		} else {
+			reason = v->reason ? strdup(v->reason) : format(e->ctx, "the value given");
+		}
+		if (!add_entry(e, v->knob, value, reason, strdup(v->is_auto ? "auto" : source)))
+			return -ENOMEM;
+		e->entries[e->count - 1].computed = v->is_auto;
+	}
+	return 0;
+}
+
+static int eval_preset(struct reclaim_eval *e, const struct reclaim_preset *p)
+{
+	_cleanup_free_ char *source = format(e->ctx, "preset:%s", reclaim_preset_name(p));
+
+	if (!source)
+		return -ENOMEM;
+	e->preset_name = strdup(reclaim_preset_name(p));
+	e->preset_path = strdup(reclaim_preset_path(p));
+	if (!e->preset_name || !e->preset_path)
+		return reclaim_error(e->ctx, ENOMEM, "out of memory");
+	for (size_t i = 0; i < reclaim_preset_count(p); i++) {
+		const struct reclaim_knob *k = reclaim_preset_knob(p, i);
+		int64_t value = reclaim_preset_value(p, i);
+		char *reason = NULL;
+		int r;
+
+		if (reclaim_preset_is_auto(p, i)) {
+			r = auto_value(e, k, &value, &reason);
+			if (r < 0) {
+				char detail[512];
+
+				snprintf(detail, sizeof(detail), "%s", reclaim_strerror(e->ctx));
+				return reclaim_error(
+				    e->ctx, -r, "%s:%u: auto for %s: %s", reclaim_preset_path(p),
+				    reclaim_preset_line(p, i), reclaim_knob_name(k), detail);
+			}
+		} else {
+			reason = format(e->ctx, "from %s:%u", reclaim_preset_path(p),
+					reclaim_preset_line(p, i));
+		}
+		if (!add_entry(e, k, value, reason, strdup(source)))
+			return -ENOMEM;
+		e->entries[e->count - 1].computed = reclaim_preset_is_auto(p, i);
+	}
+	return 0;
+}
+
+static int eval_autotune(struct reclaim_eval *e, const struct reclaim_request *req)
+{
+	struct reclaim_plan *plan = reclaim_plan_ref(req->plan);
+	int r = 0;
+
+	if (!plan) {
+		struct reclaim_swaps *swaps = NULL;
+
+		r = topology(e);
+		if (r == 0) {
+			r = reclaim_swaps_new(e->ctx, &swaps);
+			if (r == -ENOENT)
+				r = 0; /* no /proc/swaps: a plan without swap proposals */
+		}
+		if (r == 0)
+			r = reclaim_plan_new(e->ctx, e->topo, swaps, &plan);
+		reclaim_swaps_unref(swaps);
+		if (r < 0)
+			return r;
+	}
+	e->plan = plan;
+	for (size_t i = 0; i < reclaim_plan_count(plan); i++)
+		if (!add_entry(e, reclaim_plan_knob(plan, i), reclaim_plan_value(plan, i),
+			       strdup(reclaim_plan_reason(plan, i)), strdup("autotune")))
+			return -ENOMEM;
+		else
+			e->entries[e->count - 1].computed = true;
+	return 0;
+}
+
+static int eval_boot(struct reclaim_eval *e)
+{
+	struct reclaim_preset *p = NULL;
+	char *name = NULL;
+	int r;
+
+	r = reclaim_boot_preset(e->ctx, &name);
+	if (r < 0)
+		return r;
+	if (strcmp(name, "off") == 0) {
+		e->preset_name = name;
+		return 0;
+	}
+	r = reclaim_preset_load(e->ctx, name, &p);
+	free(name);
+	if (r < 0)
+		return r;
+	r = reclaim_persist_read(e->ctx, &e->persisted);
+	if (r == 0)
+		r = eval_preset(e, p);
+	reclaim_preset_unref(p);
+	return r;
+}
+
+/* "09:10:00" of a history record, local time, for the reasons. */
+static void clock_text(char *buf, size_t size, const struct history_record *rec)
+{
+	time_t t = (time_t)rec->sec;
+	struct tm tm;
+
+	if (!localtime_r(&t, &tm) || strftime(buf, size, "%H:%M:%S", &tm) == 0)
+		snprintf(buf, size, "?");
+}
+
+/*
+ * Undoes the newest change not undone: each of its knobs back to the value
+ * before it, unless the knob has been changed since by something other than
+ * reclaimctl; then back to its value before the first change since boot.
+ */
+static int eval_restore(struct reclaim_eval *e, const struct reclaim_history *h)
+{
+	ssize_t last = reclaim_history_last_change(h);
+	const struct history_record *top;
+	char when[32];
+
+	if (last < 0)
+		return 0;
+	top = &h->records[last];
+	e->undoes = top->change;
+	clock_text(when, sizeof(when), top);
+	for (size_t i = 0; i < h->count; i++) {
+		const struct history_record *rec = &h->records[i];
+		const struct history_record *first;
+		struct eval_entry *n;
+		int64_t now;
+		int r;
+
+		if (rec->change != top->change)
+			continue;
+		first = &h->records[reclaim_history_first(h, rec->knob)];
+		r = reclaim_knob_read(e->ctx, rec->knob, &now);
+		if (r < 0)
+			return r;
+		if (now == rec->new_value)
+			n = add_entry(e, rec->knob, rec->old_value,
+				      format(e->ctx, "undoes change %lu (%s at %s)", top->change,
+					     top->command, when),
+				      format(e->ctx, "change:%lu", top->change));
+		else
+			n = add_entry(e, rec->knob, first->old_value,
+				      format(e->ctx,
+					     "%s is %" PRId64 ", not the %" PRId64
+					     " change %lu set: changed since by something "
+					     "else; back to its value before the first change "
+					     "since boot",
+					     reclaim_knob_sysctl(rec->knob), now, rec->new_value,
+					     top->change),
+				      strdup("boot"));
+		if (!n)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Every knob of the history back to the value it had before its first change. */
+static int eval_restore_boot(struct reclaim_eval *e, const struct reclaim_history *h)
+{
+	ssize_t last;
+
+	for (size_t k = 0; k < reclaim_knob_count(); k++) {
+		const struct reclaim_knob *knob = reclaim_knob_get(k);
+		ssize_t first = reclaim_history_first(h, knob);
+
+		if (first < 0)
+			continue;
+		if (!add_entry(e, knob, h->records[first].old_value,
+			       format(e->ctx, "its value before change %lu, the first since boot",
+				      h->records[first].change),
+			       strdup("boot")))
+			return -ENOMEM;
+	}
+	last = reclaim_history_last_change(h);
+	e->undoes = last >= 0 ? h->records[last].change : 0;
+	return 0;
+}
+
+static int eval_history(struct reclaim_eval *e, const struct reclaim_request *req)
+{
+	struct reclaim_history *h = NULL;
+	int r = reclaim_history_load(e->ctx, &h);
+
+	if (r < 0)
+		return r;
+	r = req->kind == RECLAIM_REQUEST_RESTORE ? eval_restore(e, h) : eval_restore_boot(e, h);
+	reclaim_history_unref(h);
+	if (r == 0 && (req->flags & RECLAIM_REQUEST_PERSIST)) {
+		r = reclaim_persist_read(e->ctx, &e->unpersisted);
+		if (r == 0 && reclaim_persist_count(e->unpersisted) == 0)
+			e->unpersisted = reclaim_persist_unref(e->unpersisted);
+		e->persist_changes = e->unpersisted != NULL;
+	}
+	return r;
+}
+
+/* With --persist: whether the persisted file would change. */
+static int persist_changes(struct reclaim_eval *e)
+{
+	struct reclaim_persist *p = NULL;
+	int r = reclaim_persist_read(e->ctx, &p);
+
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < e->count; i++) {
+		const struct eval_entry *n = &e->entries[i];
+		ssize_t at = reclaim_persist_find(p, n->knob);
+
+		if (n->action != RECLAIM_ACTION_SKIPPED &&
+		    (at < 0 || reclaim_persist_value(p, (size_t)at) != n->new_value))
+			e->persist_changes = true;
+	}
+	reclaim_persist_unref(p);
+	return 0;
+}
+
+static int evaluate(struct reclaim_request *req, struct reclaim_eval *e)
+{
+	bool restore =
+	    req->kind == RECLAIM_REQUEST_RESTORE || req->kind == RECLAIM_REQUEST_RESTORE_BOOT;
+	int r;
+
+	if (!restore && !(req->flags & RECLAIM_REQUEST_FORCE)) {
+		r = reclaim_sysctl_conf_new(e->ctx, &e->conf);
+		if (r < 0)
+			return r;
+	}
+	switch (req->kind) {
+	case RECLAIM_REQUEST_SET:
+	case RECLAIM_REQUEST_ADAPT:
+		r = eval_set(e, req);
+		break;
+	case RECLAIM_REQUEST_PRESET:
+		if (!req->preset)
+			return reclaim_error(e->ctx, EINVAL, "no preset given");
+		r = eval_preset(e, req->preset);
+		break;
+	case RECLAIM_REQUEST_AUTOTUNE:
+		r = eval_autotune(e, req);
+		break;
+	case RECLAIM_REQUEST_BOOT:
+		r = eval_boot(e);
+		break;
+	default:
+		r = eval_history(e, req);
+		break;
+	}
+	for (size_t i = 0; r == 0 && i < e->count; i++)
+		r = decide(e, req, &e->entries[i]);
+	if (r == -ENOMEM)
+		return reclaim_error(e->ctx, ENOMEM, "out of memory");
+	if (r == 0 && !restore && (req->flags & RECLAIM_REQUEST_PERSIST))
+		r = persist_changes(e);
+	return r;
+}
+
+RECLAIM_EXPORT int reclaim_request_evaluate(struct reclaim_request *req, struct reclaim_eval **ret)
+{
+	struct reclaim_eval *e;
+	int r;
+
+	assert_return(req && ret, -EINVAL);
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return reclaim_error(req->ctx, ENOMEM, "out of memory");
+	e->refcount = 1;
+	e->ctx = reclaim_ref(req->ctx);
+	e->kind = req->kind;
+	e->verified_nodes = -1;
+	r = evaluate(req, e);
+	/* What the evaluation read is not needed after it. */
+	e->conf = reclaim_sysctl_conf_unref(e->conf);
+	e->persisted = reclaim_persist_unref(e->persisted);
+	e->topo = reclaim_topology_unref(e->topo);
+	if (r < 0) {
+		eval_free(e);
+		return r;
+	}
+	*ret = e;
+	return 0;
+}
+
+/* ---- applying ---- */
+
+static bool restores(const struct reclaim_eval *e)
+{
+	return e->kind == RECLAIM_REQUEST_RESTORE || e->kind == RECLAIM_REQUEST_RESTORE_BOOT;
+}
+
+/* Whether applying has anything to do: a knob to set, the persisted file, an undo to record. */
+static bool has_work(const struct reclaim_eval *e)
+{
+	return reclaim_eval_changed(e) || (restores(e) && e->undoes > 0 && e->count > 0);
+}
+
+static int build_change(const struct reclaim_request *req, const struct reclaim_eval *e,
+			struct reclaim_change **ret)
+{
+	struct reclaim_change *c = NULL;
+	long undoes = 0;
+	int r;
+
+	r = reclaim_change_new(e->ctx, &c);
+	for (size_t i = 0; r == 0 && i < e->count; i++) {
+		const struct eval_entry *n = &e->entries[i];
+		bool keep = n->action == RECLAIM_ACTION_SET ||
+			    (restores(e) && n->action == RECLAIM_ACTION_UNCHANGED) ||
+			    (n->action == RECLAIM_ACTION_UNCHANGED &&
+			     (req->flags & RECLAIM_REQUEST_PERSIST));
+
+		if (!keep)
+			continue;
+		r = reclaim_change_add(c, n->knob, n->new_value);
+		if (r == 0)
+			r = reclaim_change_set_source(c, reclaim_change_count(c) - 1, n->source);
+	}
+	if (e->kind == RECLAIM_REQUEST_RESTORE)
+		undoes = (long)e->undoes;
+	else if (e->kind == RECLAIM_REQUEST_RESTORE_BOOT)
+		undoes = HISTORY_UNDOES_ALL;
+	if (r == 0)
+		r = reclaim_change_set_history(c, command_names[e->kind], undoes);
+	if (r == 0 && !restores(e) && (req->flags & RECLAIM_REQUEST_PERSIST))
+		r = reclaim_change_set_persist(c, true);
+	if (r == 0 && restores(e))
+		reclaim_change_set_unpersist(c, e->unpersisted != NULL);
+	if (r < 0) {
+		reclaim_change_unref(c);
+		return r;
+	}
+	*ret = c;
+	return 0;
+}
+
+RECLAIM_EXPORT int reclaim_request_apply(struct reclaim_request *req, struct reclaim_eval **ret)
+{
+	struct reclaim_change *c = NULL;
+	struct reclaim_eval *e = NULL;
+	int fd = -1, r;
+
+	assert_return(req && ret, -EINVAL);
+	*ret = NULL;
+	r = reclaim_request_evaluate(req, &e);
+	if (r < 0)
+		return r;
+	if (!has_work(e)) {
+		*ret = e;
+		return 0;
+	}
+	e = reclaim_eval_unref(e);
+	r = reclaim_lock_take(req->ctx, &fd);
+	/* Under the lock, what another writer did meanwhile is seen. */
+	if (r == 0)
+		r = reclaim_request_evaluate(req, &e);
+	if (r == 0 && has_work(e)) {
+		r = build_change(req, e, &c);
+		if (r == 0)
+			r = reclaim_change_apply_locked(c);
+		if (r == 0) {
+			e->applied = true;
+			e->verified_nodes = reclaim_change_verified_nodes(c);
+		}
+		reclaim_change_unref(c);
+	}
+	reclaim_lock_release(fd);
+	if (r < 0) {
+		reclaim_eval_unref(e);
+		return r;
+	}
+	*ret = e;
+	return 0;
+}
+
+/* ---- accessors ---- */
+
+RECLAIM_EXPORT const char *reclaim_action_name(enum reclaim_action action)
+{
+	switch (action) {
+	case RECLAIM_ACTION_SET:
+		return "set";
+	case RECLAIM_ACTION_UNCHANGED:
+		return "unchanged";
+	case RECLAIM_ACTION_SKIPPED:
+		return "skipped";
+	}
+	return NULL;
+}
+
+RECLAIM_EXPORT enum reclaim_request_kind reclaim_eval_kind(const struct reclaim_eval *e)
+{
+	assert_return(e, RECLAIM_REQUEST_SET);
+	return e->kind;
+}
+
+RECLAIM_EXPORT bool reclaim_eval_applied(const struct reclaim_eval *e)
+{
+	assert_return(e, false);
+	return e->applied;
+}
+
+RECLAIM_EXPORT bool reclaim_eval_changed(const struct reclaim_eval *e)
+{
+	assert_return(e, false);
+	for (size_t i = 0; i < e->count; i++)
+		if (e->entries[i].action == RECLAIM_ACTION_SET)
+			return true;
+	return e->persist_changes;
+}
+
+RECLAIM_EXPORT size_t reclaim_eval_count(const struct reclaim_eval *e)
+{
+	assert_return(e, 0);
+	return e->count;
+}
+
+#define ENTRY(e, idx) (&(e)->entries[idx])
+
+RECLAIM_EXPORT const struct reclaim_knob *reclaim_eval_knob(const struct reclaim_eval *e,
+							    size_t idx)
+{
+	assert_return(e && idx < e->count, NULL);
+	return ENTRY(e, idx)->knob;
+}
+
+RECLAIM_EXPORT bool reclaim_eval_has_old(const struct reclaim_eval *e, size_t idx)
+{
+	assert_return(e && idx < e->count, false);
+	return ENTRY(e, idx)->has_old;
+}
+
+RECLAIM_EXPORT int64_t reclaim_eval_old(const struct reclaim_eval *e, size_t idx)
+{
+	assert_return(e && idx < e->count, 0);
+	return ENTRY(e, idx)->old_value;
+}
+
+RECLAIM_EXPORT int64_t reclaim_eval_new(const struct reclaim_eval *e, size_t idx)
+{
+	assert_return(e && idx < e->count, 0);
+	return ENTRY(e, idx)->new_value;
+}
+
+RECLAIM_EXPORT enum reclaim_action reclaim_eval_action(const struct reclaim_eval *e, size_t idx)
+{
+	assert_return(e && idx < e->count, RECLAIM_ACTION_SKIPPED);
+	return ENTRY(e, idx)->action;
+}
+
+RECLAIM_EXPORT const char *reclaim_eval_reason(const struct reclaim_eval *e, size_t idx)
+{
+	assert_return(e && idx < e->count, NULL);
+	return ENTRY(e, idx)->reason;
+}
+
+RECLAIM_EXPORT const char *reclaim_eval_source(const struct reclaim_eval *e, size_t idx)
+{
+	assert_return(e && idx < e->count, NULL);
+	return ENTRY(e, idx)->source;
+}
+
+RECLAIM_EXPORT const char *reclaim_eval_preset(const struct reclaim_eval *e)
+{
+	assert_return(e, NULL);
+	return e->preset_name;
+}
+
+RECLAIM_EXPORT const char *reclaim_eval_preset_path(const struct reclaim_eval *e)
+{
+	assert_return(e, NULL);
+	return e->preset_path;
+}
+
+RECLAIM_EXPORT struct reclaim_plan *reclaim_eval_plan(const struct reclaim_eval *e)
+{
+	assert_return(e, NULL);
+	return e->plan;
+}
+
+RECLAIM_EXPORT unsigned long reclaim_eval_undoes(const struct reclaim_eval *e)
+{
+	assert_return(e, 0);
+	return e->undoes;
+}
+
+RECLAIM_EXPORT struct reclaim_persist *reclaim_eval_unpersisted(const struct reclaim_eval *e)
+{
+	assert_return(e, NULL);
+	return e->unpersisted;
+}
+
+RECLAIM_EXPORT ssize_t reclaim_eval_verified_nodes(const struct reclaim_eval *e)
+{
+	assert_return(e, -1);
+	return e->verified_nodes;
+}

@@ -1,0 +1,430 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * /run/reclaimctl/history: every knob reclaimctl changed since boot, one
+ * record a line, appended under the writers' lock:
+ *
+ *   change=3 time=1764579192.123456789 command=set source=value knob=NAME old=3 new=8
+ *
+ * and, for a restore, "undoes=N" (the change it undid) or "undoes=all"
+ * (restore --boot). The records of one change share its number. A last
+ * line without its newline was cut short by a crash: it is ignored, and the
+ * next append drops it. The file is bounded: when it would exceed the
+ * first record of each knob plus the last HISTORY_KEEP records, it is
+ * rewritten with just those.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "history-internal.h"
+
+#define HISTORY RECLAIM_RUNDIR "/history"
+
+unsigned int reclaim_history_keep = 1000;
+
+static void record_clear(struct history_record *r)
+{
+	free(r->command);
+	free(r->source);
+}
+
+static void history_free(struct reclaim_history *h)
+{
+	for (size_t i = 0; i < h->count; i++)
+		record_clear(&h->records[i]);
+	free(h->records);
+	reclaim_unref(h->ctx);
+	free(h);
+}
+
+/* A word of a record: printable, no '=' in keys, no spaces. */
+static bool is_word(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if ((unsigned char)*s <= ' ' || *s == 0x7f)
+			return false;
+	return true;
+}
+
+static int parse_time(const char *s, int64_t *sec, long *nsec)
+{
+	const char *dot = strchr(s, '.');
+	char whole[32];
+	uint64_t frac = 0;
+	size_t digits;
+
+	if (!dot || (size_t)(dot - s) >= sizeof(whole))
+		return -EINVAL;
+	memcpy(whole, s, (size_t)(dot - s));
+	whole[dot - s] = '\0';
+	digits = strlen(dot + 1);
+	if (reclaim_parse_i64(whole, sec) < 0 || *sec < 0 || digits != 9 ||
+	    reclaim_parse_u64(dot + 1, &frac) < 0)
+		return -EINVAL;
+	*nsec = (long)frac;
+	return 0;
+}
+
+/* One record; -EINVAL if it is not one. */
+static int parse_record(char *line, struct history_record *rec)
+{
+	static const char *const keys[] = {"change", "time", "command", "source",
+					   "knob",   "old",  "new",	"undoes"};
+	char *fields[ARRAY_SIZE(keys)] = {0};
+	size_t n = 0;
+	uint64_t change;
+
+	for (char *save = NULL, *w = strtok_r(line, " ", &save); w;
+	     w = strtok_r(NULL, " ", &save)) {
+		size_t klen = strlen(keys[n < ARRAY_SIZE(keys) ? n : 0]);
+
+		if (n >= ARRAY_SIZE(keys) || strncmp(w, keys[n], klen) != 0 || w[klen] != '=' ||
+		    !is_word(w + klen + 1))
+			return -EINVAL;
+		fields[n++] = w + klen + 1;
+	}
+	if (n < ARRAY_SIZE(keys) - 1)
+		return -EINVAL;
+	*rec = (struct history_record){0};
+	if (reclaim_parse_u64(fields[0], &change) < 0 || change == 0 ||
+	    parse_time(fields[1], &rec->sec, &rec->nsec) < 0 ||
+	    !(rec->knob = reclaim_knob_find(fields[4])) ||
+	    reclaim_parse_i64(fields[5], &rec->old_value) < 0 ||
+	    reclaim_parse_i64(fields[6], &rec->new_value) < 0)
+		return -EINVAL;
+	rec->change = change;
+	if (fields[7]) {
+		uint64_t u;
+
+		if (strcmp(fields[7], "all") == 0)
+			rec->undoes = HISTORY_UNDOES_ALL;
+		else if (reclaim_parse_u64(fields[7], &u) == 0 && u > 0 && u < change)
+			rec->undoes = (long)u;
+		else
+			return -EINVAL;
+	}
+	rec->command = strdup(fields[2]);
+	rec->source = strdup(fields[3]);
+	if (!rec->command || !rec->source) {
+		record_clear(rec);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int add_record(struct reclaim_history *h, struct history_record *rec)
+{
+	struct history_record *r = realloc(h->records, (h->count + 1) * sizeof(*r));
+
+	if (!r)
+		return -ENOMEM;
+	h->records = r;
+	h->records[h->count++] = *rec;
+	if (rec->change > h->last_change)
+		h->last_change = rec->change;
+	return 0;
+}
+
+/*
+ * The changes form a stack: a change is pushed, a restore pops the change it
+ * undoes, restore --boot empties it. What is left is what restore can undo.
+ */
+static void mark_undone(struct reclaim_history *h)
+{
+	for (size_t i = 0; i < h->count; i++) {
+		const struct history_record *r = &h->records[i];
+
+		if (r->undoes == 0)
+			continue;
+		for (size_t j = 0; j < i; j++)
+			if (h->records[j].undoes == 0 &&
+			    (r->undoes == HISTORY_UNDOES_ALL ||
+			     h->records[j].change == (unsigned long)r->undoes))
+				h->records[j].undone = true;
+	}
+}
+
+static int parse_history(struct reclaim_history *h, char *text)
+{
+	size_t lineno = 0;
+	char *line = text, *next;
+
+	for (; *line; line = next) {
+		struct history_record rec;
+		int r;
+
+		next = strchr(line, '\n');
+		if (!next) {
+			h->torn = true; /* cut short by a crash: ignored */
+			break;
+		}
+		*next++ = '\0';
+		lineno++;
+		if (line[0] == '#') {
+			unsigned long long trimmed;
+
+			if (sscanf(line, "# trimmed=%llu", &trimmed) == 1)
+				h->trimmed = trimmed;
+			continue;
+		}
+		r = parse_record(line, &rec);
+		if (r == 0) {
+			r = add_record(h, &rec);
+			if (r < 0)
+				record_clear(&rec);
+		}
+		if (r == -ENOMEM)
+			return reclaim_error(h->ctx, ENOMEM, "out of memory");
+		if (r < 0)
+			return reclaim_error(h->ctx, EBADMSG, "%s:%zu: not a history record",
+					     HISTORY, lineno);
+	}
+	mark_undone(h);
+	return 0;
+}
+
+int reclaim_history_load(struct reclaim_ctx *ctx, struct reclaim_history **ret)
+{
+	_cleanup_free_ char *text = NULL;
+	struct reclaim_history *h;
+	int r;
+
+	h = calloc(1, sizeof(*h));
+	if (!h)
+		return reclaim_error(ctx, ENOMEM, "out of memory");
+	h->refcount = 1;
+	h->ctx = reclaim_ref(ctx);
+	r = reclaim_read_file(ctx, HISTORY, &text, NULL);
+	if (r < 0 && r != -ENOENT) {
+		history_free(h);
+		return reclaim_error(ctx, -r, "cannot read %s: %s", HISTORY, strerror(-r));
+	}
+	if (text) {
+		r = parse_history(h, text);
+		if (r < 0) {
+			history_free(h);
+			return r;
+		}
+	}
+	*ret = h;
+	return 0;
+}
+
+RECLAIM_EXPORT int reclaim_history_new(struct reclaim_ctx *ctx, struct reclaim_history **ret)
+{
+	assert_return(ctx && ret, -EINVAL);
+	return reclaim_history_load(ctx, ret);
+}
+
+RECLAIM_EXPORT struct reclaim_history *reclaim_history_ref(struct reclaim_history *h)
+{
+	if (h)
+		h->refcount++;
+	return h;
+}
+
+RECLAIM_EXPORT struct reclaim_history *reclaim_history_unref(struct reclaim_history *h)
+{
+	if (h && --h->refcount == 0)
+		history_free(h);
+	return NULL;
+}
+
+ssize_t reclaim_history_last_change(const struct reclaim_history *h)
+{
+	for (size_t i = h->count; i-- > 0;)
+		if (h->records[i].undoes == 0 && !h->records[i].undone)
+			return (ssize_t)i;
+	return -1;
+}
+
+ssize_t reclaim_history_first(const struct reclaim_history *h, const struct reclaim_knob *k)
+{
+	for (size_t i = 0; i < h->count; i++)
+		if (h->records[i].knob == k)
+			return (ssize_t)i;
+	return -1;
+}
+
+static void format_record(FILE *f, const struct history_record *r)
+{
+	fprintf(f,
+		"change=%lu time=%" PRId64 ".%09ld command=%s source=%s knob=%s old=%" PRId64
+		" new=%" PRId64,
+		r->change, r->sec, r->nsec, r->command, r->source, reclaim_knob_name(r->knob),
+		r->old_value, r->new_value);
+	if (r->undoes == HISTORY_UNDOES_ALL)
+		fputs(" undoes=all", f);
+	else if (r->undoes > 0)
+		fprintf(f, " undoes=%ld", r->undoes);
+	fputc('\n', f);
+}
+
+/* The records a rewrite keeps: the first of each knob and the last reclaim_history_keep. */
+static bool kept(const struct reclaim_history *h, size_t i, size_t total)
+{
+	return i + reclaim_history_keep >= total ||
+	       reclaim_history_first(h, h->records[i].knob) == (ssize_t)i;
+}
+
+/* The records of @h a rewrite to @total records would drop. */
+static size_t dropped(const struct reclaim_history *h, size_t total)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i + reclaim_history_keep < total && i < h->count; i++)
+		n += !kept(h, i, total);
+	return n;
+}
+
+static int rewrite(struct reclaim_history *h, const struct history_record *add, size_t n)
+{
+	_cleanup_free_ char *full = reclaim_path(h->ctx, HISTORY), *text = NULL;
+	size_t total = h->count + n, len = 0, drop = dropped(h, total);
+	FILE *f = open_memstream(&text, &len);
+	int r;
+
+	if (!full || !f) {
+		if (f)
+			fclose(f);
+		return -ENOMEM;
+	}
+	if (h->trimmed + drop > 0)
+		fprintf(f, "# trimmed=%llu\n", h->trimmed + (unsigned long long)drop);
+	for (size_t i = 0; i < h->count; i++)
+		if (kept(h, i, total))
+			format_record(f, &h->records[i]);
+	for (size_t i = 0; i < n; i++)
+		format_record(f, &add[i]);
+	if (fclose(f) != 0)
+		return -ENOMEM;
+	r = reclaim_replace_file(full, text, len, 0644);
+	return r;
+}
+
+static int append(struct reclaim_history *h, const struct history_record *add, size_t n)
+{
+	_cleanup_free_ char *full = reclaim_path(h->ctx, HISTORY), *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	ssize_t w;
+	int fd;
+
+	if (!full || !f) {
+		if (f)
+			fclose(f);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		format_record(f, &add[i]);
+	if (fclose(f) != 0)
+		return -ENOMEM;
+	fd = open(full, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0)
+		return -errno;
+	/* One write: a crash leaves at most the last line short, which is ignored. */
+	w = write(fd, text, len);
+	if (w < 0 || (size_t)w != len || fsync(fd) < 0) {
+		int err = w < 0 ? errno : EIO;
+
+		close(fd);
+		return -err;
+	}
+	return close(fd) < 0 ? -errno : 0;
+}
+
+int reclaim_history_append(struct reclaim_history *h, struct history_record *add, size_t n)
+{
+	struct timespec now;
+	int r;
+
+	if (n == 0)
+		return 0;
+	clock_gettime(CLOCK_REALTIME, &now);
+	for (size_t i = 0; i < n; i++) {
+		add[i].change = h->last_change + 1;
+		add[i].sec = now.tv_sec;
+		add[i].nsec = now.tv_nsec;
+	}
+	if (h->torn || dropped(h, h->count + n) > 0)
+		r = rewrite(h, add, n);
+	else
+		r = append(h, add, n);
+	if (r < 0)
+		return reclaim_error(h->ctx, -r, "cannot write %s: %s", HISTORY, strerror(-r));
+	return 0;
+}
+
+RECLAIM_EXPORT size_t reclaim_history_count(const struct reclaim_history *h)
+{
+	assert_return(h, 0);
+	return h->count;
+}
+
+RECLAIM_EXPORT uint64_t reclaim_history_trimmed(const struct reclaim_history *h)
+{
+	assert_return(h, 0);
+	return h->trimmed;
+}
+
+#define RECORD(h, idx) (&(h)->records[idx])
+
+RECLAIM_EXPORT unsigned long reclaim_history_change(const struct reclaim_history *h, size_t idx)
+{
+	assert_return(h && idx < h->count, 0);
+	return RECORD(h, idx)->change;
+}
+
+RECLAIM_EXPORT int64_t reclaim_history_time_ns(const struct reclaim_history *h, size_t idx)
+{
+	assert_return(h && idx < h->count, 0);
+	return RECORD(h, idx)->sec * 1000000000 + RECORD(h, idx)->nsec;
+}
+
+RECLAIM_EXPORT const char *reclaim_history_command(const struct reclaim_history *h, size_t idx)
+{
+	assert_return(h && idx < h->count, NULL);
+	return RECORD(h, idx)->command;
+}
+
+RECLAIM_EXPORT const char *reclaim_history_source(const struct reclaim_history *h, size_t idx)
+{
+	assert_return(h && idx < h->count, NULL);
+	return RECORD(h, idx)->source;
+}
+
+RECLAIM_EXPORT const struct reclaim_knob *reclaim_history_knob(const struct reclaim_history *h,
+							       size_t idx)
+{
+	assert_return(h && idx < h->count, NULL);
+	return RECORD(h, idx)->knob;
+}
+
+RECLAIM_EXPORT int64_t reclaim_history_old_value(const struct reclaim_history *h, size_t idx)
+{
+	assert_return(h && idx < h->count, 0);
+	return RECORD(h, idx)->old_value;
+}
+
+RECLAIM_EXPORT int64_t reclaim_history_new_value(const struct reclaim_history *h, size_t idx)
+{
+	assert_return(h && idx < h->count, 0);
+	return RECORD(h, idx)->new_value;
+}
+
+RECLAIM_EXPORT bool reclaim_history_undone(const struct reclaim_history *h, size_t idx)
+{
+	assert_return(h && idx < h->count, false);
+	return RECORD(h, idx)->undone;
+}
+
+RECLAIM_EXPORT long reclaim_history_undoes(const struct reclaim_history *h, size_t idx)
+{
+	assert_return(h && idx < h->count, 0);
+	return RECORD(h, idx)->undoes;
+}

@@ -1,0 +1,478 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The change engine on a temporary root: the precedence (kernel, sysctl
+ * files, persisted values at boot), STRICT, what evaluating leaves alone and
+ * what applying writes, the history it records, restore and restore --boot.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "history-internal.h"
+#include "tmproot.h"
+
+#define VM	"/proc/sys/vm/"
+#define HISTORY "/run/reclaimctl/history"
+
+struct fixture {
+	char *root;
+	struct reclaim_ctx *ctx;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	char *shipped;
+
+	assert_non_null(f);
+	f->root = tmproot_new();
+	tmproot_write(f->root, VM "max_direct_reclaimers", "0\n");
+	tmproot_write(f->root, VM "swap_round_robin_quota_kb", "2048\n");
+	tmproot_write(f->root, VM "swappiness", "60\n");
+	tmproot_write(f->root, VM "watermark_scale_factor", "10\n");
+	tmproot_mkdirs(f->root, "/shipped");
+	assert_true(asprintf(&shipped, "%s/shipped", f->root) > 0);
+	setenv("RECLAIMCTL_PRESET_DIR", shipped, 1);
+	free(shipped);
+	assert_int_equal(reclaim_new(&f->ctx, f->root), 0);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	reclaim_unref(f->ctx);
+	tmproot_remove(f->root);
+	free(f);
+	return 0;
+}
+
+static const struct reclaim_knob *knob(const char *name)
+{
+	const struct reclaim_knob *k = reclaim_knob_find(name);
+
+	assert_non_null(k);
+	return k;
+}
+
+static void assert_file(const struct fixture *f, const char *path, const char *want)
+{
+	char *text = tmproot_read(f->root, path);
+
+	if (!text)
+		fail_msg("%s does not exist", path);
+	if (strcmp(text, want) != 0)
+		fail_msg("%s is \"%s\", want \"%s\"", path, text, want);
+	free(text);
+}
+
+static void assert_no_file(const struct fixture *f, const char *path)
+{
+	char *text = tmproot_read(f->root, path);
+
+	if (text)
+		fail_msg("%s exists: \"%s\"", path, text);
+}
+
+static struct reclaim_request *set_request(struct fixture *f, unsigned int flags, ...)
+{
+	struct reclaim_request *req;
+	const char *name;
+	va_list ap;
+
+	assert_int_equal(reclaim_request_new(f->ctx, RECLAIM_REQUEST_SET, flags, &req), 0);
+	va_start(ap, flags);
+	while ((name = va_arg(ap, const char *)) != NULL)
+		assert_int_equal(reclaim_request_add(req, knob(name), va_arg(ap, int), NULL), 0);
+	va_end(ap);
+	return req;
+}
+
+static ssize_t find(const struct reclaim_eval *e, const char *name)
+{
+	for (size_t i = 0; i < reclaim_eval_count(e); i++)
+		if (reclaim_eval_knob(e, i) == knob(name))
+			return (ssize_t)i;
+	fail_msg("no entry for %s", name);
+	return -1;
+}
+
+static void assert_entry(const struct reclaim_eval *e, const char *name, enum reclaim_action action,
+			 int64_t old, int64_t new)
+{
+	size_t i = (size_t)find(e, name);
+
+	assert_string_equal(reclaim_action_name(reclaim_eval_action(e, i)),
+			    reclaim_action_name(action));
+	if (action != RECLAIM_ACTION_SKIPPED || reclaim_eval_has_old(e, i))
+		assert_int_equal(reclaim_eval_old(e, i), old);
+	assert_int_equal(reclaim_eval_new(e, i), new);
+}
+
+static const char *reason(const struct reclaim_eval *e, const char *name)
+{
+	return reclaim_eval_reason(e, (size_t)find(e, name));
+}
+
+/* Evaluating writes nothing, not even the lock or the history. */
+static void test_evaluate_writes_nothing(void **state)
+{
+	struct fixture *f = *state;
+	struct reclaim_request *req = set_request(f, 0, "throttle", 5, "swappiness", 60, NULL);
+	struct reclaim_eval *e;
+
+	assert_int_equal(reclaim_request_evaluate(req, &e), 0);
+	assert_true(reclaim_eval_changed(e));
+	assert_false(reclaim_eval_applied(e));
+	assert_entry(e, "throttle", RECLAIM_ACTION_SET, 0, 5);
+	assert_entry(e, "swappiness", RECLAIM_ACTION_UNCHANGED, 60, 60);
+	assert_string_equal(reclaim_eval_source(e, 0), "value");
+	assert_file(f, VM "max_direct_reclaimers", "0\n");
+	assert_no_file(f, "/run/reclaimctl/lock");
+	assert_no_file(f, HISTORY);
+	reclaim_eval_unref(e);
+	reclaim_request_unref(req);
+}
+
+/* Applying writes exactly the entries to set, and records them. */
+static void test_apply_writes_the_set_entries(void **state)
+{
+	struct fixture *f = *state;
+	struct reclaim_request *req = set_request(f, 0, "throttle", 5, "swappiness", 60, NULL);
+	struct reclaim_history *h;
+	struct reclaim_eval *e;
+
+	assert_int_equal(reclaim_request_apply(req, &e), 0);
+	assert_true(reclaim_eval_applied(e));
+	assert_entry(e, "throttle", RECLAIM_ACTION_SET, 0, 5);
+	assert_file(f, VM "max_direct_reclaimers", "5\n");
+	assert_file(f, VM "swappiness", "60\n");
+	assert_int_equal(reclaim_history_new(f->ctx, &h), 0);
+	assert_int_equal(reclaim_history_count(h), 1);
+	assert_string_equal(reclaim_history_command(h, 0), "set");
+	assert_string_equal(reclaim_history_source(h, 0), "value");
+	assert_int_equal(reclaim_history_old_value(h, 0), 0);
+	assert_int_equal(reclaim_history_new_value(h, 0), 5);
+	reclaim_history_unref(h);
+	reclaim_eval_unref(e);
+	reclaim_request_unref(req);
+}
+
+/* Nothing to write: no lock, no history, changed false. */
+static void test_nothing_to_write_takes_no_lock(void **state)
+{
+	struct fixture *f = *state;
+	struct reclaim_request *req = set_request(f, 0, "swappiness", 60, NULL);
+	struct reclaim_eval *e;
+
+	assert_int_equal(reclaim_request_apply(req, &e), 0);
+	assert_false(reclaim_eval_changed(e));
+	assert_false(reclaim_eval_applied(e));
+	assert_no_file(f, "/run/reclaimctl/lock");
+	reclaim_eval_unref(e);
+	reclaim_request_unref(req);
+}
+
+/* Another sysctl file outranks a change: skipped, --force overrides, STRICT fails. */
+static void test_sysctl_file_outranks(void **state)
+{
+	struct fixture *f = *state;
+	struct reclaim_request *req;
+	struct reclaim_eval *e;
+
+	tmproot_write(f->root, "/etc/sysctl.d/50-admin.conf", "vm.swappiness = 30\n");
+	req = set_request(f, 0, "swappiness", 10, "throttle", 2, NULL);
+	assert_int_equal(reclaim_request_apply(req, &e), 0);
+	assert_entry(e, "swappiness", RECLAIM_ACTION_SKIPPED, 60, 10);
+	assert_string_equal(reason(e, "swappiness"),
+			    "/etc/sysctl.d/50-admin.conf:1 sets vm.swappiness = 30; use --force "
+			    "to override it");
+	assert_file(f, VM "swappiness", "60\n");
+	assert_file(f, VM "max_direct_reclaimers", "2\n");
+	reclaim_eval_unref(e);
+	reclaim_request_unref(req);
+
+	req = set_request(f, RECLAIM_REQUEST_STRICT, "swappiness", 10, NULL);
+	assert_int_equal(reclaim_request_evaluate(req, &e), -EEXIST);
+	assert_string_equal(reclaim_strerror(f->ctx),
+			    "vm.swappiness left alone: /etc/sysctl.d/50-admin.conf:1 sets "
+			    "vm.swappiness = 30; use --force to override it");
+	reclaim_request_unref(req);
+
+	req =
+	    set_request(f, RECLAIM_REQUEST_FORCE | RECLAIM_REQUEST_STRICT, "swappiness", 10, NULL);
+	assert_int_equal(reclaim_request_apply(req, &e), 0);
+	assert_entry(e, "swappiness", RECLAIM_ACTION_SET, 60, 10);
+	assert_file(f, VM "swappiness", "10\n");
+	reclaim_eval_unref(e);
+	reclaim_request_unref(req);
+}
+
+/* A knob the kernel lacks: skipped with why; STRICT fails with the library's message. */
+static void test_missing_knob(void **state)
+{
+	struct fixture *f = *state;
+	struct reclaim_request *req = set_request(f, 0, "threads", 2, NULL);
+	struct reclaim_eval *e;
+
+	assert_int_equal(reclaim_request_evaluate(req, &e), 0);
+	assert_entry(e, "threads", RECLAIM_ACTION_SKIPPED, 0, 2);
+	assert_false(reclaim_eval_has_old(e, 0));
+	assert_string_equal(reason(e, "threads"),
+			    "the running kernel lacks vm.kswapd_threads: it needs the patches in "
+			    "kernel/");
+	assert_false(reclaim_eval_changed(e));
+	reclaim_eval_unref(e);
+	reclaim_request_unref(req);
+	req = set_request(f, RECLAIM_REQUEST_STRICT, "threads", 2, NULL);
+	assert_int_equal(reclaim_request_evaluate(req, &e), -EOPNOTSUPP);
+	assert_non_null(strstr(reclaim_strerror(f->ctx), "this kernel has no vm.kswapd_threads"));
+	reclaim_request_unref(req);
+}
+
+/* Boot: the configured preset, a persisted value kept, a sysctl file above both. */
+static void test_boot_keeps_persisted_values(void **state)
+{
+	struct fixture *f = *state;
+	struct reclaim_request *req;
+	struct reclaim_eval *e;
+
+	tmproot_write(f->root, "/etc/reclaimctl/reclaimctl.conf", "preset = web # the fleet's\n");
+	tmproot_write(
+	    f->root, "/etc/reclaimctl/presets/web.preset",
+	    "throttle = 4\nswappiness = 10\nswap-quota = 1M\nwatermark_scale_factor = 50\n");
+	tmproot_write(f->root, "/etc/sysctl.d/90-reclaimctl.conf",
+		      "# This file is written by reclaimctl(8): knob values made persistent with "
+		      "--persist.\n# systemd-sysctl applies it at boot. Do not edit it; to undo, "
+		      "run:\n#   reclaimctl restore --persist\nvm.max_direct_reclaimers = 7\n");
+	tmproot_write(f->root, "/etc/sysctl.d/50-admin.conf", "vm.swappiness = 30\n");
+	assert_int_equal(reclaim_request_new(f->ctx, RECLAIM_REQUEST_BOOT, 0, &req), 0);
+	assert_int_equal(reclaim_request_apply(req, &e), 0);
+	assert_string_equal(reclaim_eval_preset(e), "web");
+	assert_entry(e, "throttle", RECLAIM_ACTION_SKIPPED, 0, 4);
+	assert_string_equal(reason(e, "throttle"),
+			    "vm.max_direct_reclaimers = 7 is persisted in "
+			    "/etc/sysctl.d/90-reclaimctl.conf, which systemd-sysctl applies at "
+			    "boot: kept");
+	assert_entry(e, "swappiness", RECLAIM_ACTION_SKIPPED, 60, 10);
+	assert_entry(e, "swap-quota", RECLAIM_ACTION_SET, 2048, 1024);
+	assert_entry(e, "watermark_scale_factor", RECLAIM_ACTION_SET, 10, 50);
+	assert_string_equal(reclaim_eval_source(e, 0), "preset:web");
+	assert_file(f, VM "max_direct_reclaimers", "0\n");
+	assert_file(f, VM "swappiness", "60\n");
+	assert_file(f, VM "swap_round_robin_quota_kb", "1024\n");
+	reclaim_eval_unref(e);
+	reclaim_request_unref(req);
+}
+
+static void test_boot_off_and_malformed(void **state)
+{
+	struct fixture *f = *state;
+	struct reclaim_request *req;
+	struct reclaim_eval *e;
+	char *name;
+
+	tmproot_write(f->root, "/etc/reclaimctl/reclaimctl.conf", "preset = off\n");
+	assert_int_equal(reclaim_request_new(f->ctx, RECLAIM_REQUEST_BOOT, 0, &req), 0);
+	assert_int_equal(reclaim_request_apply(req, &e), 0);
+	assert_string_equal(reclaim_eval_preset(e), "off");
+	assert_int_equal(reclaim_eval_count(e), 0);
+	reclaim_eval_unref(e);
+	tmproot_write(f->root, "/etc/reclaimctl/reclaimctl.conf", "# x\npreset web\n");
+	assert_int_equal(reclaim_request_evaluate(req, &e), -EBADMSG);
+	assert_string_equal(reclaim_strerror(f->ctx),
+			    "/etc/reclaimctl/reclaimctl.conf:2: expected \"preset = NAME\"");
+	reclaim_request_unref(req);
+	tmproot_unlink(f->root, "/etc/reclaimctl/reclaimctl.conf");
+	assert_int_equal(reclaim_boot_preset(f->ctx, &name), 0);
+	assert_string_equal(name, "balanced");
+	free(name);
+}
+
+/* --persist: an unchanged value still changes the persisted file, so changed is true. */
+static void test_persist_of_unchanged_value(void **state)
+{
+	struct fixture *f = *state;
+	struct reclaim_request *req =
+	    set_request(f, RECLAIM_REQUEST_PERSIST, "swappiness", 60, NULL);
+	struct reclaim_eval *e;
+
+	assert_int_equal(reclaim_request_evaluate(req, &e), 0);
+	assert_true(reclaim_eval_changed(e));
+	reclaim_eval_unref(e);
+	assert_int_equal(reclaim_request_apply(req, &e), 0);
+	assert_true(reclaim_eval_applied(e));
+	assert_non_null(strstr(tmproot_read(f->root, "/etc/sysctl.d/90-reclaimctl.conf"),
+			       "vm.swappiness = 60\n"));
+	reclaim_eval_unref(e);
+	/* Persisted already: nothing changes any more. */
+	assert_int_equal(reclaim_request_evaluate(req, &e), 0);
+	assert_false(reclaim_eval_changed(e));
+	reclaim_eval_unref(e);
+	reclaim_request_unref(req);
+}
+
+static void apply_set(struct fixture *f, const char *name, int value)
+{
+	struct reclaim_request *req = set_request(f, 0, name, value, NULL);
+	struct reclaim_eval *e;
+
+	assert_int_equal(reclaim_request_apply(req, &e), 0);
+	reclaim_eval_unref(e);
+	reclaim_request_unref(req);
+}
+
+static struct reclaim_eval *restore(struct fixture *f, enum reclaim_request_kind kind, bool apply)
+{
+	struct reclaim_request *req;
+	struct reclaim_eval *e;
+
+	assert_int_equal(reclaim_request_new(f->ctx, kind, 0, &req), 0);
+	assert_int_equal(apply ? reclaim_request_apply(req, &e) : reclaim_request_evaluate(req, &e),
+			 0);
+	reclaim_request_unref(req);
+	return e;
+}
+
+/* Each restore undoes one change, newest first; then there is nothing to undo. */
+static void test_restore_is_a_stack(void **state)
+{
+	struct fixture *f = *state;
+	struct reclaim_eval *e;
+
+	apply_set(f, "throttle", 8);
+	apply_set(f, "swap-quota", 4096);
+	e = restore(f, RECLAIM_REQUEST_RESTORE, true);
+	assert_int_equal(reclaim_eval_undoes(e), 2);
+	assert_entry(e, "swap-quota", RECLAIM_ACTION_SET, 4096, 2048);
+	assert_string_equal(reclaim_eval_source(e, 0), "change:2");
+	reclaim_eval_unref(e);
+	e = restore(f, RECLAIM_REQUEST_RESTORE, true);
+	assert_int_equal(reclaim_eval_undoes(e), 1);
+	assert_entry(e, "throttle", RECLAIM_ACTION_SET, 8, 0);
+	reclaim_eval_unref(e);
+	assert_file(f, VM "max_direct_reclaimers", "0\n");
+	assert_file(f, VM "swap_round_robin_quota_kb", "2048\n");
+	e = restore(f, RECLAIM_REQUEST_RESTORE, true);
+	assert_int_equal(reclaim_eval_undoes(e), 0);
+	assert_int_equal(reclaim_eval_count(e), 0);
+	reclaim_eval_unref(e);
+}
+
+/* A knob changed behind reclaimctl's back goes to its boot value, and the reason says so. */
+static void test_restore_of_a_knob_changed_since(void **state)
+{
+	struct fixture *f = *state;
+	struct reclaim_eval *e;
+
+	apply_set(f, "throttle", 2);
+	apply_set(f, "throttle", 5);
+	tmproot_write(f->root, VM "max_direct_reclaimers", "9\n");
+	e = restore(f, RECLAIM_REQUEST_RESTORE, false);
+	assert_entry(e, "throttle", RECLAIM_ACTION_SET, 9, 0);
+	assert_string_equal(reclaim_eval_source(e, 0), "boot");
+	assert_string_equal(reason(e, "throttle"),
+			    "vm.max_direct_reclaimers is 9, not the 5 change 2 set: changed since "
+			    "by something else; back to its value before the first change since "
+			    "boot");
+	reclaim_eval_unref(e);
+}
+
+/* restore --boot: every knob's first old value; then restore has nothing left. */
+static void test_restore_boot(void **state)
+{
+	struct fixture *f = *state;
+	struct reclaim_eval *e;
+
+	apply_set(f, "throttle", 2);
+	apply_set(f, "swappiness", 20);
+	apply_set(f, "throttle", 3);
+	e = restore(f, RECLAIM_REQUEST_RESTORE_BOOT, true);
+	assert_int_equal(reclaim_eval_count(e), 2);
+	assert_entry(e, "throttle", RECLAIM_ACTION_SET, 3, 0);
+	assert_entry(e, "swappiness", RECLAIM_ACTION_SET, 20, 60);
+	reclaim_eval_unref(e);
+	assert_file(f, VM "max_direct_reclaimers", "0\n");
+	assert_file(f, VM "swappiness", "60\n");
+	e = restore(f, RECLAIM_REQUEST_RESTORE, false);
+	assert_int_equal(reclaim_eval_count(e), 0);
+	reclaim_eval_unref(e);
+	/* Nothing is left to undo: a second restore --boot records nothing. */
+	e = restore(f, RECLAIM_REQUEST_RESTORE_BOOT, true);
+	assert_false(reclaim_eval_applied(e));
+	reclaim_eval_unref(e);
+}
+
+/* An undo whose knob is already back still records the undo, so the stack moves on. */
+static void test_restore_of_unchanged_knob_is_recorded(void **state)
+{
+	struct fixture *f = *state;
+	struct reclaim_eval *e;
+
+	apply_set(f, "throttle", 2);
+	apply_set(f, "swappiness", 20);
+	tmproot_write(f->root, VM "swappiness", "60\n");
+	e = restore(f, RECLAIM_REQUEST_RESTORE, true);
+	assert_int_equal(reclaim_eval_undoes(e), 2);
+	assert_entry(e, "swappiness", RECLAIM_ACTION_UNCHANGED, 60, 60);
+	assert_false(reclaim_eval_changed(e));
+	assert_true(reclaim_eval_applied(e));
+	reclaim_eval_unref(e);
+	e = restore(f, RECLAIM_REQUEST_RESTORE, true);
+	assert_int_equal(reclaim_eval_undoes(e), 1);
+	assert_entry(e, "throttle", RECLAIM_ACTION_SET, 2, 0);
+	reclaim_eval_unref(e);
+}
+
+static void test_null_arguments(void **state)
+{
+	struct fixture *f = *state;
+	struct reclaim_request *req;
+	struct reclaim_eval *e;
+
+	assert_int_equal(reclaim_request_new(NULL, RECLAIM_REQUEST_SET, 0, &req), -EINVAL);
+	assert_int_equal(reclaim_request_new(f->ctx, RECLAIM_REQUEST_SET, 1u << 9, &req), -EINVAL);
+	assert_int_equal(reclaim_request_new(f->ctx, RECLAIM_REQUEST_PRESET, 0, &req), 0);
+	assert_int_equal(reclaim_request_add(req, knob("throttle"), 1, NULL), -EINVAL);
+	assert_int_equal(reclaim_request_evaluate(req, &e), -EINVAL);
+	reclaim_request_unref(req);
+	assert_int_equal(reclaim_request_new(f->ctx, RECLAIM_REQUEST_SET, 0, &req), 0);
+	assert_int_equal(reclaim_request_add(req, knob("throttle"), 5000, NULL), -ERANGE);
+	assert_int_equal(reclaim_request_add_auto(req, knob("swappiness")), -EOPNOTSUPP);
+	reclaim_request_unref(req);
+	assert_null(reclaim_eval_unref(NULL));
+	assert_null(reclaim_request_unref(NULL));
+}
+
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    T(test_evaluate_writes_nothing),
+	    T(test_apply_writes_the_set_entries),
+	    T(test_nothing_to_write_takes_no_lock),
+	    T(test_sysctl_file_outranks),
+	    T(test_missing_knob),
+	    T(test_boot_keeps_persisted_values),
+	    T(test_boot_off_and_malformed),
+	    T(test_persist_of_unchanged_value),
+	    T(test_restore_is_a_stack),
+	    T(test_restore_of_a_knob_changed_since),
+	    T(test_restore_boot),
+	    T(test_restore_of_unchanged_knob_is_recorded),
+	    T(test_null_arguments),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
