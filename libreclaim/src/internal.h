@@ -134,7 +134,10 @@ int reclaim_change_apply_locked(struct reclaim_change *c);
  */
 int reclaim_autotune_swap(const struct reclaim_swap *swap, int *prio, char **reason);
 
-/* kswapd.c */
+/* kswapd.c: kswapd discovery starts from kthreadd's children. */
+#define RECLAIM_CHILDREN "/proc/2/task/2/children"
+/* The pids of a children file; -EINVAL "/proc/2/task/2/children: malformed". */
+int reclaim_children_parse(struct reclaim_ctx *ctx, const char *text, pid_t **pids, size_t *count);
 int reclaim_proc_stat_parse(const char *text, char *comm, size_t comm_size, char *state,
 			    uint64_t *ticks, int *last_cpu);
 

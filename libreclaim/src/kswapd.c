@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
@@ -204,55 +203,61 @@ static int list_add(struct reclaim_ctx *ctx, struct reclaim_kswapd_list *l, pid_
 	return 0;
 }
 
-/* Kernel threads are children of kthreadd (pid 2): no need to walk every process. */
-static int scan_children(struct reclaim_ctx *ctx, struct reclaim_kswapd_list *l, const char *text)
+int reclaim_children_parse(struct reclaim_ctx *ctx, const char *text, pid_t **ret, size_t *count)
 {
-	const char *p = text;
+	pid_t *pids = NULL;
+	size_t n = 0;
 
-	for (;;) {
+	for (const char *p = text;;) {
 		char *end;
 		long pid;
-		int r;
+		pid_t *v;
 
 		while (isspace((unsigned char)*p))
 			p++;
 		if (!*p)
-			return 0;
+			break;
 		pid = strtol(p, &end, 10);
-		if (end == p || pid <= 0 || (*end && !isspace((unsigned char)*end)))
-			return reclaim_error(ctx, EINVAL, "/proc/2/task/2/children: malformed");
-		r = list_add(ctx, l, (pid_t)pid, false);
-		if (r < 0)
-			return r;
+		if (end == p || pid <= 0 || (*end && !isspace((unsigned char)*end))) {
+			free(pids);
+			return reclaim_error(ctx, EINVAL, RECLAIM_CHILDREN ": malformed");
+		}
+		v = realloc(pids, (n + 1) * sizeof(*v));
+		if (!v) {
+			free(pids);
+			return reclaim_error(ctx, ENOMEM, "out of memory");
+		}
+		pids = v;
+		pids[n++] = (pid_t)pid;
 		p = end;
 	}
+	*ret = pids;
+	*count = n;
+	return 0;
 }
 
-/* Kernels without CONFIG_PROC_CHILDREN: look at every process. */
-static int scan_proc(struct reclaim_ctx *ctx, struct reclaim_kswapd_list *l)
+/*
+ * The tasks that may be kswapd threads: kthreadd's children (kernel
+ * threads all are: no need to walk every process), or, on kernels without
+ * CONFIG_PROC_CHILDREN, every process (*all: a kswapd must then also be a
+ * kernel thread, since a user process may call itself kswapd0).
+ */
+static int candidates(struct reclaim_ctx *ctx, pid_t **pids, size_t *n, bool *all)
 {
-	_cleanup_free_ char *full = reclaim_path(ctx, "/proc");
-	struct dirent *de;
-	DIR *d;
-	int r = 0;
+	_cleanup_free_ char *children = NULL;
+	int r = reclaim_read_file(ctx, RECLAIM_CHILDREN, &children, NULL);
 
-	if (!full)
-		return -ENOMEM;
-	d = opendir(full);
-	if (!d && errno == ENOENT)
+	*all = r == -ENOENT;
+	if (r == 0)
+		return reclaim_children_parse(ctx, children, pids, n);
+	if (r != -ENOENT)
+		return reclaim_error(ctx, -r, "cannot read " RECLAIM_CHILDREN ": %s", strerror(-r));
+	if (!reclaim_exists(ctx, "/proc")) {
+		*pids = NULL;
+		*n = 0;
 		return 0;
-	if (!d)
-		return reclaim_error(ctx, errno, "cannot read /proc: %s", strerror(errno));
-	while (r == 0 && (de = readdir(d))) {
-		char *end;
-		long pid = strtol(de->d_name, &end, 10);
-
-		if (*end || pid <= 0)
-			continue;
-		r = list_add(ctx, l, (pid_t)pid, true);
 	}
-	closedir(d);
-	return r;
+	return reclaim_proc_pids(ctx, pids, n);
 }
 
 static int cmp_kswapd(const void *a, const void *b)
@@ -275,8 +280,10 @@ static void list_free(struct reclaim_kswapd_list *l)
 RECLAIM_EXPORT int reclaim_kswapd_list_new(struct reclaim_ctx *ctx,
 					   struct reclaim_kswapd_list **ret)
 {
-	_cleanup_free_ char *children = NULL;
+	_cleanup_free_ pid_t *pids = NULL;
 	struct reclaim_kswapd_list *l;
+	size_t n = 0;
+	bool all;
 	int r;
 
 	assert_return(ctx && ret, -EINVAL);
@@ -284,13 +291,9 @@ RECLAIM_EXPORT int reclaim_kswapd_list_new(struct reclaim_ctx *ctx,
 	if (!l)
 		return -ENOMEM;
 	l->refcount = 1;
-	r = reclaim_read_file(ctx, "/proc/2/task/2/children", &children, NULL);
-	if (r == 0)
-		r = scan_children(ctx, l, children);
-	else if (r == -ENOENT)
-		r = scan_proc(ctx, l);
-	else
-		r = reclaim_error(ctx, -r, "cannot read /proc/2/task/2/children: %s", strerror(-r));
+	r = candidates(ctx, &pids, &n, &all);
+	for (size_t i = 0; r == 0 && i < n; i++)
+		r = list_add(ctx, l, pids[i], all);
 	if (r < 0) {
 		list_free(l);
 		return r;

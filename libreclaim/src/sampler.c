@@ -14,7 +14,7 @@
 
 #include "internal.h"
 
-#define CHILDREN_PATH "/proc/2/task/2/children"
+#define CHILDREN_PATH RECLAIM_CHILDREN
 
 struct sample_thread {
 	pid_t pid;
@@ -181,39 +181,6 @@ static int probe(struct reclaim_sampler *s, pid_t pid, bool need_kthread)
 	return 1;
 }
 
-static int parse_pids(struct reclaim_ctx *ctx, const char *text, pid_t **ret, size_t *count)
-{
-	pid_t *pids = NULL;
-	size_t n = 0;
-
-	for (const char *p = text;;) {
-		char *end;
-		long pid;
-		pid_t *v;
-
-		while (*p == ' ' || *p == '\n')
-			p++;
-		if (!*p)
-			break;
-		pid = strtol(p, &end, 10);
-		if (end == p || pid <= 0 || (*end && *end != ' ' && *end != '\n')) {
-			free(pids);
-			return reclaim_error(ctx, EINVAL, CHILDREN_PATH ": malformed");
-		}
-		v = realloc(pids, (n + 1) * sizeof(*v));
-		if (!v) {
-			free(pids);
-			return -ENOMEM;
-		}
-		pids = v;
-		pids[n++] = (pid_t)pid;
-		p = end;
-	}
-	*ret = pids;
-	*count = n;
-	return 0;
-}
-
 static bool has_pid(const pid_t *pids, size_t n, pid_t pid)
 {
 	for (size_t i = 0; i < n; i++)
@@ -232,7 +199,7 @@ static int update_children(struct reclaim_sampler *s, bool *changed)
 	r = pread_all(s, s->children_fd, &len);
 	if (r < 0)
 		return reclaim_error(s->ctx, -r, "cannot read " CHILDREN_PATH ": %s", strerror(-r));
-	r = parse_pids(s->ctx, s->buf, &pids, &n);
+	r = reclaim_children_parse(s->ctx, s->buf, &pids, &n);
 	if (r < 0)
 		return r;
 	for (size_t i = s->nthreads; i-- > 0;)
