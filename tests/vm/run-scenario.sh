@@ -13,7 +13,8 @@
 #                       a "vm-root: debian" scenario installs DIR into its image
 #                       (DESTDIR=... cmake --install DIR) and needs this option
 #   --log-dir DIR       where NAME.log (the full console) goes (default ./vm-logs)
-#   --timeout SEC       QEMU wall-clock limit (default: the scenario's vm-timeout)
+#   --timeout SEC       QEMU wall-clock limit of each boot (default: the
+#                       scenario's vm-timeout)
 #   --append ARGS       extra kernel command line
 #   --keep-image FILE   (vm-root: debian) keep the disk image there after the run
 #
@@ -32,10 +33,18 @@
 #                  under scenarios/NAME.root/ (if present) are copied over the
 #                  image's root first
 #   # vm-enable: UNIT...             (vm-root: debian) systemctl --root=IMAGE enable
+#   # vm-boots: N                    (vm-root: debian; default 1) boot the same
+#       disk N times in a row, each with rcboot=K/N on the kernel command line
+#       (the scenario sees RECLAIMCTL_VM_BOOT=K, RECLAIMCTL_VM_BOOTS=N); the
+#       timeout is per boot
 #
 # PASS only if the guest printed "RECLAIMCTL-VM-RESULT: PASS NAME" and the whole
 # console log has no kernel warning, BUG, Oops, lockdep report, hung task,
-# panic or "sleeping function called from invalid context".
+# panic or "sleeping function called from invalid context". With vm-boots: N,
+# every boot before the last must end with "RECLAIMCTL-VM-RESULT: NEXT NAME"
+# instead and its console must be as clean; the first boot that fails ends the
+# scenario (FAIL). The logs are then LOG-DIR/NAME.bootK.{log,cmd,qemu.out}
+# per boot instead of NAME.{log,cmd,qemu.out}.
 # Exit status: 0 PASS, 1 FAIL, 2 usage or setup error.
 #
 # Environment: RECLAIMCTL_VM_CACHE (see build-kernel.sh), RECLAIMCTL_VM_QEMU
@@ -113,6 +122,10 @@ main() {
 	initramfs | debian) ;;
 	*) die "vm-root: must be initramfs or debian: $vmroot" ;;
 	esac
+	boots=$(header boots)
+	boots=${boots:-1}
+	[[ $boots =~ ^[1-9][0-9]?$ ]] || die "vm-boots: must be a number 1..99: $boots"
+	[[ $boots == 1 || $vmroot == debian ]] || die "vm-boots: $boots needs vm-root: debian (a disk that persists)"
 
 	command -v "$qemu" >/dev/null || die "$qemu not found (package qemu-system-x86)"
 	if [[ -z $kernel ]]; then
@@ -239,63 +252,99 @@ main() {
 	done
 	((node > 0)) || die "vm-numa: no nodes"
 
-	log=$logdir/$name.log
-	append="console=ttyS0,115200 panic=-1 printk.time=1 mitigations=off rcscenario=$name"
-	append+=" $root_append $extra_append"
-	append=$(echo "$append" | tr -s ' ')
+	# the kernel command line and QEMU command of boot K/N; the console goes to $log
+	boot_cmd() {
+		local k=$1 append
+		append="console=ttyS0,115200 panic=-1 printk.time=1 mitigations=off rcscenario=$name"
+		((boots == 1)) || append+=" rcboot=$k/$boots"
+		append+=" $root_append $extra_append"
+		append=$(echo "$append" | tr -s ' ')
+		# one socket per CPU: with cores of one socket in different NUMA nodes the
+		# kernel warns (topology_sane: llc-sibling not on the same node)
+		cmd=("$qemu" -accel "$accel" -cpu max -smp "$smp,sockets=$smp,cores=1,threads=1" -m "${total_mb}M"
+			"${numa_args[@]}"
+			-nodefaults -no-user-config -display none -no-reboot
+			-serial "file:$log"
+			-kernel "$kernel" "${boot_args[@]}" -append "$append")
+	}
 
-	# one socket per CPU: with cores of one socket in different NUMA nodes the
-	# kernel warns (topology_sane: llc-sibling not on the same node)
-	cmd=("$qemu" -accel "$accel" -cpu max -smp "$smp,sockets=$smp,cores=1,threads=1" -m "${total_mb}M"
-		"${numa_args[@]}"
-		-nodefaults -no-user-config -display none -no-reboot
-		-serial "file:$log"
-		-kernel "$kernel" "${boot_args[@]}" -append "$append")
-	printf '%q ' "${cmd[@]}" >"$logdir/$name.cmd"
-	echo >>"$logdir/$name.cmd"
+	bad_re='WARNING:|BUG:|Oops|kernel BUG at|general protection fault|Kernel panic'
+	bad_re+='|possible circular locking|inconsistent lock state|possible recursive locking'
+	bad_re+='|blocked for more than|hung_task|sleeping function called from invalid context'
+	bad_re+='|detected stalls|soft lockup|hard LOCKUP'
 
-	printf 'run-scenario: %s: %d nodes (%s), %s MiB, %d cpus, %s, timeout %ss\n' \
-		"$name" "$node" "$numa" "$total_mb" "$smp" "$vmroot" "$timeout" >&2
-	: >"$log"
+	# verdict K WANT: the reasons why boot K failed (none: it passed), from
+	# QEMU's exit status $qrc, the marker (WANT: PASS, or NEXT for a boot
+	# before the last) and the whole console of that boot
+	verdict() {
+		local k=$1 want=$2 marker
+		reasons=()
+		if ((qrc == 124 || qrc == 137)); then
+			reasons+=("QEMU timed out after ${timeout}s")
+		elif ((qrc != 0)); then
+			reasons+=("QEMU exited with status $qrc: $(tr '\n' ' ' <"$qemu_out" | cut -c1-300)")
+		fi
+		tr -d '\r' <"$log" >"$clean_log"
+		marker=$(grep -aoE "RECLAIMCTL-VM-RESULT: (PASS|FAIL|NEXT) $name( |\$)" "$clean_log" | tail -n 1 || true)
+		marker=${marker% }
+		case $marker in
+		*": $want $name") ;;
+		*": FAIL $name") reasons+=("the guest scenario reported FAIL") ;;
+		*": "[A-Z]*" $name") reasons+=("the guest said ${marker#*: }, expected $want $name in boot $k/$boots") ;;
+		*) reasons+=("no result marker on the console (guest crashed, hung or never ran the scenario)") ;;
+		esac
+		bad_lines=$(grep -anE "$bad_re" "$clean_log" || true)
+		if [[ -n $bad_lines ]]; then
+			reasons+=("the kernel log has warnings/errors")
+		fi
+	}
+
+	boots_msg=
+	((boots == 1)) || boots_msg=", $boots boots"
+	printf 'run-scenario: %s: %d nodes (%s), %s MiB, %d cpus, %s%s, timeout %ss%s\n' \
+		"$name" "$node" "$numa" "$total_mb" "$smp" "$vmroot" "$boots_msg" "$timeout" \
+		"${boots_msg:+ per boot}" >&2
+	clean_log=$work/console.txt
+	# NAME.log, .cmd, .qemu.out; with several boots NAME.bootK.log ... per boot
+	rm -f "$logdir/$name".boot[0-9]*.{log,cmd,qemu.out}
 	start=$SECONDS
-	qrc=0
-	timeout -k 10 "$timeout" "${cmd[@]}" >"$logdir/$name.qemu.out" 2>&1 </dev/null || qrc=$?
+	reasons=()
+	for ((k = 1; k <= boots; k++)); do
+		stem=$logdir/$name
+		((boots == 1)) || stem+=.boot$k
+		log=$stem.log
+		qemu_out=$stem.qemu.out
+		boot_cmd "$k"
+		printf '%q ' "${cmd[@]}" >"$stem.cmd"
+		echo >>"$stem.cmd"
+		: >"$log"
+		t0=$SECONDS
+		qrc=0
+		timeout -k 10 "$timeout" "${cmd[@]}" >"$qemu_out" 2>&1 </dev/null || qrc=$?
+		if ((k < boots)); then verdict "$k" NEXT; else verdict "$k" PASS; fi
+		if ((boots > 1)); then
+			outcome=ok
+			((${#reasons[@]} == 0)) || outcome=FAIL
+			printf 'run-scenario: %s: boot %d/%d: %s (%ss, log %s)\n' \
+				"$name" "$k" "$boots" "$outcome" "$((SECONDS - t0))" "$log" >&2
+		fi
+		# a failed boot ends the scenario: the next one would start from a broken state
+		((${#reasons[@]} == 0)) || break
+	done
 	wall=$((SECONDS - start))
 	if [[ -n $keep_image && -f $work/root.img ]]; then
 		mv "$work/root.img" "$keep_image"
 	fi
 
-	# ---------------------------------------------------------------------------
-	# Verdict
-	reasons=()
-	if ((qrc == 124 || qrc == 137)); then
-		reasons+=("QEMU timed out after ${timeout}s")
-	elif ((qrc != 0)); then
-		reasons+=("QEMU exited with status $qrc: $(tr '\n' ' ' <"$logdir/$name.qemu.out" | cut -c1-300)")
-	fi
-	clean_log=$work/console.txt
-	tr -d '\r' <"$log" >"$clean_log"
-	marker=$(grep -aoE "RECLAIMCTL-VM-RESULT: (PASS|FAIL) $name( |\$)" "$clean_log" | tail -n 1 || true)
-	marker=${marker% }
-	case $marker in
-	*": PASS $name") ;;
-	*": FAIL $name") reasons+=("the guest scenario reported FAIL") ;;
-	*) reasons+=("no result marker on the console (guest crashed, hung or never ran the scenario)") ;;
-	esac
-	bad_re='WARNING:|BUG:|Oops|kernel BUG at|general protection fault|Kernel panic'
-	bad_re+='|possible circular locking|inconsistent lock state|possible recursive locking'
-	bad_re+='|blocked for more than|hung_task|sleeping function called from invalid context'
-	bad_re+='|detected stalls|soft lockup|hard LOCKUP'
-	bad_lines=$(grep -anE "$bad_re" "$clean_log" || true)
-	if [[ -n $bad_lines ]]; then
-		reasons+=("the kernel log has warnings/errors")
-	fi
-
+	logs=$log
+	((boots == 1)) || logs="$logdir/$name.boot{1..$boots}.log"
 	if ((${#reasons[@]} == 0)); then
-		printf 'RESULT: PASS %s (%ss wall, log %s)\n' "$name" "$wall" "$log"
+		printf 'RESULT: PASS %s (%ss wall, log %s)\n' "$name" "$wall" "$logs"
 		exit 0
 	fi
 
+	prefix=
+	((boots == 1)) || prefix="boot $k/$boots: "
 	{
 		printf '\n===== console tail (%s) =====\n' "$log"
 		tail -n 80 "$clean_log"
@@ -313,7 +362,7 @@ main() {
 		printf '\n'
 	} >&2
 	for r in "${reasons[@]}"; do
-		printf 'run-scenario: %s: %s\n' "$name" "$r" >&2
+		printf 'run-scenario: %s: %s%s\n' "$name" "$prefix" "$r" >&2
 	done
 	printf 'RESULT: FAIL %s (%ss wall, log %s)\n' "$name" "$wall" "$log"
 	exit 1

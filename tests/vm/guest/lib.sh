@@ -17,6 +17,14 @@ KNOB_THREADS=$KNOB_DIR/kswapd_threads
 KNOB_THROTTLE=$KNOB_DIR/max_direct_reclaimers
 KNOB_QUOTA=$KNOB_DIR/swap_round_robin_quota_kb
 RECLAIMCTL=${RECLAIMCTL:-reclaimctl}
+# Which boot this is, in a scenario of several ("# vm-boots: N", vm-root:
+# debian): 1..VM_BOOTS; a scenario does "case $VM_BOOT in 1) ... ;; 2) ..."
+# and keeps what a later boot needs on the disk (e.g. /var/lib/..., not /tmp
+# or /run).
+# shellcheck disable=SC2034 # for the scenarios
+VM_BOOT=${RECLAIMCTL_VM_BOOT:-1}
+# shellcheck disable=SC2034
+VM_BOOTS=${RECLAIMCTL_VM_BOOTS:-1}
 
 VM_CLEANUP=()
 # at_exit CMD: run CMD (e.g. a function stopping background hogs) when the
@@ -443,7 +451,7 @@ unit_load() {
 	UNIT=()
 	while IFS= read -r line; do
 		[[ $line == *=* ]] && UNIT[${line%%=*}]=${line#*=}
-	done < <(systemctl show -p LoadState,ActiveState,SubState,Result,ExecMainStatus,UnitFileState "$1")
+	done < <(systemctl show -p LoadState,ActiveState,SubState,Result,ExecMainStatus,ExecMainPID,UnitFileState "$1")
 	printf '  %s: %s\n' "$1" "$(for k in LoadState UnitFileState ActiveState SubState Result ExecMainStatus; do printf '%s=%s ' "$k" "${UNIT[$k]-?}"; done)"
 }
 
@@ -460,6 +468,21 @@ journal_load() {
 		printf ']\n'
 	} >"$file"
 	json_load "$file"
+}
+
+# assert_logged_by UNIT ENTRY MSG: the journal entry at path ENTRY of JSON
+# (journal_load) was logged by UNIT's main process (unit_load UNIT first):
+# its _SYSTEMD_UNIT, or, when journald could not read that of a process that
+# had already exited (it reads /proc/PID/cgroup late), its _PID is UNIT's
+# ExecMainPID.
+assert_logged_by() {
+	local unit=$1 e=$2 msg=$3
+	if [[ -n ${JSON[$e._SYSTEMD_UNIT]-} ]]; then
+		assert_eq "$unit" "${JSON[$e._SYSTEMD_UNIT]}" "$msg"
+	else
+		log "no _SYSTEMD_UNIT in the entry (the process had exited when journald looked): by _PID"
+		assert_eq "${UNIT[ExecMainPID]-?}" "${JSON[$e._PID]-missing}" "$msg (_PID = ExecMainPID of $unit)"
+	fi
 }
 
 # The patched kernel's knobs and the standard ones at boot (Linux 6.12 +
@@ -512,6 +535,52 @@ check_kswapd_per_node() {
 	done
 }
 
+# plan_load FILE [PREFIX]: a plan document of the change engine (set,
+# preset, autotune, boot, restore ... --json; with PREFIX, the plan at that
+# path, e.g. .boot of check --json) into JSON, and its entries by knob into
+# PLAN: ${PLAN[kswapd_threads.action]} (set|unchanged|skipped), .old, .new,
+# .reason, .source; PLAN_KNOBS lists the knobs in the plan's order.
+declare -gA PLAN=()
+PLAN_KNOBS=()
+plan_load() {
+	local pre=${2:-} i k f
+	PLAN=() PLAN_KNOBS=()
+	json_load "$1" || return 1
+	for ((i = 0; i < ${JSON[$pre.entries:len]-0}; i++)); do
+		k=${JSON[$pre.entries[$i].knob]-missing}
+		PLAN_KNOBS+=("$k")
+		for f in action old new reason source; do
+			PLAN[$k.$f]=${JSON[$pre.entries[$i].$f]-missing}
+		done
+	done
+}
+
+# history_load: `reclaimctl history --json` into JSON and HISTORY, one line
+# per record, oldest first: "CHANGE COMMAND SOURCE KNOB OLD NEW undone=BOOL"
+# (the time left out), e.g. "1 boot preset:vmtest kswapd_threads 1 3 undone=false"
+HISTORY=()
+history_load() {
+	local i r
+	HISTORY=()
+	reclaimctl history --json >/tmp/history.json || fail "reclaimctl history --json failed"
+	json_load /tmp/history.json || {
+		fail "reclaimctl history --json: not JSON"
+		return 0
+	}
+	for ((i = 0; i < ${JSON[.records:len]-0}; i++)); do
+		r=.records[$i]
+		HISTORY+=("${JSON[$r.change]-?} ${JSON[$r.command]-?} ${JSON[$r.source]-?} ${JSON[$r.knob]-?} ${JSON[$r.old]-?} ${JSON[$r.new]-?} undone=${JSON[$r.undone]-?}")
+	done
+	printf '  history: %s\n' "${HISTORY[@]:-(empty)}"
+}
+
+# history_file: the records of /run/reclaimctl/history as they are on the
+# disk, without their time: "change=1 command=boot source=... knob=... old=1 new=3"
+history_file() {
+	[[ -e /run/reclaimctl/history ]] || return 0
+	sed 's/ time=[^ ]*//' /run/reclaimctl/history
+}
+
 # check_boot_applied PRESET: the boot unit succeeded with PRESET, every knob
 # of PRESET has the value the preset resolves to on this machine ("reclaimctl
 # preset show PRESET --json"; an "auto" value is the autotune plan's, from
@@ -546,9 +615,9 @@ check_boot_applied() {
 	# what autotune plans here, for the "auto" values
 	reclaimctl autotune --dry-run --json >/tmp/autotune.json || fail "reclaimctl autotune --dry-run --json failed"
 	json_load /tmp/autotune.json || fail "autotune --dry-run --json: not JSON"
-	for ((i = 0; i < ${JSON[.knobs:len]-0}; i++)); do
-		[[ ${JSON[.knobs[$i].skipped]-} == false ]] || continue
-		planned[${JSON[.knobs[$i].knob]-}]=${JSON[.knobs[$i].planned]-}
+	for ((i = 0; i < ${JSON[.entries:len]-0}; i++)); do
+		[[ ${JSON[.entries[$i].action]-skipped} != skipped ]] || continue
+		planned[${JSON[.entries[$i].knob]-}]=${JSON[.entries[$i].new]-}
 	done
 	for i in "${!knobs[@]}"; do
 		[[ ${autos[i]} == true ]] || continue
@@ -576,8 +645,11 @@ check_boot_applied() {
 		((found)) || assert_eq "${KERNEL_DEFAULT[$k]}" "${KNOB[$k]}" "$k (not in the preset) keeps the kernel's value"
 	done
 	reclaimctl preset diff "$preset" --json >/tmp/diff.json || fail "reclaimctl preset diff $preset --json failed"
-	json_load /tmp/diff.json || fail "preset diff --json: not JSON"
-	assert_eq 0 "$(jv .to_set)" "preset diff $preset: nothing left to set"
+	plan_load /tmp/diff.json || fail "preset diff --json: not JSON"
+	assert_eq false "$(jv .changed)" "preset diff $preset: nothing left to set (changed)"
+	for k in "${PLAN_KNOBS[@]}"; do
+		assert_ne set "${PLAN[$k.action]}" "preset diff $preset: $k"
+	done
 
 	step "kswapd threads"
 	check_kswapd_per_node "$want_threads"
@@ -597,7 +669,7 @@ check_boot_applied() {
 		assert_eq "${want_old[$k]}" "${JSON[.[$i].RECLAIM_OLD]-missing}" "$k: RECLAIM_OLD"
 		assert_eq "${want_new[$k]}" "${JSON[.[$i].RECLAIM_NEW]-missing}" "$k: RECLAIM_NEW"
 		assert_eq "$preset" "${JSON[.[$i].RECLAIM_PRESET]-missing}" "$k: RECLAIM_PRESET"
-		assert_eq "$BOOT_UNIT" "${JSON[.[$i]._SYSTEMD_UNIT]-missing}" "$k: logged by the unit"
+		assert_logged_by "$BOOT_UNIT" ".[$i]" "$k: logged by the unit"
 		unset "want_new[$k]"
 	done
 	for k in "${!want_new[@]}"; do
@@ -610,7 +682,7 @@ check_boot_applied() {
 	log "summary: ${JSON[.[0].MESSAGE]-}"
 	assert_eq "$preset" "${JSON[.[0].RECLAIM_PRESET]-missing}" "summary: RECLAIM_PRESET"
 	assert_eq "$changed" "${JSON[.[0].RECLAIM_CHANGED]-missing}" "summary: RECLAIM_CHANGED"
-	assert_eq "$BOOT_UNIT" "${JSON[.[0]._SYSTEMD_UNIT]-missing}" "summary: logged by the unit"
+	assert_logged_by "$BOOT_UNIT" ".[0]" "summary: logged by the unit"
 	journal_load /tmp/failed.json "MESSAGE_ID=$JOURNAL_ID_FAILED" || fail "journalctl -o json: not JSON"
 	assert_eq 0 "${JSON[.:len]-0}" "entries with MESSAGE_ID=$JOURNAL_ID_FAILED"
 }
@@ -641,7 +713,7 @@ check_boot_failed() {
 	assert_match "(^|[^A-Za-z0-9_/.-])${where//./\\.}" "${JSON[.[0].MESSAGE]-}" "failure: MESSAGE names $where"
 	assert_match "$preset" "${JSON[.[0].MESSAGE]-}" "failure: MESSAGE names the preset"
 	assert_eq "$preset" "${JSON[.[0].RECLAIM_PRESET]-missing}" "failure: RECLAIM_PRESET"
-	assert_eq "$BOOT_UNIT" "${JSON[.[0]._SYSTEMD_UNIT]-missing}" "failure: logged by the unit"
+	assert_logged_by "$BOOT_UNIT" ".[0]" "failure: logged by the unit"
 	journal_load /tmp/knob.json "MESSAGE_ID=$JOURNAL_ID_KNOB" || fail "journalctl -o json: not JSON"
 	assert_eq 0 "${JSON[.:len]-0}" "entries with MESSAGE_ID=$JOURNAL_ID_KNOB"
 	journal_load /tmp/applied.json "MESSAGE_ID=$JOURNAL_ID_APPLIED" || fail "journalctl -o json: not JSON"

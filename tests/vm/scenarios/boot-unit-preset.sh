@@ -12,9 +12,12 @@
 #  - the journal has exactly two knob entries (kswapd_threads 1 -> 3,
 #    max_direct_reclaimers 0 -> 5; none for the unchanged quota), the summary
 #    (2 changed) and no failure;
+#  - the history (/run/reclaimctl/history) has the unit's change as change 1,
+#    command=boot, source=preset:vmtest: kswapd_threads 1 -> 3 and
+#    max_direct_reclaimers 0 -> 5, nothing else;
 #  - `reclaimctl restore` then undoes the unit's change: the kernel's values
-#    again, one kswapd thread per node, /run/reclaimctl/saved gone; a second
-#    restore has nothing to do.
+#    again, one kswapd thread per node, change 2 in the history undoes 1;
+#    a second restore has nothing to do.
 #
 # vm-root: debian
 # vm-enable: reclaimctl-autotune.service
@@ -33,15 +36,27 @@ assert_file_eq "$KNOB_THREADS" 3 "vm.kswapd_threads"
 assert_file_eq "$KNOB_THROTTLE" 5 "vm.max_direct_reclaimers"
 assert_file_eq "$KNOB_QUOTA" 2048 "vm.swap_round_robin_quota_kb"
 
+step "the history has the unit's change"
+run cat /run/reclaimctl/history || fail "no /run/reclaimctl/history"
+assert_eq "$(printf '%s\n' \
+	'change=1 command=boot source=preset:vmtest knob=kswapd_threads old=1 new=3' \
+	'change=1 command=boot source=preset:vmtest knob=max_direct_reclaimers old=0 new=5')" \
+	"$(history_file | sort)" "/run/reclaimctl/history: change 1 of the boot unit"
+
 step "restore undoes the unit's change"
-assert_file_eq /run/reclaimctl/saved "$(printf '%s\n' \
-	'# The values before reclaimctl changed them; "reclaimctl restore" puts them back.' \
-	'vm.kswapd_threads = 1' 'vm.max_direct_reclaimers = 0')" "/run/reclaimctl/saved"
 assert_rc 0 "reclaimctl restore" -- reclaimctl restore
 assert_file_eq "$KNOB_THREADS" 1 "vm.kswapd_threads restored"
 assert_file_eq "$KNOB_THROTTLE" 0 "vm.max_direct_reclaimers restored"
+assert_file_eq "$KNOB_QUOTA" 2048 "vm.swap_round_robin_quota_kb untouched"
 wait_threads 1
-assert_rc 1 "/run/reclaimctl/saved is gone" -- test -e /run/reclaimctl/saved
+run cat /run/reclaimctl/history || true
+assert_eq "$(printf '%s\n' \
+	'change=2 command=restore source=change:1 knob=kswapd_threads old=3 new=1 undoes=1' \
+	'change=2 command=restore source=change:1 knob=max_direct_reclaimers old=5 new=0 undoes=1')" \
+	"$(history_file | grep -v '^change=1 ' | sort)" "/run/reclaimctl/history: change 2 undoes change 1"
 assert_eq "nothing to restore: no change since boot or the last restore" \
 	"$(reclaimctl restore 2>&1)" "a second restore has nothing to do"
+assert_file_eq "$KNOB_THREADS" 1 "vm.kswapd_threads still 1"
+assert_file_eq "$KNOB_THROTTLE" 0 "vm.max_direct_reclaimers still 0"
+assert_rc 1 "/run/reclaimctl/saved is no more" -- test -e /run/reclaimctl/saved
 check_dmesg_clean

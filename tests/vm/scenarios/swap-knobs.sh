@@ -33,21 +33,31 @@ step "set throttle auto"
 out=$(reclaimctl set throttle auto 2>&1) || fail "reclaimctl set throttle auto failed"
 printf '  | %s\n' "$out"
 # Every node with CPUs has one CPU: round(0.75) = 1; nodes 2-3 have none.
-assert_match '^auto: 1 CPU per node on nodes 0-1 -> 1 direct reclaimer at once per node \(3/4 of a node.s CPUs' "$out" \
-	"the reason names the nodes and their CPUs"
+# the plan's line, then its reason
+assert_match $'^vm.max_direct_reclaimers: 2 -> 1\n  1 CPU per node on nodes 0-1 -> 1 direct reclaimer at once per node \\(3/4 of a node.s CPUs' "$out" \
+	"the change, and a reason that names the nodes and their CPUs"
 assert_match 'memory-only nodes 2-3 do not count' "$out" "the reason says how memory-only nodes count"
 assert_file_eq "$KNOB_THROTTLE" 1 "vm.max_direct_reclaimers after auto"
 rc=0
 reclaimctl set --dry-run --json throttle auto >/tmp/auto.json || rc=$?
 assert_eq 0 "$rc" "set --dry-run --json throttle auto"
-assert_eq "1 1 true" "$(jsonq /tmp/auto.json .old) $(jsonq /tmp/auto.json .new) $(jsonq /tmp/auto.json .dry_run)" \
-	"dry run: old, new, dry_run"
+if plan_load /tmp/auto.json; then
+	assert_eq "set true false" "$(jv .command) $(jv .dry_run) $(jv .changed)" "dry run: command, dry_run, changed"
+	assert_eq "max_direct_reclaimers" "${PLAN_KNOBS[*]}" "dry run: one entry"
+	assert_eq "1 1 unchanged auto" \
+		"${PLAN[max_direct_reclaimers.old]} ${PLAN[max_direct_reclaimers.new]} ${PLAN[max_direct_reclaimers.action]} ${PLAN[max_direct_reclaimers.source]}" \
+		"dry run: old, new, action, source"
+	assert_match '^1 CPU per node on nodes 0-1 -> 1 direct reclaimer at once per node' \
+		"${PLAN[max_direct_reclaimers.reason]}" "dry run: the reason"
+else
+	fail "set --dry-run --json throttle auto: not JSON"
+fi
 
 step "set threads auto"
 out=$(reclaimctl set threads auto 2>&1) || fail "reclaimctl set threads auto failed"
 printf '  | %s\n' "$out"
-assert_match '^auto: 1 CPU per node on nodes 0-1 -> 1 kswapd thread per node' "$out" \
-	"the reason names the nodes and their CPUs"
+assert_match $'^vm.kswapd_threads: 1 \\(unchanged\\)\n  1 CPU per node on nodes 0-1 -> 1 kswapd thread per node' "$out" \
+	"unchanged, and a reason that names the nodes and their CPUs"
 assert_file_eq "$KNOB_THREADS" 1 "vm.kswapd_threads after auto"
 wait_threads 1
 
