@@ -30,7 +30,10 @@ struct reclaim_ctx *reclaim_unref(struct reclaim_ctx *ctx);
 const char *reclaim_get_sysroot(const struct reclaim_ctx *ctx);
 /* True for the running system (root "/"), false under another root (a dump, a fixture). */
 bool reclaim_is_live(const struct reclaim_ctx *ctx);
-/* Human-readable detail of the last failure on this context, never NULL. */
+/*
+ * Human-readable detail of the last failure on this context, never NULL;
+ * the functions that can fail forget the text of an earlier failure first.
+ */
 const char *reclaim_strerror(const struct reclaim_ctx *ctx);
 /* The running kernel's release string, or NULL where the root lacks it. */
 const char *reclaim_kernel_release(struct reclaim_ctx *ctx);

@@ -365,6 +365,7 @@ RECLAIM_EXPORT int reclaim_knob_recommend(struct reclaim_ctx *ctx, const struct 
 	int r;
 
 	assert_return(ctx && knob && topo && value, -EINVAL);
+	reclaim_error_reset(ctx);
 	if (reason)
 		*reason = NULL;
 	if (!reclaim_knob_has_recommendation(knob))

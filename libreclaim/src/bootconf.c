@@ -40,6 +40,7 @@ RECLAIM_EXPORT int reclaim_boot_preset(struct reclaim_ctx *ctx, char **ret)
 	int r;
 
 	assert_return(ctx && ret, -EINVAL);
+	reclaim_error_reset(ctx);
 	r = reclaim_read_file(ctx, RECLAIM_BOOT_CONFIG, &text, NULL);
 	if (r < 0 && r != -ENOENT)
 		return reclaim_error(ctx, -r, "cannot read %s: %s", RECLAIM_BOOT_CONFIG,

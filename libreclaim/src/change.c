@@ -55,6 +55,7 @@ RECLAIM_EXPORT int reclaim_change_new_restore(struct reclaim_ctx *ctx, struct re
 	int r;
 
 	assert_return(ctx && ret, -EINVAL);
+	reclaim_error_reset(ctx);
 	r = reclaim_request_new(ctx, RECLAIM_REQUEST_RESTORE, 0, &req);
 	if (r == 0)
 		r = reclaim_request_evaluate(req, &e);
@@ -413,6 +414,7 @@ RECLAIM_EXPORT int reclaim_change_apply(struct reclaim_change *c)
 	int fd, r;
 
 	assert_return(c, -EINVAL);
+	reclaim_error_reset(c->ctx);
 	c->failed = -1;
 	c->verified_nodes = -1;
 	r = reclaim_lock_take(c->ctx, &fd);

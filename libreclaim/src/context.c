@@ -72,6 +72,11 @@ RECLAIM_EXPORT const char *reclaim_strerror(const struct reclaim_ctx *ctx)
 	return ctx->error[0] ? ctx->error : "no error";
 }
 
+void reclaim_error_reset(struct reclaim_ctx *ctx)
+{
+	ctx->error[0] = '\0';
+}
+
 RECLAIM_EXPORT const char *reclaim_kernel_release(struct reclaim_ctx *ctx)
 {
 	assert_return(ctx, NULL);

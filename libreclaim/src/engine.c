@@ -722,6 +722,7 @@ RECLAIM_EXPORT int reclaim_request_evaluate(struct reclaim_request *req, struct 
 	int r;
 
 	assert_return(req && ret, -EINVAL);
+	reclaim_error_reset(req->ctx);
 	e = calloc(1, sizeof(*e));
 	if (!e)
 		return reclaim_error(req->ctx, ENOMEM, "out of memory");
@@ -802,6 +803,7 @@ RECLAIM_EXPORT int reclaim_request_apply(struct reclaim_request *req, struct rec
 	int fd = -1, r;
 
 	assert_return(req && ret, -EINVAL);
+	reclaim_error_reset(req->ctx);
 	*ret = NULL;
 	r = reclaim_request_evaluate(req, &e);
 	if (r < 0)

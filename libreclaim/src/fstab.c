@@ -85,6 +85,7 @@ RECLAIM_EXPORT int reclaim_fstab_new(struct reclaim_ctx *ctx, struct reclaim_fst
 	int r;
 
 	assert_return(ctx && ret, -EINVAL);
+	reclaim_error_reset(ctx);
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return -ENOMEM;

@@ -218,6 +218,7 @@ int reclaim_history_load(struct reclaim_ctx *ctx, struct reclaim_history **ret)
 RECLAIM_EXPORT int reclaim_history_new(struct reclaim_ctx *ctx, struct reclaim_history **ret)
 {
 	assert_return(ctx && ret, -EINVAL);
+	reclaim_error_reset(ctx);
 	return reclaim_history_load(ctx, ret);
 }
 

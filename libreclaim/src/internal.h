@@ -34,6 +34,11 @@ static inline void fclosep(FILE **f)
 	} while (0)
 
 /* context.c */
+/*
+ * Forgets the last failure's text: the public functions that can fail call
+ * it first, so that a message is never one of an earlier failure.
+ */
+void reclaim_error_reset(struct reclaim_ctx *ctx);
 __attribute__((format(printf, 3, 4))) int reclaim_error(struct reclaim_ctx *ctx, int err,
 							const char *fmt, ...);
 /*

@@ -156,6 +156,7 @@ RECLAIM_EXPORT int reclaim_knob_read(struct reclaim_ctx *ctx, const struct recla
 	int r;
 
 	assert_return(ctx && k && value, -EINVAL);
+	reclaim_error_reset(ctx);
 	r = reclaim_read_line(ctx, k->path, &line);
 	if (r == -ENOENT)
 		return missing(ctx, k);
@@ -238,6 +239,7 @@ RECLAIM_EXPORT int reclaim_knob_parse(struct reclaim_ctx *ctx, const struct recl
 	int r;
 
 	assert_return(ctx && k && text && value, -EINVAL);
+	reclaim_error_reset(ctx);
 	r = k->unit == RECLAIM_UNIT_KB ? parse_size_kb(text, &v) : parse_int(text, &v);
 	if (r == 0 && (v < k->min || v > k->max))
 		r = -ERANGE;
@@ -288,6 +290,7 @@ RECLAIM_EXPORT int reclaim_knob_write(struct reclaim_ctx *ctx, const struct recl
 	int r;
 
 	assert_return(ctx && k, -EINVAL);
+	reclaim_error_reset(ctx);
 	r = reclaim_knob_check(ctx, k, value);
 	if (r < 0)
 		return r;

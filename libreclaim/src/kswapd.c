@@ -287,6 +287,7 @@ RECLAIM_EXPORT int reclaim_kswapd_list_new(struct reclaim_ctx *ctx,
 	int r;
 
 	assert_return(ctx && ret, -EINVAL);
+	reclaim_error_reset(ctx);
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return -ENOMEM;

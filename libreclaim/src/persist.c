@@ -153,6 +153,7 @@ RECLAIM_EXPORT int reclaim_persist_read(struct reclaim_ctx *ctx, struct reclaim_
 	int r;
 
 	assert_return(ctx && ret, -EINVAL);
+	reclaim_error_reset(ctx);
 	if (!values || !set)
 		return reclaim_error(ctx, ENOMEM, "out of memory");
 	r = read_persisted(ctx, values, set, &exists);
@@ -253,6 +254,7 @@ RECLAIM_EXPORT int reclaim_persist_write(struct reclaim_ctx *ctx,
 	int r;
 
 	assert_return(ctx && (n == 0 || (knobs && values)), -EINVAL);
+	reclaim_error_reset(ctx);
 	if (!merged || !set)
 		return reclaim_error(ctx, ENOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++) {
@@ -300,6 +302,7 @@ RECLAIM_EXPORT int reclaim_persist_remove(struct reclaim_ctx *ctx)
 	int r;
 
 	assert_return(ctx, -EINVAL);
+	reclaim_error_reset(ctx);
 	if (!values || !set)
 		return reclaim_error(ctx, ENOMEM, "out of memory");
 	r = read_persisted(ctx, values, set, &exists);

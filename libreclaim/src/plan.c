@@ -97,6 +97,7 @@ RECLAIM_EXPORT int reclaim_plan_new(struct reclaim_ctx *ctx, const struct reclai
 	int r;
 
 	assert_return(ctx && topo && ret, -EINVAL);
+	reclaim_error_reset(ctx);
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return reclaim_error(ctx, ENOMEM, "out of memory");

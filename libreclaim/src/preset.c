@@ -328,6 +328,7 @@ RECLAIM_EXPORT int reclaim_preset_load(struct reclaim_ctx *ctx, const char *name
 	int r;
 
 	assert_return(ctx && name && ret, -EINVAL);
+	reclaim_error_reset(ctx);
 	problem = name_problem(name, &quote);
 	if (problem && quote)
 		return reclaim_error(ctx, EINVAL, "invalid preset name '%s': %s", name, problem);
@@ -566,6 +567,7 @@ RECLAIM_EXPORT int reclaim_preset_list_new(struct reclaim_ctx *ctx,
 	int r;
 
 	assert_return(ctx && ret, -EINVAL);
+	reclaim_error_reset(ctx);
 	admin_full = reclaim_path(ctx, ADMIN_DIR);
 	if (!admin_full)
 		return reclaim_path_error(ctx, ADMIN_DIR);

@@ -60,6 +60,7 @@ RECLAIM_EXPORT int reclaim_pressure_new(struct reclaim_ctx *ctx, struct reclaim_
 	int r;
 
 	assert_return(ctx && ret, -EINVAL);
+	reclaim_error_reset(ctx);
 	r = reclaim_read_file(ctx, path, &text, NULL);
 	/* With psi=0 on the command line the file exists but reads fail with EOPNOTSUPP. */
 	if (r == -ENOENT || r == -EOPNOTSUPP)

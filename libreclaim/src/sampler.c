@@ -429,6 +429,7 @@ RECLAIM_EXPORT int reclaim_sampler_read(struct reclaim_sampler *s, struct reclai
 	int r;
 
 	assert_return(s && ret, -EINVAL);
+	reclaim_error_reset(s->ctx);
 	smp = calloc(1, sizeof(*smp));
 	if (!smp)
 		return -ENOMEM;
@@ -577,6 +578,7 @@ RECLAIM_EXPORT int reclaim_sampler_new(struct reclaim_ctx *ctx, unsigned int fla
 	assert_return(ctx && ret, -EINVAL);
 	assert_return((flags & ~(unsigned int)(RECLAIM_SAMPLER_NODES | RECLAIM_SAMPLER_KNOBS)) == 0,
 		      -EINVAL);
+	reclaim_error_reset(ctx);
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;

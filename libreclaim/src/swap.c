@@ -472,6 +472,7 @@ RECLAIM_EXPORT int reclaim_swaps_new(struct reclaim_ctx *ctx, struct reclaim_swa
 	int r;
 
 	assert_return(ctx && ret, -EINVAL);
+	reclaim_error_reset(ctx);
 	r = parse_swaps(ctx, &tb);
 	if (r < 0)
 		return r;

@@ -126,6 +126,7 @@ RECLAIM_EXPORT int reclaim_swap_plan_new(struct reclaim_ctx *ctx, const char *de
 	int r;
 
 	assert_return(ctx && device && ret, -EINVAL);
+	reclaim_error_reset(ctx);
 	if (prio < 0 || prio > 32767)
 		return reclaim_error(ctx, ERANGE, "invalid priority %d: expected 0 to 32767", prio);
 	p = calloc(1, sizeof(*p));
@@ -265,6 +266,7 @@ RECLAIM_EXPORT int reclaim_swap_plan_check(struct reclaim_swap_plan *p, unsigned
 	int r = 0;
 
 	assert_return(p, -EINVAL);
+	reclaim_error_reset(p->ctx);
 	/* Nothing is swapped off when the priority stays. */
 	if ((flags & RECLAIM_SWAP_LIVE) && p->old_prio != p->new_prio)
 		r = check_room(p);
@@ -432,6 +434,7 @@ RECLAIM_EXPORT int reclaim_swap_plan_apply(struct reclaim_swap_plan *p, unsigned
 	int fd, r;
 
 	assert_return(p, -EINVAL);
+	reclaim_error_reset(p->ctx);
 	r = reclaim_swap_plan_check(p, flags);
 	if (r < 0)
 		return r;

@@ -632,6 +632,7 @@ RECLAIM_EXPORT int reclaim_sysctl_conf_new(struct reclaim_ctx *ctx,
 	int r;
 
 	assert_return(ctx && ret, -EINVAL);
+	reclaim_error_reset(ctx);
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return reclaim_error(ctx, ENOMEM, "out of memory");

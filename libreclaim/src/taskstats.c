@@ -196,6 +196,7 @@ RECLAIM_EXPORT int reclaim_taskstats_new(struct reclaim_ctx *ctx, struct reclaim
 	int r;
 
 	assert_return(ctx && ret, -EINVAL);
+	reclaim_error_reset(ctx);
 	if (!reclaim_is_live(ctx))
 		return reclaim_error(ctx, EOPNOTSUPP,
 				     "taskstats come from the running kernel: not available "
@@ -322,6 +323,7 @@ RECLAIM_EXPORT int reclaim_taskstats_query(struct reclaim_taskstats *ts, pid_t t
 	int r;
 
 	assert_return(ts && ret && tgid > 0, -EINVAL);
+	reclaim_error_reset(ts->ctx);
 	comm = read_comm(ts->ctx, tgid);
 	q.comm = comm;
 	msg = nlmsg_alloc();

@@ -348,6 +348,7 @@ RECLAIM_EXPORT int reclaim_topology_new(struct reclaim_ctx *ctx, struct reclaim_
 	int r;
 
 	assert_return(ctx && ret, -EINVAL);
+	reclaim_error_reset(ctx);
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return -ENOMEM;

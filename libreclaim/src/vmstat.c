@@ -114,6 +114,7 @@ static int vmstat_load(struct reclaim_ctx *ctx, const char *path, struct reclaim
 RECLAIM_EXPORT int reclaim_vmstat_new(struct reclaim_ctx *ctx, struct reclaim_vmstat **ret)
 {
 	assert_return(ctx && ret, -EINVAL);
+	reclaim_error_reset(ctx);
 	return vmstat_load(ctx, "/proc/vmstat", ret);
 }
 
@@ -123,6 +124,7 @@ RECLAIM_EXPORT int reclaim_vmstat_new_node(struct reclaim_ctx *ctx, int node_id,
 	char path[64];
 
 	assert_return(ctx && ret && node_id >= 0, -EINVAL);
+	reclaim_error_reset(ctx);
 	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/vmstat", node_id);
 	return vmstat_load(ctx, path, ret);
 }

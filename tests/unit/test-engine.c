@@ -455,6 +455,22 @@ static void test_restore_of_unchanged_knob_is_recorded(void **state)
 	reclaim_eval_unref(e);
 }
 
+/* A message is never one of an earlier failure. */
+static void test_no_stale_message(void **state)
+{
+	struct fixture *f = *state;
+	struct reclaim_topology *topo;
+	int64_t v;
+
+	assert_int_equal(reclaim_knob_read(f->ctx, knob("threads"), &v), -EOPNOTSUPP);
+	assert_non_null(strstr(reclaim_strerror(f->ctx), "vm.kswapd_threads"));
+	tmproot_write(f->root, "/proc/meminfo", "MemTotal: 8000000 kB\nMemFree: 10000 kB\n");
+	tmproot_write(f->root, "/sys/devices/system/cpu/online", "0-3\n");
+	assert_int_equal(reclaim_topology_new(f->ctx, &topo), 0);
+	assert_null(strstr(reclaim_strerror(f->ctx), "vm.kswapd_threads"));
+	reclaim_topology_unref(topo);
+}
+
 static void test_null_arguments(void **state)
 {
 	struct fixture *f = *state;
@@ -493,6 +509,7 @@ int main(void)
 	    T(test_restore_says_persisted_value_stays),
 	    T(test_restore_boot),
 	    T(test_restore_of_unchanged_knob_is_recorded),
+	    T(test_no_stale_message),
 	    T(test_null_arguments),
 	};
 
