@@ -111,6 +111,16 @@ int reclaim_write_string(const struct reclaim_ctx *ctx, const char *path, const 
 
 	if (!full)
 		return -errno;
+	/*
+	 * Under a --sysroot a knob is a plain file: replaced whole, so that a
+	 * reader (another reclaimctl evaluating before it takes the lock) never
+	 * sees it truncated. It must exist already: no knob is invented.
+	 */
+	if (!reclaim_is_live(ctx)) {
+		if (access(full, F_OK) < 0)
+			return -errno;
+		return reclaim_replace_file(full, s, len, 0644);
+	}
 	/* No O_CREAT: a knob that does not exist must not be invented. */
 	fd = open(full, O_WRONLY | O_CLOEXEC | O_TRUNC);
 	if (fd < 0)

@@ -81,6 +81,22 @@ int reclaim_parse_i64(const char *s, int64_t *v);
 int reclaim_parse_u64(const char *s, uint64_t *v);
 
 /* keyvalue.c */
+enum reclaim_kv {
+	RECLAIM_KV_BLANK = 0,  /* empty or a comment */
+	RECLAIM_KV_PAIR,       /* KEY = VALUE */
+	RECLAIM_KV_NO_EQUALS,  /* text without '=': the key is the whole line */
+};
+enum {
+	RECLAIM_KV_SEMICOLON = 1 << 0,	    /* ';' starts a comment line too (sysctl.d) */
+	RECLAIM_KV_INLINE_COMMENT = 1 << 1, /* '#' anywhere starts a comment */
+};
+struct reclaim_kv_span {
+	const char *key, *value; /* into the line, trimmed */
+	size_t key_len, value_len;
+};
+/* Splits s[0..len) (one line, without its newline) without copying. */
+enum reclaim_kv reclaim_kv_span(const char *s, size_t len, unsigned int flags,
+				struct reclaim_kv_span *kv);
 /* Trims blanks (and a CR of a CRLF line end) at both ends, in place. */
 char *reclaim_trim(char *s);
 /*

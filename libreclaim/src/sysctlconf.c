@@ -157,34 +157,31 @@ void reclaim_sysctl_line_clear(struct sysctl_line *l)
 
 int reclaim_sysctl_parse_line(const char *line, size_t len, struct sysctl_line *l)
 {
-	const char *end = line + len, *eq;
+	struct reclaim_kv_span kv;
+	enum reclaim_kv kind = reclaim_kv_span(line, len, RECLAIM_KV_SEMICOLON, &kv);
 
 	*l = (struct sysctl_line){0};
-	while (line < end && is_space(*line))
-		line++;
-	while (end > line && is_space(end[-1]))
-		end--;
-	if (line == end || line[0] == '#' || line[0] == ';')
+	if (kind == RECLAIM_KV_BLANK)
 		return 0;
-	eq = memchr(line, '=', (size_t)(end - line));
-	if (eq) {
-		if (line[0] == '-') {
+	if (kind == RECLAIM_KV_PAIR) {
+		if (kv.key[0] == '-') {
 			l->ignore_failure = true;
-			line++;
+			kv.key++;
+			kv.key_len--;
 		}
-		l->key = strip_dup(line, (size_t)(eq - line));
-		l->value = strip_dup(eq + 1, (size_t)(end - eq - 1));
+		l->key = strip_dup(kv.key, kv.key_len);
+		l->value = strndup(kv.value, kv.value_len);
 		l->kind = SYSCTL_LINE_ASSIGN;
-	} else if (line[0] == '-') {
-		l->key = strip_dup(line + 1, (size_t)(end - line - 1));
+	} else if (kv.key[0] == '-') {
+		l->key = strip_dup(kv.key + 1, kv.key_len - 1);
 		l->kind = SYSCTL_LINE_EXCLUDE;
 	} else {
 		/* The first word, to tell which knob the line was meant for. */
-		const char *w = line;
+		size_t w = 0;
 
-		while (w < end && !is_space(*w))
+		while (w < kv.key_len && !is_space(kv.key[w]))
 			w++;
-		l->key = strndup(line, (size_t)(w - line));
+		l->key = strndup(kv.key, w);
 		l->kind = SYSCTL_LINE_INVALID;
 		l->problem = "not an assignment (no '=')";
 	}
