@@ -90,23 +90,9 @@ static int teardown(void **state)
 	return 0;
 }
 
-static const struct reclaim_knob *knob(const char *name)
-{
-	const struct reclaim_knob *k = reclaim_knob_find(name);
-
-	assert_non_null(k);
-	return k;
-}
-
 static void assert_file(const struct fixture *f, const char *path, const char *want)
 {
-	char *text = tmproot_read(f->root, path);
-
-	if (!text)
-		fail_msg("%s does not exist", path);
-	if (strcmp(text, want) != 0)
-		fail_msg("%s is \"%s\", want \"%s\"", path, text, want);
-	free(text);
+	tmproot_assert_file(f->root, path, want);
 }
 
 /* threads=4, throttle=8, swap-quota=4096: three knobs to change. */

@@ -16,15 +16,6 @@
 #include "internal.h"
 #include "tmproot.h"
 
-static const struct reclaim_knob *knob(const char *name)
-{
-	const struct reclaim_knob *k = reclaim_knob_find(name);
-
-	if (!k)
-		fail_msg("no knob \"%s\"", name);
-	return k;
-}
-
 static void test_table_shape(void **state)
 {
 	size_t n = reclaim_knob_count();

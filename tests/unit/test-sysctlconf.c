@@ -30,14 +30,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-static const struct reclaim_knob *knob(const char *name)
-{
-	const struct reclaim_knob *k = reclaim_knob_find(name);
-
-	assert_non_null(k);
-	return k;
-}
-
 static struct reclaim_sysctl_conf *scan(const char *root, struct reclaim_ctx **ctx)
 {
 	struct reclaim_sysctl_conf *c = NULL;

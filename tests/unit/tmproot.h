@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "reclaim.h"
+
 /* Creates an empty root; free with tmproot_remove(). */
 static inline char *tmproot_new(void)
 {
@@ -124,6 +126,28 @@ static inline void tmproot_remove(char *root)
 		return;
 	assert_int_equal(nftw(root, tmproot_rm_one, 16, FTW_DEPTH | FTW_PHYS), 0);
 	free(root);
+}
+
+/* The knob of that name, or the test fails. */
+static inline const struct reclaim_knob *knob(const char *name)
+{
+	const struct reclaim_knob *k = reclaim_knob_find(name);
+
+	if (!k)
+		fail_msg("no knob \"%s\"", name);
+	return k;
+}
+
+/* The file @path under @root holds exactly @want, or the test fails. */
+static inline void tmproot_assert_file(const char *root, const char *path, const char *want)
+{
+	char *text = tmproot_read(root, path);
+
+	if (!text)
+		fail_msg("%s does not exist", path);
+	if (strcmp(text, want) != 0)
+		fail_msg("%s is \"%s\", want \"%s\"", path, text, want);
+	free(text);
 }
 
 #endif
