@@ -67,8 +67,12 @@ static void print_entry(const struct reclaim_eval *e, size_t i, const struct pla
 
 	switch (reclaim_eval_action(e, i)) {
 	case RECLAIM_ACTION_SET:
-		printf("%s%s: %" PRId64 " -> %" PRId64 "\n", o->dry_run ? "would set " : "", name,
+		printf("%s%s: %" PRId64 " -> %" PRId64, o->dry_run ? "would set " : "", name,
 		       reclaim_eval_old(e, i), reclaim_eval_new(e, i));
+		/* The same value set again (a node short of kswapd threads): say why. */
+		if (reclaim_eval_old(e, i) == reclaim_eval_new(e, i) && !o->explain)
+			printf(" (%s)", reason);
+		printf("\n");
 		break;
 	case RECLAIM_ACTION_UNCHANGED:
 		printf("%s: %" PRId64 " (unchanged)\n", name, reclaim_eval_new(e, i));
