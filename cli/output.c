@@ -222,10 +222,14 @@ void table_print(struct table *t, FILE *out)
 	fputc('\n', out);
 	for (size_t r = 0; r < t->nrows; r++) {
 		for (size_t c = 0; c < t->ncols; c++) {
+			const char *cell = t->cells[r * t->ncols + c];
+
+			/* An empty last cell leaves no blank at the end of the line. */
+			if (c + 1 == t->ncols && !cell[0] && t->headers[c][0] != '>')
+				break;
 			if (c)
 				fputc(' ', out);
-			print_cell(out, t->cells[r * t->ncols + c], width[c],
-				   t->headers[c][0] == '>', c + 1 == t->ncols);
+			print_cell(out, cell, width[c], t->headers[c][0] == '>', c + 1 == t->ncols);
 		}
 		fputc('\n', out);
 	}
