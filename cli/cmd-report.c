@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,6 +124,39 @@ static void add_event(struct run *r, cJSON *o)
 	v[r->nevents++] = (struct event){number_of(o, "elapsed", 0), label};
 }
 
+/*
+ * The first number of @o (depth first) that no recording holds: not finite
+ * (1e400 parses as infinity), beyond a 64-bit counter, or a negative
+ * counter or time; its key in *key. NULL if all are sane.
+ */
+#define NUMBER_MAX  18446744073709551615.0 /* UINT64_MAX */
+#define ELAPSED_MAX 1e9			   /* about 31 years of recording */
+
+static const cJSON *bad_number(const cJSON *o, const char *parent)
+{
+	const cJSON *c;
+
+	if (cJSON_IsNumber(o)) {
+		const char *k = o->string ? o->string : parent;
+		bool time = k && (strcmp(k, "elapsed") == 0 || strcmp(k, "interval") == 0);
+		bool counter = parent && strcmp(parent, "counters") == 0;
+		double v = o->valuedouble;
+
+		if (!isfinite(v) || fabs(v) > NUMBER_MAX || ((counter || time) && v < 0) ||
+		    (time && v > ELAPSED_MAX))
+			return o;
+		return NULL;
+	}
+	cJSON_ArrayForEach(c, o)
+	{
+		const cJSON *bad = bad_number(c, o->string ? o->string : parent);
+
+		if (bad)
+			return bad;
+	}
+	return NULL;
+}
+
 /* Takes one parsed line; 0, or -EINVAL for a line that is no record line. */
 static int add_line(struct run *r, cJSON *o)
 {
@@ -175,6 +209,15 @@ static int read_run(const char *file, struct run *r)
 			warnmsg("%s:%zu: incomplete last line ignored", file, n);
 			break;
 		}
+		if (o && bad_number(o, NULL)) {
+			const cJSON *bad = bad_number(o, NULL);
+
+			ret = fail(EXIT_FAILURE, "%s:%zu: %s%s%s is not a number a recording holds",
+				   file, n, bad->string ? "\"" : "a number",
+				   bad->string ? bad->string : "", bad->string ? "\"" : "");
+			cJSON_Delete(o);
+			break;
+		}
 		if (!o || add_line(r, o) < 0) {
 			cJSON_Delete(o);
 			ret = fail(EXIT_FAILURE, "%s:%zu: not a line of a reclaimctl record file",
@@ -192,6 +235,14 @@ static int read_run(const char *file, struct run *r)
 }
 
 /* ---- the summary ---- */
+
+/* A counter as the library takes it: explicit about what a double cannot be. */
+static uint64_t counter_of(double v)
+{
+	if (!(v > 0))
+		return 0;
+	return v >= NUMBER_MAX ? UINT64_MAX : (uint64_t)v;
+}
 
 static void add_counter_deltas(struct summary *s, const cJSON *a, const cJSON *b)
 {
@@ -215,8 +266,8 @@ static void add_counter_deltas(struct summary *s, const cJSON *a, const cJSON *b
 			if (!match)
 				continue;
 			s->has[t] = true;
-			s->total[t] += (double)reclaim_counter_delta((uint64_t)old->valuedouble,
-								     (uint64_t)c->valuedouble);
+			s->total[t] += (double)reclaim_counter_delta(counter_of(old->valuedouble),
+								     counter_of(c->valuedouble));
 		}
 	}
 }
@@ -252,7 +303,7 @@ static void add_pressure_deltas(struct summary *s, const cJSON *a, const cJSON *
 			continue;
 		*(k ? &s->has_full : &s->has_some) = true;
 		*(k ? &s->full_seconds : &s->some_seconds) +=
-		    (double)reclaim_counter_delta((uint64_t)x, (uint64_t)y) / 1e6;
+		    (double)reclaim_counter_delta(counter_of(x), counter_of(y)) / 1e6;
 	}
 }
 
@@ -398,10 +449,12 @@ static void rows_knobs(FILE *out, const struct run *runs, size_t n)
 			fprintf(out, "<td>%s", v);
 			for (size_t e = 0; e < runs[i].nevents; e++)
 				if (strncmp(runs[i].events[e].label, name, strlen(name)) == 0 &&
-				    runs[i].events[e].label[strlen(name)] == ' ')
-					fprintf(out, ", %s at %.1f s",
-						runs[i].events[e].label + strlen(name) + 1,
-						runs[i].events[e].t);
+				    runs[i].events[e].label[strlen(name)] == ' ') {
+					/* The rest of the label is the recording's text too. */
+					fputs(", ", out);
+					html_text(out, runs[i].events[e].label + strlen(name) + 1);
+					fprintf(out, " at %.1f s", runs[i].events[e].t);
+				}
 			fputs("</td>", out);
 		}
 		fputs("</tr>\n", out);

@@ -36,6 +36,9 @@ void html_text(FILE *out, const char *s)
 		case '"':
 			fputs("&quot;", out);
 			break;
+		case '\'':
+			fputs("&#39;", out);
+			break;
 		default:
 			fputc(*s, out);
 		}
