@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -203,6 +204,23 @@ int reclaim_history_load(struct reclaim_ctx *ctx, struct reclaim_history **ret)
 	if (r < 0 && r != -ENOENT) {
 		history_free(h);
 		return reclaim_error(ctx, -r, "cannot read %s: %s", HISTORY, strerror(-r));
+	}
+	/* What a restore writes comes from here: a planted history must not be believed. */
+	if (text) {
+		_cleanup_free_ char *full = reclaim_path_nofollow(ctx, HISTORY);
+		struct stat st;
+
+		r = !full ? reclaim_path_error(ctx, HISTORY)
+		    : lstat(full, &st) < 0
+			? reclaim_error(ctx, errno, "cannot read %s: %s", HISTORY, strerror(errno))
+		    : !S_ISREG(st.st_mode)
+			? reclaim_error(ctx, EPERM, "%s is not a regular file: refusing to use it",
+					HISTORY)
+			: reclaim_check_owner(ctx, HISTORY, &st);
+		if (r < 0) {
+			history_free(h);
+			return r;
+		}
 	}
 	if (text) {
 		r = parse_history(h, text);

@@ -150,6 +150,9 @@ int reclaim_knob_check(struct reclaim_ctx *ctx, const struct reclaim_knob *k, in
 extern unsigned int reclaim_lock_timeout_ms;
 int reclaim_mkdir_p(const char *path, mode_t mode);
 int reclaim_lock_take(struct reclaim_ctx *ctx, int *fd);
+/* A file of RECLAIM_RUNDIR must be root's (or the caller's) and writable by no one else. */
+struct stat;
+int reclaim_check_owner(struct reclaim_ctx *ctx, const char *shown, const struct stat *st);
 void reclaim_lock_release(int fd);
 
 /* bootconf.c */

@@ -52,6 +52,61 @@ static const char *needs_root(int err)
 	return (err == EACCES || err == EPERM) && geteuid() != 0 ? " (needs root)" : "";
 }
 
+/*
+ * The files that decide what a restore writes, and the lock every writer
+ * takes, must be root's (or, under a --sysroot, the tree's owner running
+ * reclaimctl) and writable by no one else: else another user could plant
+ * values for restore to write, or hold the lock forever.
+ */
+int reclaim_check_owner(struct reclaim_ctx *ctx, const char *shown, const struct stat *st)
+{
+	uid_t me = geteuid();
+
+	if (st->st_uid != 0 && st->st_uid != me)
+		return reclaim_error(
+		    ctx, EPERM,
+		    "%s belongs to uid %u, not root: refusing to use it (chown root "
+		    "%s)",
+		    shown, (unsigned int)st->st_uid, shown);
+	if (st->st_mode & (S_IWGRP | S_IWOTH))
+		return reclaim_error(ctx, EPERM,
+				     "%s is writable by others (mode %04o): refusing to use it "
+				     "(chmod go-w %s)",
+				     shown, (unsigned int)(st->st_mode & 07777), shown);
+	return 0;
+}
+
+/* /run/reclaimctl: made 0700 whatever the umask, and checked as above. */
+static int run_dir(struct reclaim_ctx *ctx, const char *dir)
+{
+	_cleanup_free_ char *parent = strdup(dir);
+	char *slash = parent ? strrchr(parent, '/') : NULL;
+	struct stat st;
+	int r;
+
+	if (!slash)
+		return reclaim_error(ctx, ENOMEM, "out of memory");
+	*slash = '\0';
+	r = parent[0] ? reclaim_mkdir_p(parent, 0755) : 0;
+	if (r == 0 && mkdir(dir, 0700) == 0) {
+		/* a umask that takes the owner's bits off too must not leave it unusable */
+		if (chmod(dir, 0700) < 0)
+			r = -errno;
+	} else if (r == 0 && errno != EEXIST) {
+		r = -errno;
+	}
+	if (r < 0)
+		return reclaim_error(ctx, -r, "cannot create %s: %s%s", RECLAIM_RUNDIR,
+				     strerror(-r), needs_root(-r));
+	if (lstat(dir, &st) < 0)
+		return reclaim_error(ctx, errno, "cannot create %s: %s%s", RECLAIM_RUNDIR,
+				     strerror(errno), needs_root(errno));
+	if (!S_ISDIR(st.st_mode))
+		return reclaim_error(ctx, ENOTDIR, "%s is not a directory: refusing to use it",
+				     RECLAIM_RUNDIR);
+	return reclaim_check_owner(ctx, RECLAIM_RUNDIR, &st);
+}
+
 int reclaim_lock_take(struct reclaim_ctx *ctx, int *ret_fd)
 {
 	_cleanup_free_ char *dir = reclaim_path(ctx, RECLAIM_RUNDIR), *path = NULL;
@@ -62,14 +117,24 @@ int reclaim_lock_take(struct reclaim_ctx *ctx, int *ret_fd)
 		return reclaim_path_error(ctx, RECLAIM_RUNDIR);
 	if (asprintf(&path, "%s/lock", dir) < 0)
 		return reclaim_error(ctx, ENOMEM, "out of memory");
-	r = reclaim_mkdir_p(dir, 0755);
+	r = run_dir(ctx, dir);
 	if (r < 0)
-		return reclaim_error(ctx, -r, "cannot create %s: %s%s", RECLAIM_RUNDIR,
-				     strerror(-r), needs_root(-r));
+		return r;
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return reclaim_error(ctx, errno, "cannot open %s: %s%s", LOCK, strerror(errno),
 				     needs_root(errno));
+	{
+		struct stat st;
+
+		r = fstat(fd, &st) < 0
+			? reclaim_error(ctx, errno, "cannot open %s: %s", LOCK, strerror(errno))
+			: reclaim_check_owner(ctx, LOCK, &st);
+		if (r < 0) {
+			close(fd);
+			return r;
+		}
+	}
 	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		if (errno == EINTR)
 			continue;

@@ -516,6 +516,22 @@ static void test_damaged_history_stops_apply(void **state)
 	assert_file(f, VM "kswapd_threads", "1\n");
 }
 
+/* /run/reclaimctl is made 0700 whatever the umask. */
+static void test_run_dir_mode(void **state)
+{
+	struct fixture *f = *state;
+	char path[PATH_MAX];
+	struct stat st;
+	mode_t old = umask(0777);
+
+	mock_writes = false;
+	apply_one(f, "throttle", 5);
+	umask(old);
+	snprintf(path, sizeof(path), "%s/run/reclaimctl", f->root);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0700);
+}
+
 /* A record cut short by a crash is ignored, and dropped by the next append. */
 static void test_torn_record_is_ignored(void **state)
 {
@@ -622,6 +638,7 @@ int main(void)
 	    T(test_failed_apply_keeps_history),
 	    T(test_damaged_history_stops_apply),
 	    T(test_torn_record_is_ignored),
+	    T(test_run_dir_mode),
 	    T(test_history_is_bounded),
 	    T(test_lock_is_exclusive),
 	    T(test_missing_knob_fails_before_writing),
