@@ -163,37 +163,23 @@ static int verify_threads(struct reclaim_change *c, const struct reclaim_knob *k
 {
 	struct reclaim_topology *topo = NULL;
 	struct reclaim_kswapd_list *list = NULL;
-	char why[256] = "";
-	size_t len = 0, nodes = 0;
-	int r, bad = 0;
+	struct kswapd_check check;
+	int r;
 
 	r = reclaim_topology_new(c->ctx, &topo);
 	if (r == 0)
 		r = reclaim_kswapd_list_new(c->ctx, &list);
-	for (size_t i = 0; r == 0 && i < reclaim_topology_node_count(topo); i++) {
-		const struct reclaim_node *n = reclaim_topology_node(topo, i);
-		size_t got;
-
-		if (!reclaim_node_has_memory(n))
-			continue;
-		nodes++;
-		got = reclaim_kswapd_list_count_node(list, reclaim_node_id(n));
-		if ((int64_t)got == expected)
-			continue;
-		if (len < sizeof(why))
-			len += (size_t)snprintf(why + len, sizeof(why) - len, "%snode %d runs %zu",
-						bad ? ", " : "", reclaim_node_id(n), got);
-		bad++;
-	}
+	if (r == 0)
+		reclaim_kswapd_check(topo, list, expected, &check);
 	reclaim_kswapd_list_unref(list);
 	reclaim_topology_unref(topo);
 	if (r < 0)
 		return r;
-	if (bad)
+	if (check.bad)
 		return reclaim_error(
 		    c->ctx, EIO, "%s=%" PRId64 " did not take effect (%s, expected %" PRId64 ")",
-		    reclaim_knob_sysctl(k), expected, why, expected);
-	c->verified_nodes = (ssize_t)nodes;
+		    reclaim_knob_sysctl(k), expected, check.why, expected);
+	c->verified_nodes = (ssize_t)check.nodes;
 	return 0;
 }
 

@@ -318,23 +318,19 @@ static int topology(struct reclaim_eval *e)
 static char *threads_short(struct reclaim_eval *e, int64_t want)
 {
 	struct reclaim_kswapd_list *list = NULL;
+	struct kswapd_check check;
 	char *why = NULL;
 
 	if (topology(e) < 0 || reclaim_kswapd_list_new(e->ctx, &list) < 0)
 		return NULL;
+	reclaim_kswapd_check(e->topo, list, want, &check);
 	/* No kswapd found at all: a root without the processes (a dump), not a short node. */
-	if (reclaim_kswapd_list_count(list) == 0)
-		want = 0;
-	for (size_t i = 0; !why && i < reclaim_topology_node_count(e->topo); i++) {
-		const struct reclaim_node *node = reclaim_topology_node(e->topo, i);
-		size_t got = reclaim_kswapd_list_count_node(list, reclaim_node_id(node));
-
-		if (want > 0 && reclaim_node_has_memory(node) && (int64_t)got != want)
-			why = format(e->ctx,
-				     "node %d runs %zu kswapd thread%s, not %" PRId64
-				     ": writing the value again starts or stops them",
-				     reclaim_node_id(node), got, got == 1 ? "" : "s", want);
-	}
+	if (check.bad && reclaim_kswapd_list_count(list) > 0)
+		why = format(e->ctx,
+			     "node %d runs %zu kswapd thread%s, not %" PRId64
+			     ": writing the value again starts or stops them",
+			     check.first_node, check.first_got, check.first_got == 1 ? "" : "s",
+			     want);
 	reclaim_kswapd_list_unref(list);
 	return why;
 }

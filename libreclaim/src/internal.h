@@ -82,9 +82,9 @@ int reclaim_parse_u64(const char *s, uint64_t *v);
 
 /* keyvalue.c */
 enum reclaim_kv {
-	RECLAIM_KV_BLANK = 0,  /* empty or a comment */
-	RECLAIM_KV_PAIR,       /* KEY = VALUE */
-	RECLAIM_KV_NO_EQUALS,  /* text without '=': the key is the whole line */
+	RECLAIM_KV_BLANK = 0, /* empty or a comment */
+	RECLAIM_KV_PAIR,      /* KEY = VALUE */
+	RECLAIM_KV_NO_EQUALS, /* text without '=': the key is the whole line */
 };
 enum {
 	RECLAIM_KV_SEMICOLON = 1 << 0,	    /* ';' starts a comment line too (sysctl.d) */
@@ -177,6 +177,17 @@ int reclaim_change_apply_locked(struct reclaim_change *c);
  */
 int reclaim_autotune_swap(const struct reclaim_swap *swap, int *prio, char **reason);
 
+/* kswapd.c: the nodes with memory that do not run @want kswapd threads. */
+struct kswapd_check {
+	size_t nodes;	/* nodes with memory */
+	size_t bad;	/* of them, those running another number */
+	int first_node; /* the first of those, and its count */
+	size_t first_got;
+	char why[256]; /* "node 0 runs 3, node 1 runs 2" */
+};
+void reclaim_kswapd_check(const struct reclaim_topology *topo,
+			  const struct reclaim_kswapd_list *list, int64_t want,
+			  struct kswapd_check *check);
 /* kswapd.c: kswapd discovery starts from kthreadd's children. */
 #define RECLAIM_CHILDREN "/proc/2/task/2/children"
 /* The pids of a children file; -EINVAL "/proc/2/task/2/children: malformed". */

@@ -203,6 +203,34 @@ static int list_add(struct reclaim_ctx *ctx, struct reclaim_kswapd_list *l, pid_
 	return 0;
 }
 
+void reclaim_kswapd_check(const struct reclaim_topology *topo,
+			  const struct reclaim_kswapd_list *list, int64_t want,
+			  struct kswapd_check *c)
+{
+	size_t len = 0;
+
+	*c = (struct kswapd_check){.first_node = -1};
+	for (size_t i = 0; i < reclaim_topology_node_count(topo); i++) {
+		const struct reclaim_node *n = reclaim_topology_node(topo, i);
+		size_t got;
+
+		if (!reclaim_node_has_memory(n))
+			continue;
+		c->nodes++;
+		got = reclaim_kswapd_list_count_node(list, reclaim_node_id(n));
+		if ((int64_t)got == want)
+			continue;
+		if (c->bad++ == 0) {
+			c->first_node = reclaim_node_id(n);
+			c->first_got = got;
+		}
+		if (len < sizeof(c->why))
+			len += (size_t)snprintf(c->why + len, sizeof(c->why) - len,
+						"%snode %d runs %zu", len ? ", " : "",
+						reclaim_node_id(n), got);
+	}
+}
+
 int reclaim_children_parse(struct reclaim_ctx *ctx, const char *text, pid_t **ret, size_t *count)
 {
 	pid_t *pids = NULL;
