@@ -5,13 +5,6 @@
 
 #include "apply.h"
 
-static const char *const command_names[] = {
-    [RECLAIM_REQUEST_SET] = "set",	     [RECLAIM_REQUEST_PRESET] = "preset",
-    [RECLAIM_REQUEST_AUTOTUNE] = "autotune", [RECLAIM_REQUEST_BOOT] = "boot",
-    [RECLAIM_REQUEST_RESTORE] = "restore",   [RECLAIM_REQUEST_RESTORE_BOOT] = "restore-boot",
-    [RECLAIM_REQUEST_ADAPT] = "adapt",
-};
-
 int plan_run(struct cli *cli, struct reclaim_request *req, const struct plan_options *o,
 	     struct reclaim_eval **eval)
 {
@@ -27,7 +20,7 @@ cJSON *plan_json(const struct reclaim_eval *e, const struct plan_options *o)
 	cJSON *root = json_document(), *arr;
 	ssize_t nodes = reclaim_eval_verified_nodes(e);
 
-	cJSON_AddStringToObject(root, "command", command_names[reclaim_eval_kind(e)]);
+	cJSON_AddStringToObject(root, "command", reclaim_request_kind_name(reclaim_eval_kind(e)));
 	cJSON_AddBoolToObject(root, "dry_run", o->dry_run);
 	cJSON_AddBoolToObject(root, "changed", reclaim_eval_changed(e));
 	arr = cJSON_AddArrayToObject(root, "entries");

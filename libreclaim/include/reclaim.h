@@ -747,6 +747,9 @@ const char *reclaim_eval_reason(const struct reclaim_eval *eval, size_t idx);
 /* Where the value comes from: "value", "auto", "preset:NAME", "autotune", "change:N", "boot",
  * "adapt". */
 const char *reclaim_eval_source(const struct reclaim_eval *eval, size_t idx);
+/* "set", "preset", "autotune", "boot", "restore", "restore-boot", "adapt": the name in plans and
+ * the history. */
+const char *reclaim_request_kind_name(enum reclaim_request_kind kind);
 /* "set", "unchanged", "skipped". */
 const char *reclaim_action_name(enum reclaim_action action);
 /* PRESET and BOOT: the preset's name ("off" when reclaimctl.conf says so) and file; else NULL. */

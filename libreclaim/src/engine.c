@@ -779,7 +779,7 @@ static int build_change(const struct reclaim_request *req, const struct reclaim_
 	else if (e->kind == RECLAIM_REQUEST_RESTORE_BOOT)
 		undoes = HISTORY_UNDOES_ALL;
 	if (r == 0)
-		r = reclaim_change_set_history(c, command_names[e->kind], undoes);
+		r = reclaim_change_set_history(c, reclaim_request_kind_name(e->kind), undoes);
 	if (r == 0 && !restores(e) && (req->flags & RECLAIM_REQUEST_PERSIST))
 		r = reclaim_change_set_persist(c, true);
 	if (r == 0 && restores(e))
@@ -833,6 +833,12 @@ RECLAIM_EXPORT int reclaim_request_apply(struct reclaim_request *req, struct rec
 }
 
 /* ---- accessors ---- */
+
+RECLAIM_EXPORT const char *reclaim_request_kind_name(enum reclaim_request_kind kind)
+{
+	assert_return(kind <= RECLAIM_REQUEST_ADAPT, NULL);
+	return command_names[kind];
+}
 
 RECLAIM_EXPORT const char *reclaim_action_name(enum reclaim_action action)
 {
