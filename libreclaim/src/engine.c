@@ -348,7 +348,8 @@ static int decide(struct reclaim_eval *e, const struct reclaim_request *req, str
 	char *why;
 	int r;
 
-	r = reclaim_knob_supported(e->ctx, n->knob);
+	/* Read already (a restore chose its target by the value): supported, then. */
+	r = n->has_old ? 1 : reclaim_knob_supported(e->ctx, n->knob);
 	if (r < 0)
 		return r;
 	if (r == 0 && !strict && !restore) {
@@ -363,10 +364,12 @@ static int decide(struct reclaim_eval *e, const struct reclaim_request *req, str
 		return skip(n, why);
 	}
 	/* With STRICT (and for a restore), a missing knob fails here with the library's message. */
-	r = reclaim_knob_read(e->ctx, n->knob, &n->old_value);
-	if (r < 0)
-		return r;
-	n->has_old = true;
+	if (!n->has_old) {
+		r = reclaim_knob_read(e->ctx, n->knob, &n->old_value);
+		if (r < 0)
+			return r;
+		n->has_old = true;
+	}
 	n->action = n->old_value == n->new_value ? RECLAIM_ACTION_UNCHANGED : RECLAIM_ACTION_SET;
 	if (n->action == RECLAIM_ACTION_UNCHANGED &&
 	    strcmp(reclaim_knob_name(n->knob), "kswapd_threads") == 0 &&
@@ -571,6 +574,9 @@ static int eval_restore(struct reclaim_eval *e, const struct reclaim_history *h)
 				      strdup("boot"));
 		if (!n)
 			return -ENOMEM;
+		/* Read already: decide() takes it as it is. */
+		n->old_value = now;
+		n->has_old = true;
 	}
 	return 0;
 }
