@@ -208,8 +208,8 @@ char *reclaim_path(const struct reclaim_ctx *ctx, const char *path)
 
 char *reclaim_path_nofollow(const struct reclaim_ctx *ctx, const char *path)
 {
-	_cleanup_free_ char *dir = strdup(path), *resolved = NULL;
-	char *slash = dir ? strrchr(dir, '/') : NULL, *p;
+	_cleanup_free_ char *dir = strdup(path), *resolved = NULL, *joined = NULL;
+	char *slash = dir ? strrchr(dir, '/') : NULL;
 	int r;
 
 	if (!dir) {
@@ -224,12 +224,12 @@ char *reclaim_path_nofollow(const struct reclaim_ctx *ctx, const char *path)
 		errno = -r;
 		return NULL;
 	}
-	if (asprintf(&p, "%s%s%s", reclaim_is_live(ctx) ? "" : reclaim_get_sysroot(ctx),
-		     strcmp(resolved, "/") == 0 ? "" : resolved, path + (slash - dir)) < 0) {
+	if (asprintf(&joined, "%s%s", strcmp(resolved, "/") == 0 ? "" : resolved,
+		     path + (slash - dir)) < 0) {
 		errno = ENOMEM;
 		return NULL;
 	}
-	return p;
+	return raw_path(ctx, joined);
 }
 
 int reclaim_path_error(struct reclaim_ctx *ctx, const char *path)
