@@ -352,7 +352,7 @@ static int rule_throttle(const struct facts *f, int64_t *value, char **reason)
 RECLAIM_EXPORT bool reclaim_knob_has_recommendation(const struct reclaim_knob *knob)
 {
 	assert_return(knob, false);
-	return strcmp(reclaim_knob_name(knob), "kswapd_threads") == 0 ||
+	return reclaim_knob_is_threads(knob) ||
 	       strcmp(reclaim_knob_name(knob), "max_direct_reclaimers") == 0;
 }
 
@@ -372,7 +372,7 @@ RECLAIM_EXPORT int reclaim_knob_recommend(struct reclaim_ctx *ctx, const struct 
 		return reclaim_error(ctx, EOPNOTSUPP, "there is no automatic value for %s",
 				     reclaim_knob_name(knob));
 	r = facts_read(topo, &f);
-	if (r == 0 && strcmp(reclaim_knob_name(knob), "kswapd_threads") == 0)
+	if (r == 0 && reclaim_knob_is_threads(knob))
 		r = rule_threads(knob, &f, &v, reason);
 	else if (r == 0)
 		r = rule_throttle(&f, &v, reason);

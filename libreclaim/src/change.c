@@ -189,7 +189,7 @@ static int verify_threads(struct reclaim_change *c, const struct reclaim_knob *k
  */
 static bool is_threads(const struct change_entry *e)
 {
-	return strcmp(reclaim_knob_name(e->knob), "kswapd_threads") == 0;
+	return reclaim_knob_is_threads(e->knob);
 }
 
 void reclaim_change_set_keep_unchanged(struct reclaim_change *c)

@@ -371,8 +371,7 @@ static int decide(struct reclaim_eval *e, const struct reclaim_request *req, str
 		n->has_old = true;
 	}
 	n->action = n->old_value == n->new_value ? RECLAIM_ACTION_UNCHANGED : RECLAIM_ACTION_SET;
-	if (n->action == RECLAIM_ACTION_UNCHANGED &&
-	    strcmp(reclaim_knob_name(n->knob), "kswapd_threads") == 0 &&
+	if (n->action == RECLAIM_ACTION_UNCHANGED && reclaim_knob_is_threads(n->knob) &&
 	    (why = threads_short(e, n->new_value)) != NULL) {
 		free(n->reason);
 		n->reason = why;

@@ -142,6 +142,8 @@ int reclaim_pressure_parse(const char *text, struct reclaim_pressure **pressure)
 /* knobs.c */
 /* 0 if @value is within the knob's range, else -ERANGE with the range in the message. */
 int reclaim_knob_check(struct reclaim_ctx *ctx, const struct reclaim_knob *k, int64_t value);
+/* kswapd_threads: the knob whose write starts and stops threads, checked after it. */
+bool reclaim_knob_is_threads(const struct reclaim_knob *k);
 
 /* Where reclaimctl keeps its lock and the saved values (under the sysroot). */
 #define RECLAIM_RUNDIR "/run/reclaimctl"

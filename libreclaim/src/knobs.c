@@ -143,6 +143,11 @@ static int missing(struct reclaim_ctx *ctx, const struct reclaim_knob *k)
 	return reclaim_error(ctx, EOPNOTSUPP, "this kernel has no %s (no %s)", k->sysctl, k->path);
 }
 
+bool reclaim_knob_is_threads(const struct reclaim_knob *k)
+{
+	return strcmp(k->name, "kswapd_threads") == 0;
+}
+
 RECLAIM_EXPORT int reclaim_knob_supported(struct reclaim_ctx *ctx, const struct reclaim_knob *k)
 {
 	assert_return(ctx && k, -EINVAL);
