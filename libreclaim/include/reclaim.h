@@ -548,6 +548,7 @@ struct reclaim_sample;
 enum reclaim_sampler_flags {
 	RECLAIM_SAMPLER_NODES = 1 << 0, /* also each node's vmstat */
 	RECLAIM_SAMPLER_KNOBS = 1 << 1, /* also the values of the knobs */
+	RECLAIM_SAMPLER_CPUS = 1 << 2,	/* also /proc/stat: how busy each node's CPUs are */
 };
 
 int reclaim_sampler_new(struct reclaim_ctx *ctx, unsigned int flags,
@@ -607,6 +608,15 @@ int reclaim_sample_node_rate(const struct reclaim_sample *prev, const struct rec
 /* CPU use of thread @idx of @cur over the interval, in percent of one CPU. */
 double reclaim_sample_kswapd_cpu_percent(const struct reclaim_sample *prev,
 					 const struct reclaim_sample *cur, size_t idx);
+/*
+ * With RECLAIM_SAMPLER_CPUS: the share of node @node's online CPUs that was
+ * busy over the interval (anything but idle and iowait), in percent of all
+ * of them, and how many there are. -ENOENT for a node without online CPUs,
+ * -EAGAIN when a CPU of the node came or went between the samples.
+ */
+int reclaim_sample_node_cpu_busy(const struct reclaim_sample *prev,
+				 const struct reclaim_sample *cur, int node, unsigned int *ncpus,
+				 double *percent);
 
 /*
  * Delay accounting of tasks (taskstats over generic netlink): how long a
@@ -790,6 +800,112 @@ int64_t reclaim_history_new_value(const struct reclaim_history *history, size_t 
 bool reclaim_history_undone(const struct reclaim_history *history, size_t idx);
 /* A restore: the change it undid, -1 for restore --boot (all); else 0. */
 long reclaim_history_undoes(const struct reclaim_history *history, size_t idx);
+
+/*
+ * The adaptive controller: decides from measurements whether kswapd is the
+ * bottleneck and moves kswapd_threads one thread at a time. It does no I/O:
+ * each step takes one sample of figures (made from two samples of a sampler,
+ * or from a recording) and says keep, change, or hand off (someone else
+ * wrote the knob). The caller writes the change (RECLAIM_REQUEST_ADAPT).
+ *
+ * Up: the busiest node's kswapd threads at or above up-cpu each while
+ * direct reclaims and throttled waits stay at or above up-direct, for
+ * up-window seconds, and its CPUs not busy-cpu busy with other work.
+ * Down: every node's threads below down-cpu, direct reclaim below
+ * down-direct and PSI some below down-psi for down-window seconds. No change
+ * within cooldown seconds of the last. Never above max (the smallest
+ * node's CPUs / 4, at most 16, or reclaim_adapt_set_max()) nor below min
+ * (the starting value, or reclaim_adapt_set_min()).
+ */
+struct reclaim_adapt;
+struct reclaim_adapt_sample;
+
+enum reclaim_adapt_param {
+	RECLAIM_ADAPT_UP_CPU = 0,  /* % of one CPU per kswapd thread (90) */
+	RECLAIM_ADAPT_UP_DIRECT,   /* direct reclaims + throttled waits per second (10) */
+	RECLAIM_ADAPT_UP_WINDOW,   /* seconds (30) */
+	RECLAIM_ADAPT_DOWN_CPU,	   /* % of one CPU per kswapd thread (40) */
+	RECLAIM_ADAPT_DOWN_DIRECT, /* per second (1) */
+	RECLAIM_ADAPT_DOWN_PSI,	   /* PSI memory some avg10, % (10) */
+	RECLAIM_ADAPT_DOWN_WINDOW, /* seconds (120) */
+	RECLAIM_ADAPT_COOLDOWN,	   /* seconds (60) */
+	RECLAIM_ADAPT_BUSY_CPU,	   /* % of a node's CPUs busy with other work (90) */
+};
+
+/* Machine-wide figures of a sample: rates per second, PSI in %. */
+enum reclaim_adapt_figure {
+	RECLAIM_ADAPT_ALLOCSTALL = 0, /* direct reclaims (the allocstall_* counters) */
+	RECLAIM_ADAPT_THROTTLED,      /* direct_reclaim_throttled */
+	RECLAIM_ADAPT_PGSCAN_KSWAPD,
+	RECLAIM_ADAPT_PGSCAN_DIRECT,
+	RECLAIM_ADAPT_PGSTEAL_KSWAPD,
+	RECLAIM_ADAPT_PGSTEAL_DIRECT,
+	RECLAIM_ADAPT_PSI_SOME, /* avg10 */
+	RECLAIM_ADAPT_PSI_FULL, /* avg10 */
+};
+
+enum reclaim_adapt_verdict {
+	RECLAIM_ADAPT_KEEP = 0,
+	RECLAIM_ADAPT_CHANGE,  /* reclaim_adapt_threads() is the new value */
+	RECLAIM_ADAPT_HANDOFF, /* the knob was changed by someone else: no more changes */
+};
+
+size_t reclaim_adapt_param_count(void);
+/* The option name ("up-cpu", ...), what it means, and its default. */
+const char *reclaim_adapt_param_name(enum reclaim_adapt_param param);
+const char *reclaim_adapt_param_description(enum reclaim_adapt_param param);
+double reclaim_adapt_param_default(enum reclaim_adapt_param param);
+/* The parameter named @name, or -ENOENT. */
+int reclaim_adapt_param_find(const char *name);
+/* min(16, a quarter of the CPUs of the smallest node with CPUs and memory), at least 1. */
+int64_t reclaim_adapt_default_max(const struct reclaim_topology *topo);
+
+/* @threads: kswapd_threads now, the baseline; @topo (may be NULL: max 1) sets the default max. */
+int reclaim_adapt_new(struct reclaim_ctx *ctx, const struct reclaim_topology *topo, int64_t threads,
+		      struct reclaim_adapt **adapt);
+struct reclaim_adapt *reclaim_adapt_ref(struct reclaim_adapt *adapt);
+struct reclaim_adapt *reclaim_adapt_unref(struct reclaim_adapt *adapt);
+/* -ERANGE (with a message) for a value outside the parameter's range. */
+int reclaim_adapt_set_param(struct reclaim_adapt *adapt, enum reclaim_adapt_param param, double v);
+double reclaim_adapt_get_param(const struct reclaim_adapt *adapt, enum reclaim_adapt_param param);
+/* -ERANGE if the current value would be outside the bounds, or min > max. */
+int reclaim_adapt_set_min(struct reclaim_adapt *adapt, int64_t min);
+int reclaim_adapt_set_max(struct reclaim_adapt *adapt, int64_t max);
+int64_t reclaim_adapt_min(const struct reclaim_adapt *adapt);
+int64_t reclaim_adapt_max(const struct reclaim_adapt *adapt);
+
+/* One step: a reclaim_adapt_verdict, or -EINVAL. */
+int reclaim_adapt_step(struct reclaim_adapt *adapt, const struct reclaim_adapt_sample *sample);
+/* The value the controller holds (after RECLAIM_ADAPT_CHANGE: the one to write). */
+int64_t reclaim_adapt_threads(const struct reclaim_adapt *adapt);
+/* Why the last step decided as it did, with the figures: one line. */
+const char *reclaim_adapt_reason(const struct reclaim_adapt *adapt);
+bool reclaim_adapt_handed_off(const struct reclaim_adapt *adapt);
+/* Takes over again (after a hand-off) from the value @threads. */
+int reclaim_adapt_resume(struct reclaim_adapt *adapt, int64_t threads);
+/* The last change could not be written: back to the value before it (the cooldown stays). */
+int reclaim_adapt_rollback(struct reclaim_adapt *adapt);
+
+int reclaim_adapt_sample_new(struct reclaim_ctx *ctx, struct reclaim_adapt_sample **sample);
+struct reclaim_adapt_sample *reclaim_adapt_sample_ref(struct reclaim_adapt_sample *sample);
+struct reclaim_adapt_sample *reclaim_adapt_sample_unref(struct reclaim_adapt_sample *sample);
+/* Forgets every figure; @interval: the seconds the sample covers (<= 0: the first sample). */
+int reclaim_adapt_sample_reset(struct reclaim_adapt_sample *sample, double interval);
+/* -EINVAL for a negative or non-finite figure. */
+int reclaim_adapt_sample_set(struct reclaim_adapt_sample *sample, enum reclaim_adapt_figure figure,
+			     double value);
+/* A kswapd thread of node @node and its CPU use, in % of one CPU. */
+int reclaim_adapt_sample_add_thread(struct reclaim_adapt_sample *sample, int node,
+				    double cpu_percent);
+/* Node @node has @ncpus online CPUs, @busy_percent of them busy (kswapd included). */
+int reclaim_adapt_sample_set_node_cpus(struct reclaim_adapt_sample *sample, int node,
+				       unsigned int ncpus, double busy_percent);
+/* kswapd_threads read back (live only): a value the controller did not set is a hand-off. */
+int reclaim_adapt_sample_set_knob(struct reclaim_adapt_sample *sample, int64_t value);
+/* Resets @sample to the figures between two samples of a sampler (RECLAIM_SAMPLER_CPUS for the
+ * nodes' CPUs); without @prev, the first sample. The knob is not set. */
+int reclaim_adapt_sample_fill(struct reclaim_adapt_sample *sample,
+			      const struct reclaim_sample *prev, const struct reclaim_sample *cur);
 
 #ifdef __cplusplus
 }

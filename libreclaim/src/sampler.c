@@ -38,6 +38,15 @@ struct reclaim_sample {
 	/* indexed like the knob table; has_knob NULL without RECLAIM_SAMPLER_KNOBS */
 	bool *has_knob;
 	int64_t *knob_value;
+	/* RECLAIM_SAMPLER_CPUS: per node with CPUs, ticks of its online CPUs */
+	size_t ncpu_nodes;
+	struct node_ticks *cpu_nodes;
+};
+
+struct node_ticks {
+	int node;
+	unsigned int ncpus; /* online: in /proc/stat */
+	uint64_t busy, total;
 };
 
 /* A kswapd thread being followed: its stat file stays open. */
@@ -60,6 +69,11 @@ struct reclaim_sampler {
 	size_t nchildren;
 	struct tracked *threads;
 	size_t nthreads;
+	int stat_fd;   /* RECLAIM_SAMPLER_CPUS: /proc/stat, -1 without */
+	int *cpu_node; /* node of each CPU id, -1 for none */
+	size_t ncpu_ids;
+	int *cpu_node_ids; /* the nodes with CPUs, in topology order */
+	size_t ncpu_nodes;
 	int64_t threads_knob; /* last kswapd_threads value, for the fallback */
 	bool rescan;	      /* the fallback: scan /proc at the next sample */
 	bool sampled;	      /* a sample was taken: later ones report thread changes */
@@ -409,8 +423,65 @@ static int read_knobs(struct reclaim_sampler *s, struct reclaim_sample *smp)
 	return 0;
 }
 
+/* "cpuN user nice system idle iowait irq softirq steal ...": busy is all but idle and iowait. */
+static int parse_cpu_line(const char *line, unsigned long *cpu, uint64_t *busy, uint64_t *total)
+{
+	unsigned long long v[8] = {0};
+	int n = sscanf(line, "cpu%lu %llu %llu %llu %llu %llu %llu %llu %llu", cpu, &v[0], &v[1],
+		       &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+
+	if (n < 5)
+		return -EINVAL;
+	*busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
+	*total = *busy + v[3] + v[4];
+	return 0;
+}
+
+static int read_cpus(struct reclaim_sampler *s, struct reclaim_sample *smp)
+{
+	size_t lineno = 0;
+	int r;
+
+	if (s->stat_fd < 0)
+		return 0;
+	r = pread_all(s, s->stat_fd, NULL);
+	if (r < 0)
+		return reclaim_error(s->ctx, -r, "cannot read /proc/stat: %s", strerror(-r));
+	smp->cpu_nodes = calloc(s->ncpu_nodes ? s->ncpu_nodes : 1, sizeof(*smp->cpu_nodes));
+	if (!smp->cpu_nodes)
+		return -ENOMEM;
+	smp->ncpu_nodes = s->ncpu_nodes;
+	for (size_t i = 0; i < s->ncpu_nodes; i++)
+		smp->cpu_nodes[i].node = s->cpu_node_ids[i];
+	for (char *line = s->buf; line && *line; lineno++) {
+		char *next = strchr(line, '\n');
+		unsigned long cpu;
+		uint64_t busy, total;
+
+		if (next)
+			*next++ = '\0';
+		if (strncmp(line, "cpu", 3) != 0)
+			break; /* the per-CPU lines come first */
+		if (line[3] != ' ') {
+			if (parse_cpu_line(line, &cpu, &busy, &total) < 0)
+				return reclaim_error(s->ctx, EINVAL,
+						     "/proc/stat:%zu: malformed line", lineno + 1);
+			if (cpu < s->ncpu_ids && s->cpu_node[cpu] >= 0) {
+				struct node_ticks *t = &smp->cpu_nodes[s->cpu_node[cpu]];
+
+				t->ncpus++;
+				t->busy += busy;
+				t->total += total;
+			}
+		}
+		line = next;
+	}
+	return 0;
+}
+
 static void sample_free(struct reclaim_sample *smp)
 {
+	free(smp->cpu_nodes);
 	reclaim_vmstat_unref(smp->vmstat);
 	reclaim_pressure_unref(smp->pressure);
 	for (size_t i = 0; i < smp->nnodes; i++)
@@ -444,6 +515,8 @@ RECLAIM_EXPORT int reclaim_sampler_read(struct reclaim_sampler *s, struct reclai
 		r = read_nodes(s, smp);
 	if (r == 0)
 		r = read_knobs(s, smp);
+	if (r == 0)
+		r = read_cpus(s, smp);
 	if (r == 0)
 		r = sample_threads(s, smp);
 	if (r < 0) {
@@ -487,6 +560,56 @@ static int open_nodes(struct reclaim_sampler *s)
 		}
 		s->node_ids[s->nnodes] = id;
 		s->node_fds[s->nnodes++] = fd;
+	}
+	reclaim_topology_unref(topo);
+	return 0;
+}
+
+/* Maps each CPU id to the slot of its node: /proc/stat names CPUs, the busy share is per node. */
+static int open_cpus(struct reclaim_sampler *s)
+{
+	struct reclaim_topology *topo;
+	size_t n, max = 0;
+	int r;
+
+	s->stat_fd = open_under(s->ctx, "/proc/stat");
+	if (s->stat_fd == -ENOENT)
+		return 0;
+	if (s->stat_fd < 0)
+		return reclaim_error(s->ctx, -s->stat_fd, "cannot open /proc/stat: %s",
+				     strerror(-s->stat_fd));
+	r = reclaim_topology_new(s->ctx, &topo);
+	if (r < 0)
+		return r;
+	n = reclaim_topology_node_count(topo);
+	for (size_t i = 0; i < n; i++) {
+		size_t count;
+		const unsigned int *cpus =
+		    reclaim_node_cpus(reclaim_topology_node(topo, i), &count);
+
+		for (size_t c = 0; c < count; c++)
+			if (cpus[c] + 1 > max)
+				max = cpus[c] + 1;
+	}
+	s->cpu_node = malloc((max ? max : 1) * sizeof(*s->cpu_node));
+	s->cpu_node_ids = calloc(n ? n : 1, sizeof(*s->cpu_node_ids));
+	if (!s->cpu_node || !s->cpu_node_ids) {
+		reclaim_topology_unref(topo);
+		return -ENOMEM;
+	}
+	s->ncpu_ids = max;
+	for (size_t c = 0; c < max; c++)
+		s->cpu_node[c] = -1;
+	for (size_t i = 0; i < n; i++) {
+		const struct reclaim_node *node = reclaim_topology_node(topo, i);
+		size_t count;
+		const unsigned int *cpus = reclaim_node_cpus(node, &count);
+
+		if (!count)
+			continue;
+		for (size_t c = 0; c < count; c++)
+			s->cpu_node[cpus[c]] = (int)s->ncpu_nodes;
+		s->cpu_node_ids[s->ncpu_nodes++] = reclaim_node_id(node);
 	}
 	reclaim_topology_unref(topo);
 	return 0;
@@ -541,6 +664,11 @@ static int open_files(struct reclaim_sampler *s)
 		if (r < 0)
 			return r;
 	}
+	if (s->flags & RECLAIM_SAMPLER_CPUS) {
+		r = open_cpus(s);
+		if (r < 0)
+			return r;
+	}
 	if (s->flags & RECLAIM_SAMPLER_KNOBS)
 		return open_knobs(s);
 	return 0;
@@ -552,6 +680,9 @@ static void sampler_free(struct reclaim_sampler *s)
 	close_fd(&s->psi_fd);
 	close_fd(&s->children_fd);
 	close_fd(&s->threads_knob_fd);
+	close_fd(&s->stat_fd);
+	free(s->cpu_node);
+	free(s->cpu_node_ids);
 	for (size_t i = 0; i < s->nnodes; i++)
 		close_fd(&s->node_fds[i]);
 	for (size_t i = 0; s->knob_fds && i < reclaim_knob_count(); i++)
@@ -576,7 +707,8 @@ RECLAIM_EXPORT int reclaim_sampler_new(struct reclaim_ctx *ctx, unsigned int fla
 	int r;
 
 	assert_return(ctx && ret, -EINVAL);
-	assert_return((flags & ~(unsigned int)(RECLAIM_SAMPLER_NODES | RECLAIM_SAMPLER_KNOBS)) == 0,
+	assert_return((flags & ~(unsigned int)(RECLAIM_SAMPLER_NODES | RECLAIM_SAMPLER_KNOBS |
+					       RECLAIM_SAMPLER_CPUS)) == 0,
 		      -EINVAL);
 	reclaim_error_reset(ctx);
 	s = calloc(1, sizeof(*s));
@@ -585,7 +717,7 @@ RECLAIM_EXPORT int reclaim_sampler_new(struct reclaim_ctx *ctx, unsigned int fla
 	s->refcount = 1;
 	s->ctx = reclaim_ref(ctx);
 	s->flags = flags;
-	s->vmstat_fd = s->psi_fd = s->children_fd = s->threads_knob_fd = -1;
+	s->vmstat_fd = s->psi_fd = s->children_fd = s->threads_knob_fd = s->stat_fd = -1;
 	s->threads_knob = -1;
 	hz = sysconf(_SC_CLK_TCK);
 	s->hz = hz > 0 ? (double)hz : 100.0;
@@ -722,4 +854,37 @@ RECLAIM_EXPORT int reclaim_sample_knob(const struct reclaim_sample *smp,
 		return 0;
 	}
 	return -EINVAL;
+}
+
+static const struct node_ticks *node_ticks(const struct reclaim_sample *smp, int node)
+{
+	for (size_t i = 0; i < smp->ncpu_nodes; i++)
+		if (smp->cpu_nodes[i].node == node)
+			return &smp->cpu_nodes[i];
+	return NULL;
+}
+
+RECLAIM_EXPORT int reclaim_sample_node_cpu_busy(const struct reclaim_sample *prev,
+						const struct reclaim_sample *cur, int node,
+						unsigned int *ncpus, double *percent)
+{
+	const struct node_ticks *a, *b;
+	uint64_t busy, total;
+
+	assert_return(prev && cur && percent, -EINVAL);
+	a = node_ticks(prev, node);
+	b = node_ticks(cur, node);
+	if (!a || !b || !b->ncpus)
+		return -ENOENT;
+	/* a CPU that came or went between the samples makes the sums incomparable */
+	if (a->ncpus != b->ncpus)
+		return -EAGAIN;
+	busy = reclaim_counter_delta(a->busy, b->busy);
+	total = reclaim_counter_delta(a->total, b->total);
+	if (ncpus)
+		*ncpus = b->ncpus;
+	*percent = total ? 100.0 * (double)busy / (double)total : 0;
+	if (*percent > 100)
+		*percent = 100;
+	return 0;
 }

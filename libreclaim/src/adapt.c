@@ -1,0 +1,714 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The adaptive controller: from one sample of figures at a time it decides
+ * whether kswapd is the bottleneck and moves kswapd_threads one step. It
+ * does no I/O: the caller measures (live, or from a recording) and writes.
+ *
+ * A step up needs the busiest node's threads saturated and direct reclaim
+ * persisting for a whole window; a step down needs every node quiet for a
+ * longer window. The thresholds of the two differ (hysteresis), and after
+ * each change a cooldown passes before the next, so that the controller
+ * cannot oscillate between two values.
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define MAX_NODES 64 /* nodes a reason names; figures of more are folded in */
+
+struct param_info {
+	const char *name;
+	double def, min, max;
+	const char *description;
+};
+
+static const struct param_info params[] = {
+    [RECLAIM_ADAPT_UP_CPU] = {"up-cpu", 90, 1, 100,
+			      "CPU use of each kswapd thread of a node, in % of one CPU, at "
+			      "or above which the node's kswapd is saturated"},
+    [RECLAIM_ADAPT_UP_DIRECT] = {"up-direct", 10, 0, 1e12,
+				 "direct reclaims and throttled waits per second at or above "
+				 "which direct reclaim persists"},
+    [RECLAIM_ADAPT_UP_WINDOW] = {"up-window", 30, 0, 86400,
+				 "seconds both must last before a step up"},
+    [RECLAIM_ADAPT_DOWN_CPU] = {"down-cpu", 40, 0, 100,
+				"CPU use of each kswapd thread, on every node, below which "
+				"reclaim is quiet"},
+    [RECLAIM_ADAPT_DOWN_DIRECT] = {"down-direct", 1, 0, 1e12,
+				   "direct reclaims and throttled waits per second below which "
+				   "reclaim is quiet"},
+    [RECLAIM_ADAPT_DOWN_PSI] = {"down-psi", 10, 0, 100,
+				"memory pressure (PSI some, avg10, in %) below which reclaim "
+				"is quiet"},
+    [RECLAIM_ADAPT_DOWN_WINDOW] = {"down-window", 120, 0, 86400,
+				   "seconds of quiet before a step down"},
+    [RECLAIM_ADAPT_COOLDOWN] = {"cooldown", 60, 0, 86400,
+				"seconds after a change before the next one"},
+    [RECLAIM_ADAPT_BUSY_CPU] = {"busy-cpu", 90, 1, 100,
+				"share of a node's CPUs, in %, busy with work other than "
+				"kswapd at or above which no thread is added"},
+};
+
+struct node_figures {
+	int id;
+	unsigned threads;
+	double cpu_sum; /* % of one CPU, all its kswapd threads */
+	unsigned ncpus; /* 0: not known (or a node without CPUs) */
+	double busy;	/* % of its CPUs busy, anything included */
+	bool has_busy;
+};
+
+struct reclaim_adapt_sample {
+	int refcount;
+	struct reclaim_ctx *ctx;
+	double interval;
+	bool has[RECLAIM_ADAPT_PSI_FULL + 1];
+	double figure[RECLAIM_ADAPT_PSI_FULL + 1];
+	size_t nnodes;
+	struct node_figures nodes[MAX_NODES];
+	bool has_knob;
+	int64_t knob;
+};
+
+struct reclaim_adapt {
+	int refcount;
+	struct reclaim_ctx *ctx;
+	double param[ARRAY_SIZE(params)];
+	int64_t threads, before; /* current value; the one before the last change */
+	int64_t min, max, ceiling;
+	bool min_set, max_set, started;
+	bool handed_off;
+	double up_held, down_held, since_change;
+	double up_cpu_sum, up_direct_sum; /* integrals over the up window */
+	double down_direct_sum;
+	int up_node;
+	char reason[256];
+};
+
+/* ---- parameters ---- */
+
+RECLAIM_EXPORT size_t reclaim_adapt_param_count(void)
+{
+	return ARRAY_SIZE(params);
+}
+
+RECLAIM_EXPORT const char *reclaim_adapt_param_name(enum reclaim_adapt_param p)
+{
+	return (size_t)p < ARRAY_SIZE(params) ? params[p].name : NULL;
+}
+
+RECLAIM_EXPORT const char *reclaim_adapt_param_description(enum reclaim_adapt_param p)
+{
+	return (size_t)p < ARRAY_SIZE(params) ? params[p].description : NULL;
+}
+
+RECLAIM_EXPORT double reclaim_adapt_param_default(enum reclaim_adapt_param p)
+{
+	return (size_t)p < ARRAY_SIZE(params) ? params[p].def : NAN;
+}
+
+RECLAIM_EXPORT int reclaim_adapt_param_find(const char *name)
+{
+	assert_return(name, -EINVAL);
+	for (size_t i = 0; i < ARRAY_SIZE(params); i++)
+		if (strcmp(params[i].name, name) == 0)
+			return (int)i;
+	return -ENOENT;
+}
+
+/* ---- the controller ---- */
+
+/* min(16, a quarter of the CPUs of the smallest node with CPUs and memory), at least 1. */
+RECLAIM_EXPORT int64_t reclaim_adapt_default_max(const struct reclaim_topology *topo)
+{
+	const struct reclaim_knob *k = reclaim_knob_find("kswapd_threads");
+	size_t smallest = 0;
+
+	assert_return(topo, -EINVAL);
+	for (size_t i = 0; i < reclaim_topology_node_count(topo); i++) {
+		const struct reclaim_node *n = reclaim_topology_node(topo, i);
+		size_t ncpus;
+
+		if (!reclaim_node_has_memory(n) || !reclaim_node_has_cpu(n))
+			continue;
+		reclaim_node_cpus(n, &ncpus);
+		if (ncpus && (!smallest || ncpus < smallest))
+			smallest = ncpus;
+	}
+	if (smallest / 4 < 1)
+		return 1;
+	return (int64_t)smallest / 4 < reclaim_knob_max(k) ? (int64_t)smallest / 4
+							   : reclaim_knob_max(k);
+}
+
+RECLAIM_EXPORT int reclaim_adapt_new(struct reclaim_ctx *ctx, const struct reclaim_topology *topo,
+				     int64_t threads, struct reclaim_adapt **ret)
+{
+	const struct reclaim_knob *k = reclaim_knob_find("kswapd_threads");
+	struct reclaim_adapt *a;
+
+	assert_return(ctx && ret, -EINVAL);
+	reclaim_error_reset(ctx);
+	if (threads < reclaim_knob_min(k) || threads > reclaim_knob_max(k))
+		return reclaim_error(ctx, ERANGE, "kswapd_threads %lld is outside %lld-%lld",
+				     (long long)threads, (long long)reclaim_knob_min(k),
+				     (long long)reclaim_knob_max(k));
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return reclaim_error(ctx, ENOMEM, "out of memory");
+	a->refcount = 1;
+	a->ctx = reclaim_ref(ctx);
+	for (size_t i = 0; i < ARRAY_SIZE(params); i++)
+		a->param[i] = params[i].def;
+	a->threads = a->before = a->min = threads;
+	a->ceiling = topo ? reclaim_adapt_default_max(topo) : 1;
+	a->max = a->ceiling > threads ? a->ceiling : threads;
+	a->up_node = -1;
+	snprintf(a->reason, sizeof(a->reason), "started at %lld threads", (long long)threads);
+	*ret = a;
+	return 0;
+}
+
+RECLAIM_EXPORT struct reclaim_adapt *reclaim_adapt_ref(struct reclaim_adapt *a)
+{
+	if (a)
+		a->refcount++;
+	return a;
+}
+
+RECLAIM_EXPORT struct reclaim_adapt *reclaim_adapt_unref(struct reclaim_adapt *a)
+{
+	if (a && --a->refcount == 0) {
+		reclaim_unref(a->ctx);
+		free(a);
+	}
+	return NULL;
+}
+
+RECLAIM_EXPORT int reclaim_adapt_set_param(struct reclaim_adapt *a, enum reclaim_adapt_param p,
+					   double v)
+{
+	assert_return(a, -EINVAL);
+	assert_return((size_t)p < ARRAY_SIZE(params), -EINVAL);
+	reclaim_error_reset(a->ctx);
+	if (!isfinite(v) || v < params[p].min || v > params[p].max)
+		return reclaim_error(a->ctx, ERANGE, "%s must be between %g and %g", params[p].name,
+				     params[p].min, params[p].max);
+	a->param[p] = v;
+	return 0;
+}
+
+RECLAIM_EXPORT double reclaim_adapt_get_param(const struct reclaim_adapt *a,
+					      enum reclaim_adapt_param p)
+{
+	assert_return(a && (size_t)p < ARRAY_SIZE(params), NAN);
+	return a->param[p];
+}
+
+/* The bounds must hold the starting value: the controller never jumps into them. */
+static int check_bounds(struct reclaim_adapt *a, int64_t min, int64_t max)
+{
+	const struct reclaim_knob *k = reclaim_knob_find("kswapd_threads");
+
+	if (min < reclaim_knob_min(k) || max > reclaim_knob_max(k))
+		return reclaim_error(a->ctx, ERANGE, "the bounds must be within %lld-%lld",
+				     (long long)reclaim_knob_min(k),
+				     (long long)reclaim_knob_max(k));
+	if (min > max)
+		return reclaim_error(a->ctx, ERANGE, "--min %lld is above --max %lld",
+				     (long long)min, (long long)max);
+	if (a->threads < min || a->threads > max)
+		return reclaim_error(a->ctx, ERANGE,
+				     "kswapd_threads is %lld, outside the bounds %lld-%lld",
+				     (long long)a->threads, (long long)min, (long long)max);
+	return 0;
+}
+
+RECLAIM_EXPORT int reclaim_adapt_set_min(struct reclaim_adapt *a, int64_t min)
+{
+	int r;
+
+	assert_return(a, -EINVAL);
+	reclaim_error_reset(a->ctx);
+	r = check_bounds(a, min, a->max);
+	if (r == 0) {
+		a->min = min;
+		a->min_set = true;
+	}
+	return r;
+}
+
+RECLAIM_EXPORT int reclaim_adapt_set_max(struct reclaim_adapt *a, int64_t max)
+{
+	int r;
+
+	assert_return(a, -EINVAL);
+	reclaim_error_reset(a->ctx);
+	r = check_bounds(a, a->min, max);
+	if (r == 0) {
+		a->max = max;
+		a->max_set = true;
+	}
+	return r;
+}
+
+RECLAIM_EXPORT int64_t reclaim_adapt_min(const struct reclaim_adapt *a)
+{
+	assert_return(a, -EINVAL);
+	return a->min;
+}
+
+RECLAIM_EXPORT int64_t reclaim_adapt_max(const struct reclaim_adapt *a)
+{
+	assert_return(a, -EINVAL);
+	return a->max;
+}
+
+RECLAIM_EXPORT int64_t reclaim_adapt_threads(const struct reclaim_adapt *a)
+{
+	assert_return(a, -EINVAL);
+	return a->threads;
+}
+
+RECLAIM_EXPORT const char *reclaim_adapt_reason(const struct reclaim_adapt *a)
+{
+	assert_return(a, NULL);
+	return a->reason;
+}
+
+RECLAIM_EXPORT bool reclaim_adapt_handed_off(const struct reclaim_adapt *a)
+{
+	return a && a->handed_off;
+}
+
+static void windows_reset(struct reclaim_adapt *a)
+{
+	a->up_held = a->down_held = 0;
+	a->up_cpu_sum = a->up_direct_sum = a->down_direct_sum = 0;
+	a->up_node = -1;
+}
+
+RECLAIM_EXPORT int reclaim_adapt_resume(struct reclaim_adapt *a, int64_t threads)
+{
+	const struct reclaim_knob *k = reclaim_knob_find("kswapd_threads");
+
+	assert_return(a, -EINVAL);
+	assert_return(threads >= reclaim_knob_min(k) && threads <= reclaim_knob_max(k), -ERANGE);
+	a->threads = a->before = threads;
+	a->handed_off = false;
+	windows_reset(a);
+	a->since_change = 0;
+	snprintf(a->reason, sizeof(a->reason), "resumed at %lld threads", (long long)threads);
+	return 0;
+}
+
+RECLAIM_EXPORT int reclaim_adapt_rollback(struct reclaim_adapt *a)
+{
+	assert_return(a, -EINVAL);
+	a->threads = a->before;
+	return 0;
+}
+
+/* ---- samples ---- */
+
+RECLAIM_EXPORT int reclaim_adapt_sample_new(struct reclaim_ctx *ctx,
+					    struct reclaim_adapt_sample **ret)
+{
+	struct reclaim_adapt_sample *s;
+
+	assert_return(ctx && ret, -EINVAL);
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return reclaim_error(ctx, ENOMEM, "out of memory");
+	s->refcount = 1;
+	s->ctx = reclaim_ref(ctx);
+	*ret = s;
+	return 0;
+}
+
+RECLAIM_EXPORT struct reclaim_adapt_sample *reclaim_adapt_sample_ref(struct reclaim_adapt_sample *s)
+{
+	if (s)
+		s->refcount++;
+	return s;
+}
+
+RECLAIM_EXPORT struct reclaim_adapt_sample *
+reclaim_adapt_sample_unref(struct reclaim_adapt_sample *s)
+{
+	if (s && --s->refcount == 0) {
+		reclaim_unref(s->ctx);
+		free(s);
+	}
+	return NULL;
+}
+
+RECLAIM_EXPORT int reclaim_adapt_sample_reset(struct reclaim_adapt_sample *s, double interval)
+{
+	struct reclaim_ctx *ctx;
+	int refcount;
+
+	assert_return(s, -EINVAL);
+	assert_return(isfinite(interval), -EINVAL);
+	ctx = s->ctx;
+	refcount = s->refcount;
+	memset(s, 0, sizeof(*s));
+	s->refcount = refcount;
+	s->ctx = ctx;
+	s->interval = interval > 0 ? interval : 0;
+	return 0;
+}
+
+static bool valid_figure(double v)
+{
+	return isfinite(v) && v >= 0;
+}
+
+RECLAIM_EXPORT int reclaim_adapt_sample_set(struct reclaim_adapt_sample *s,
+					    enum reclaim_adapt_figure f, double v)
+{
+	assert_return(s, -EINVAL);
+	assert_return((size_t)f < ARRAY_SIZE(s->figure), -EINVAL);
+	assert_return(valid_figure(v), -EINVAL);
+	s->figure[f] = v;
+	s->has[f] = true;
+	return 0;
+}
+
+static struct node_figures *node_of(struct reclaim_adapt_sample *s, int id)
+{
+	for (size_t i = 0; i < s->nnodes; i++)
+		if (s->nodes[i].id == id)
+			return &s->nodes[i];
+	if (s->nnodes == MAX_NODES)
+		return NULL;
+	s->nodes[s->nnodes] = (struct node_figures){.id = id};
+	return &s->nodes[s->nnodes++];
+}
+
+RECLAIM_EXPORT int reclaim_adapt_sample_add_thread(struct reclaim_adapt_sample *s, int node,
+						   double cpu_percent)
+{
+	struct node_figures *n;
+
+	assert_return(s && node >= 0, -EINVAL);
+	assert_return(valid_figure(cpu_percent), -EINVAL);
+	n = node_of(s, node);
+	if (!n)
+		return -E2BIG;
+	n->threads++;
+	n->cpu_sum += cpu_percent;
+	return 0;
+}
+
+RECLAIM_EXPORT int reclaim_adapt_sample_set_node_cpus(struct reclaim_adapt_sample *s, int node,
+						      unsigned int ncpus, double busy_percent)
+{
+	struct node_figures *n;
+
+	assert_return(s && node >= 0 && ncpus > 0, -EINVAL);
+	assert_return(valid_figure(busy_percent) && busy_percent <= 100, -EINVAL);
+	n = node_of(s, node);
+	if (!n)
+		return -E2BIG;
+	n->ncpus = ncpus;
+	n->busy = busy_percent;
+	n->has_busy = true;
+	return 0;
+}
+
+RECLAIM_EXPORT int reclaim_adapt_sample_set_knob(struct reclaim_adapt_sample *s, int64_t value)
+{
+	assert_return(s, -EINVAL);
+	s->knob = value;
+	s->has_knob = true;
+	return 0;
+}
+
+/* ---- the step ---- */
+
+static double figure(const struct reclaim_adapt_sample *s, enum reclaim_adapt_figure f)
+{
+	return s->has[f] ? s->figure[f] : 0;
+}
+
+/* Direct reclaims and throttled waits: tasks that had to reclaim themselves. */
+static double direct_rate(const struct reclaim_adapt_sample *s)
+{
+	return figure(s, RECLAIM_ADAPT_ALLOCSTALL) + figure(s, RECLAIM_ADAPT_THROTTLED);
+}
+
+static double per_thread(const struct node_figures *n)
+{
+	return n->threads ? n->cpu_sum / n->threads : 0;
+}
+
+static const struct node_figures *busiest(const struct reclaim_adapt_sample *s)
+{
+	const struct node_figures *best = NULL;
+
+	for (size_t i = 0; i < s->nnodes; i++)
+		if (s->nodes[i].threads && (!best || per_thread(&s->nodes[i]) > per_thread(best)))
+			best = &s->nodes[i];
+	return best;
+}
+
+/* % of the node's CPUs busy with other work than its kswapd threads; -1 if not known. */
+static double other_work(const struct node_figures *n)
+{
+	double other;
+
+	if (!n->has_busy || !n->ncpus)
+		return -1;
+	other = n->busy - n->cpu_sum / n->ncpus;
+	return other > 0 ? other : 0;
+}
+
+/* "4100" -> "4,100": the figures in reasons are read by people. */
+static void thousands(char *buf, size_t size, double v)
+{
+	char digits[32];
+	size_t len, out = 0;
+
+	snprintf(digits, sizeof(digits), "%.0f", v < 0 ? 0 : v);
+	len = strlen(digits);
+	for (size_t i = 0; i < len && out + 2 < size; i++) {
+		if (i && (len - i) % 3 == 0)
+			buf[out++] = ',';
+		buf[out++] = digits[i];
+	}
+	buf[out] = '\0';
+}
+
+static void say(struct reclaim_adapt *a, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void say(struct reclaim_adapt *a, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(a->reason, sizeof(a->reason), fmt, ap);
+	va_end(ap);
+}
+
+static const char *plural(int64_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+static enum reclaim_adapt_verdict change(struct reclaim_adapt *a, int64_t to)
+{
+	a->before = a->threads;
+	a->threads = to;
+	a->since_change = 0;
+	windows_reset(a);
+	return RECLAIM_ADAPT_CHANGE;
+}
+
+static enum reclaim_adapt_verdict step_up(struct reclaim_adapt *a, const struct node_figures *n)
+{
+	double window = a->up_held;
+	char direct[32];
+	double other = other_work(n);
+
+	thousands(direct, sizeof(direct), a->up_direct_sum / window);
+	if (a->threads >= a->max) {
+		say(a,
+		    "node %d: kswapd threads at %.0f%% CPU each for %.0f s, %s direct reclaims/s, "
+		    "but %lld thread%s is the most allowed",
+		    n->id, a->up_cpu_sum / window, window, direct, (long long)a->max,
+		    plural(a->max));
+		return RECLAIM_ADAPT_KEEP;
+	}
+	if (other >= a->param[RECLAIM_ADAPT_BUSY_CPU]) {
+		say(a,
+		    "node %d: kswapd threads at %.0f%% CPU each, but its CPUs are %.0f%% busy "
+		    "with other work: another thread would only take CPU from it",
+		    n->id, a->up_cpu_sum / window, other);
+		return RECLAIM_ADAPT_KEEP;
+	}
+	if (a->since_change < a->param[RECLAIM_ADAPT_COOLDOWN]) {
+		say(a,
+		    "node %d: kswapd threads at %.0f%% CPU each, %s direct reclaims/s; waiting "
+		    "for the cooldown (%.0f of %.0f s)",
+		    n->id, a->up_cpu_sum / window, direct, a->since_change,
+		    a->param[RECLAIM_ADAPT_COOLDOWN]);
+		return RECLAIM_ADAPT_KEEP;
+	}
+	say(a,
+	    "node %d: kswapd threads at %.0f%% CPU each for %.0f s, %s direct reclaims/s -> "
+	    "%lld threads",
+	    n->id, a->up_cpu_sum / window, window, direct, (long long)a->threads + 1);
+	return change(a, a->threads + 1);
+}
+
+static enum reclaim_adapt_verdict step_down(struct reclaim_adapt *a)
+{
+	char direct[32];
+
+	thousands(direct, sizeof(direct), a->down_direct_sum / a->down_held);
+	say(a,
+	    "kswapd threads below %.0f%% CPU each and %s direct reclaims/s for %.0f s -> "
+	    "%lld thread%s",
+	    a->param[RECLAIM_ADAPT_DOWN_CPU], direct, a->down_held, (long long)a->threads - 1,
+	    plural(a->threads - 1));
+	return change(a, a->threads - 1);
+}
+
+static void watching(struct reclaim_adapt *a, const struct reclaim_adapt_sample *s,
+		     const struct node_figures *n)
+{
+	char direct[32];
+
+	thousands(direct, sizeof(direct), direct_rate(s));
+	if (n)
+		say(a,
+		    "%lld thread%s: node %d's kswapd threads at %.0f%% CPU each, %s direct "
+		    "reclaims/s",
+		    (long long)a->threads, plural(a->threads), n->id, per_thread(n), direct);
+	else
+		say(a, "%lld thread%s: no kswapd thread seen, %s direct reclaims/s",
+		    (long long)a->threads, plural(a->threads), direct);
+}
+
+/* Someone else wrote the knob: the controller steps aside once and for all. */
+static bool external_change(struct reclaim_adapt *a, const struct reclaim_adapt_sample *s)
+{
+	if (!s->has_knob || s->knob == a->threads)
+		return false;
+	a->handed_off = true;
+	say(a,
+	    "kswapd_threads is %lld, not the %lld adapt set: someone else changed it; adapt "
+	    "leaves it alone until SIGHUP or a restart",
+	    (long long)s->knob, (long long)a->threads);
+	a->threads = s->knob;
+	return true;
+}
+
+RECLAIM_EXPORT int reclaim_adapt_step(struct reclaim_adapt *a, const struct reclaim_adapt_sample *s)
+{
+	const struct node_figures *hot;
+	double cpu_max = 0, direct, dt;
+	bool up, quiet;
+
+	assert_return(a && s, -EINVAL);
+	if (a->handed_off)
+		return RECLAIM_ADAPT_KEEP;
+	if (external_change(a, s))
+		return RECLAIM_ADAPT_HANDOFF;
+	dt = s->interval;
+	if (dt <= 0) {
+		snprintf(a->reason, sizeof(a->reason),
+			 "%lld thread%s: first sample, nothing to compare yet",
+			 (long long)a->threads, plural(a->threads));
+		return RECLAIM_ADAPT_KEEP;
+	}
+	a->since_change += dt;
+	hot = busiest(s);
+	for (size_t i = 0; i < s->nnodes; i++)
+		if (per_thread(&s->nodes[i]) > cpu_max)
+			cpu_max = per_thread(&s->nodes[i]);
+	direct = direct_rate(s);
+
+	up = hot && per_thread(hot) >= a->param[RECLAIM_ADAPT_UP_CPU] &&
+	     direct >= a->param[RECLAIM_ADAPT_UP_DIRECT];
+	if (up) {
+		a->up_held += dt;
+		a->up_cpu_sum += per_thread(hot) * dt;
+		a->up_direct_sum += direct * dt;
+	} else {
+		a->up_held = a->up_cpu_sum = a->up_direct_sum = 0;
+	}
+	quiet = cpu_max < a->param[RECLAIM_ADAPT_DOWN_CPU] &&
+		direct < a->param[RECLAIM_ADAPT_DOWN_DIRECT] &&
+		(!s->has[RECLAIM_ADAPT_PSI_SOME] ||
+		 s->figure[RECLAIM_ADAPT_PSI_SOME] < a->param[RECLAIM_ADAPT_DOWN_PSI]);
+	if (quiet) {
+		a->down_held += dt;
+		a->down_direct_sum += direct * dt;
+	} else {
+		a->down_held = a->down_direct_sum = 0;
+	}
+
+	if (up && a->up_held >= a->param[RECLAIM_ADAPT_UP_WINDOW])
+		return step_up(a, hot);
+	if (quiet && a->threads > a->min && a->down_held >= a->param[RECLAIM_ADAPT_DOWN_WINDOW] &&
+	    a->since_change >= a->param[RECLAIM_ADAPT_COOLDOWN])
+		return step_down(a);
+	watching(a, s, hot);
+	return RECLAIM_ADAPT_KEEP;
+}
+
+/* ---- figures from two samples of a sampler ---- */
+
+static const struct {
+	enum reclaim_adapt_figure figure;
+	const char *counter;
+} rates[] = {
+    {RECLAIM_ADAPT_ALLOCSTALL, "allocstall_"},
+    {RECLAIM_ADAPT_THROTTLED, "direct_reclaim_throttled"},
+    {RECLAIM_ADAPT_PGSCAN_KSWAPD, "pgscan_kswapd"},
+    {RECLAIM_ADAPT_PGSCAN_DIRECT, "pgscan_direct"},
+    {RECLAIM_ADAPT_PGSTEAL_KSWAPD, "pgsteal_kswapd"},
+    {RECLAIM_ADAPT_PGSTEAL_DIRECT, "pgsteal_direct"},
+};
+
+static void fill_pressure(struct reclaim_adapt_sample *s, const struct reclaim_sample *cur)
+{
+	struct reclaim_pressure *p = reclaim_sample_pressure(cur);
+
+	if (p && reclaim_pressure_has(p, RECLAIM_PRESSURE_SOME))
+		reclaim_adapt_sample_set(s, RECLAIM_ADAPT_PSI_SOME,
+					 reclaim_pressure_avg10(p, RECLAIM_PRESSURE_SOME));
+	if (p && reclaim_pressure_has(p, RECLAIM_PRESSURE_FULL))
+		reclaim_adapt_sample_set(s, RECLAIM_ADAPT_PSI_FULL,
+					 reclaim_pressure_avg10(p, RECLAIM_PRESSURE_FULL));
+}
+
+static int fill_threads(struct reclaim_adapt_sample *s, const struct reclaim_sample *prev,
+			const struct reclaim_sample *cur)
+{
+	for (size_t i = 0; i < reclaim_sample_kswapd_count(cur); i++) {
+		int node = reclaim_sample_kswapd_node(cur, i);
+		double cpu = reclaim_sample_kswapd_cpu_percent(prev, cur, i);
+		unsigned int ncpus;
+		double busy;
+		int r;
+
+		if (node < 0)
+			continue;
+		r = reclaim_adapt_sample_add_thread(s, node, valid_figure(cpu) ? cpu : 0);
+		if (r < 0)
+			return r;
+		if (reclaim_sample_node_cpu_busy(prev, cur, node, &ncpus, &busy) == 0) {
+			r = reclaim_adapt_sample_set_node_cpus(s, node, ncpus, busy);
+			if (r < 0)
+				return r;
+		}
+	}
+	return 0;
+}
+
+RECLAIM_EXPORT int reclaim_adapt_sample_fill(struct reclaim_adapt_sample *s,
+					     const struct reclaim_sample *prev,
+					     const struct reclaim_sample *cur)
+{
+	int r;
+
+	assert_return(s && cur, -EINVAL);
+	r = reclaim_adapt_sample_reset(s, prev ? reclaim_sample_interval(prev, cur) : 0);
+	if (r < 0 || !prev)
+		return r;
+	for (size_t i = 0; i < ARRAY_SIZE(rates); i++) {
+		double rate;
+
+		if (reclaim_sample_rate(prev, cur, rates[i].counter, &rate) == 0 &&
+		    valid_figure(rate))
+			reclaim_adapt_sample_set(s, rates[i].figure, rate);
+	}
+	fill_pressure(s, cur);
+	return fill_threads(s, prev, cur);
+}
