@@ -859,6 +859,8 @@ double reclaim_adapt_param_default(enum reclaim_adapt_param param);
 int reclaim_adapt_param_find(const char *name);
 /* min(16, a quarter of the CPUs of the smallest node with CPUs and memory), at least 1. */
 int64_t reclaim_adapt_default_max(const struct reclaim_topology *topo);
+/* The same for a smallest node of @ncpus CPUs (a recording's topology). */
+int64_t reclaim_adapt_max_for_cpus(size_t ncpus);
 
 /* @threads: kswapd_threads now, the baseline; @topo (may be NULL: max 1) sets the default max. */
 int reclaim_adapt_new(struct reclaim_ctx *ctx, const struct reclaim_topology *topo, int64_t threads,
@@ -902,6 +904,15 @@ int reclaim_adapt_sample_set_node_cpus(struct reclaim_adapt_sample *sample, int 
 				       unsigned int ncpus, double busy_percent);
 /* kswapd_threads read back (live only): a value the controller did not set is a hand-off. */
 int reclaim_adapt_sample_set_knob(struct reclaim_adapt_sample *sample, int64_t value);
+/*
+ * /run/reclaimctl/adapt: the running daemon's pid, the baseline it started
+ * from and the last value it wrote, so that a stop after it died can put
+ * the baseline back. load: -ENOENT when there is none.
+ */
+int reclaim_adapt_state_save(struct reclaim_ctx *ctx, pid_t pid, int64_t baseline, int64_t threads);
+int reclaim_adapt_state_load(struct reclaim_ctx *ctx, pid_t *pid, int64_t *baseline,
+			     int64_t *threads);
+int reclaim_adapt_state_remove(struct reclaim_ctx *ctx);
 /* Resets @sample to the figures between two samples of a sampler (RECLAIM_SAMPLER_CPUS for the
  * nodes' CPUs); without @prev, the first sample. The knob is not set. */
 int reclaim_adapt_sample_fill(struct reclaim_adapt_sample *sample,

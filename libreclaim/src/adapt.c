@@ -120,10 +120,19 @@ RECLAIM_EXPORT int reclaim_adapt_param_find(const char *name)
 
 /* ---- the controller ---- */
 
-/* min(16, a quarter of the CPUs of the smallest node with CPUs and memory), at least 1. */
+RECLAIM_EXPORT int64_t reclaim_adapt_max_for_cpus(size_t ncpus)
+{
+	int64_t max = reclaim_knob_max(reclaim_knob_find("kswapd_threads"));
+	int64_t quarter = (int64_t)(ncpus / 4);
+
+	/* more threads than a quarter of a node's CPUs would take them from its tasks */
+	if (quarter < 1)
+		return 1;
+	return quarter < max ? quarter : max;
+}
+
 RECLAIM_EXPORT int64_t reclaim_adapt_default_max(const struct reclaim_topology *topo)
 {
-	const struct reclaim_knob *k = reclaim_knob_find("kswapd_threads");
 	size_t smallest = 0;
 
 	assert_return(topo, -EINVAL);
@@ -137,10 +146,7 @@ RECLAIM_EXPORT int64_t reclaim_adapt_default_max(const struct reclaim_topology *
 		if (ncpus && (!smallest || ncpus < smallest))
 			smallest = ncpus;
 	}
-	if (smallest / 4 < 1)
-		return 1;
-	return (int64_t)smallest / 4 < reclaim_knob_max(k) ? (int64_t)smallest / 4
-							   : reclaim_knob_max(k);
+	return reclaim_adapt_max_for_cpus(smallest);
 }
 
 RECLAIM_EXPORT int reclaim_adapt_new(struct reclaim_ctx *ctx, const struct reclaim_topology *topo,

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * /run/reclaimctl/adapt: what a running adapt daemon started from, so that
+ * a stop after it died (kill -9, a crash) can put the baseline back. One
+ * "key=value" per line: pid, baseline, threads (the last value it wrote).
+ * Written under the writers' lock, replaced atomically.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define ADAPT_STATE RECLAIM_RUNDIR "/adapt"
+
+RECLAIM_EXPORT int reclaim_adapt_state_save(struct reclaim_ctx *ctx, pid_t pid, int64_t baseline,
+					    int64_t threads)
+{
+	_cleanup_free_ char *full = NULL, *text = NULL;
+	int fd, r, len;
+
+	assert_return(ctx && pid > 0, -EINVAL);
+	reclaim_error_reset(ctx);
+	len = asprintf(&text, "pid=%ld\nbaseline=%lld\nthreads=%lld\n", (long)pid,
+		       (long long)baseline, (long long)threads);
+	if (len < 0)
+		return reclaim_error(ctx, ENOMEM, "out of memory");
+	r = reclaim_lock_take(ctx, &fd);
+	if (r < 0)
+		return r;
+	full = reclaim_path_nofollow(ctx, ADAPT_STATE);
+	r = !full ? reclaim_path_error(ctx, ADAPT_STATE)
+		  : reclaim_replace_file(full, text, (size_t)len, 0600);
+	if (r < 0 && full)
+		r = reclaim_error(ctx, -r, "cannot write %s: %s", ADAPT_STATE, strerror(-r));
+	reclaim_lock_release(fd);
+	return r;
+}
+
+static int parse_state(struct reclaim_ctx *ctx, char *text, pid_t *pid, int64_t *baseline,
+		       int64_t *threads)
+{
+	bool has[3] = {false};
+	size_t lineno = 0;
+	char *save = NULL;
+	int64_t v[3];
+
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		static const char *const keys[] = {"pid", "baseline", "threads"};
+		char *eq = strchr(line, '=');
+		size_t k;
+
+		lineno++;
+		if (!eq)
+			return reclaim_error(ctx, EBADMSG, "%s:%zu: malformed line", ADAPT_STATE,
+					     lineno);
+		*eq = '\0';
+		for (k = 0; k < ARRAY_SIZE(keys) && strcmp(keys[k], line) != 0; k++)
+			;
+		if (k == ARRAY_SIZE(keys) || has[k] || reclaim_parse_i64(eq + 1, &v[k]) < 0)
+			return reclaim_error(ctx, EBADMSG, "%s:%zu: malformed line", ADAPT_STATE,
+					     lineno);
+		has[k] = true;
+	}
+	if (!has[0] || !has[1] || !has[2] || v[0] <= 0 || v[0] > INT32_MAX)
+		return reclaim_error(ctx, EBADMSG, "%s: incomplete", ADAPT_STATE);
+	*pid = (pid_t)v[0];
+	*baseline = v[1];
+	*threads = v[2];
+	return 0;
+}
+
+RECLAIM_EXPORT int reclaim_adapt_state_load(struct reclaim_ctx *ctx, pid_t *pid, int64_t *baseline,
+					    int64_t *threads)
+{
+	_cleanup_free_ char *text = NULL, *full = NULL;
+	struct stat st;
+	int r;
+
+	assert_return(ctx && pid && baseline && threads, -EINVAL);
+	reclaim_error_reset(ctx);
+	r = reclaim_read_file(ctx, ADAPT_STATE, &text, NULL);
+	if (r == -ENOENT)
+		return r;
+	if (r < 0)
+		return reclaim_error(ctx, -r, "cannot read %s: %s", ADAPT_STATE, strerror(-r));
+	/* what a stop writes comes from here: a planted file must not be believed */
+	full = reclaim_path_nofollow(ctx, ADAPT_STATE);
+	r = !full ? reclaim_path_error(ctx, ADAPT_STATE)
+	    : lstat(full, &st) < 0
+		? reclaim_error(ctx, errno, "cannot read %s: %s", ADAPT_STATE, strerror(errno))
+	    : !S_ISREG(st.st_mode)
+		? reclaim_error(ctx, EPERM, "%s is not a regular file: refusing to use it",
+				ADAPT_STATE)
+		: reclaim_check_owner(ctx, ADAPT_STATE, &st);
+	if (r < 0)
+		return r;
+	r = parse_state(ctx, text, pid, baseline, threads);
+	if (r == 0) {
+		const struct reclaim_knob *k = reclaim_knob_find("kswapd_threads");
+
+		if (reclaim_knob_check(ctx, k, *baseline) < 0 ||
+		    reclaim_knob_check(ctx, k, *threads) < 0)
+			return reclaim_error(ctx, EBADMSG, "%s: a value outside %lld-%lld",
+					     ADAPT_STATE, (long long)reclaim_knob_min(k),
+					     (long long)reclaim_knob_max(k));
+	}
+	return r;
+}
+
+RECLAIM_EXPORT int reclaim_adapt_state_remove(struct reclaim_ctx *ctx)
+{
+	_cleanup_free_ char *full = NULL;
+	int fd, r;
+
+	assert_return(ctx, -EINVAL);
+	reclaim_error_reset(ctx);
+	r = reclaim_lock_take(ctx, &fd);
+	if (r < 0)
+		return r;
+	full = reclaim_path_nofollow(ctx, ADAPT_STATE);
+	r = !full ? reclaim_path_error(ctx, ADAPT_STATE) : reclaim_unlink_synced(full);
+	if (r == -ENOENT)
+		r = 0;
+	else if (r < 0 && full)
+		r = reclaim_error(ctx, -r, "cannot remove %s: %s", ADAPT_STATE, strerror(-r));
+	reclaim_lock_release(fd);
+	return r;
+}
