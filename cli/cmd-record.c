@@ -117,6 +117,30 @@ static void iso_time(char *buf, size_t size, uint64_t ns)
 	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/* The nodes' CPUs and memory: what adapt --replay takes its default bounds from. */
+static cJSON *json_topology(struct reclaim_ctx *ctx)
+{
+	struct reclaim_topology *topo;
+	cJSON *a;
+
+	if (reclaim_topology_new(ctx, &topo) < 0)
+		return cJSON_CreateNull();
+	a = cJSON_CreateArray();
+	for (size_t i = 0; i < reclaim_topology_node_count(topo); i++) {
+		const struct reclaim_node *n = reclaim_topology_node(topo, i);
+		cJSON *o = cJSON_CreateObject();
+		size_t ncpus;
+
+		reclaim_node_cpus(n, &ncpus);
+		cJSON_AddNumberToObject(o, "node", reclaim_node_id(n));
+		cJSON_AddNumberToObject(o, "cpus", (double)ncpus);
+		cJSON_AddBoolToObject(o, "memory", reclaim_node_has_memory(n));
+		cJSON_AddItemToArray(a, o);
+	}
+	reclaim_topology_unref(topo);
+	return a;
+}
+
 static int write_header(struct recorder *rec)
 {
 	cJSON *o = cJSON_CreateObject(), *a;
@@ -152,6 +176,7 @@ static int write_header(struct recorder *rec)
 	a = cJSON_AddArrayToObject(o, "nodes");
 	for (size_t i = 0; i < reclaim_sample_node_count(rec->first); i++)
 		cJSON_AddItemToArray(a, cJSON_CreateNumber(reclaim_sample_node_id(rec->first, i)));
+	cJSON_AddItemToObject(o, "topology", json_topology(rec->cli->ctx));
 	cJSON_AddItemToObject(o, "knobs", json_knobs(rec->first));
 	return write_line(rec, o);
 }
@@ -427,8 +452,9 @@ static int record(struct recorder *rec)
 	const char *reason = "duration";
 	int r;
 
-	if (reclaim_sampler_new(rec->cli->ctx, RECLAIM_SAMPLER_NODES | RECLAIM_SAMPLER_KNOBS,
-				&rec->sampler) < 0 ||
+	if (reclaim_sampler_new(
+		rec->cli->ctx, RECLAIM_SAMPLER_NODES | RECLAIM_SAMPLER_KNOBS | RECLAIM_SAMPLER_CPUS,
+		&rec->sampler) < 0 ||
 	    reclaim_sampler_read(rec->sampler, &rec->first) < 0)
 		return lib_fail(rec->cli, EXIT_FAILURE, NULL);
 	r = write_header(rec);

@@ -71,7 +71,7 @@ struct summary {
 
 /* ---- reading a recorded file ---- */
 
-static void run_free(struct run *r)
+void run_free(struct run *r)
 {
 	for (size_t i = 0; i < r->nsamples; i++)
 		cJSON_Delete(r->samples[i]);
@@ -185,7 +185,7 @@ static int add_line(struct run *r, cJSON *o)
 	return 0;
 }
 
-static int read_run(const char *file, struct run *r)
+int read_run(const char *file, struct run *r)
 {
 	FILE *f = fopen(file, "re");
 	char *line = NULL;

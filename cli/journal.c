@@ -18,16 +18,20 @@ void journal_use(bool on)
 	enabled = on;
 }
 
-bool journal_is_stderr(void)
+bool journal_is_stream(int fd)
 {
 	const char *env = getenv("JOURNAL_STREAM");
 	unsigned long long dev, ino;
 	struct stat st;
 
-	if (!enabled || !env || sscanf(env, "%llu:%llu", &dev, &ino) != 2 ||
-	    fstat(STDERR_FILENO, &st) < 0)
+	if (!enabled || !env || sscanf(env, "%llu:%llu", &dev, &ino) != 2 || fstat(fd, &st) < 0)
 		return false;
 	return (unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino;
+}
+
+bool journal_is_stderr(void)
+{
+	return journal_is_stream(STDERR_FILENO);
 }
 
 void journal_entries(const char *preset, const struct reclaim_eval *e)
@@ -101,4 +105,25 @@ void journal_info(const char *preset, const char *fmt, ...)
 	va_start(ap, fmt);
 	vjournal(LOG_INFO, NULL, preset, fmt, ap);
 	va_end(ap);
+}
+
+void journal_adapt(int64_t old, int64_t new, const char *reason, bool dry_run)
+{
+	if (!enabled)
+		return;
+	sd_journal_send("MESSAGE=vm.kswapd_threads: %" PRId64 " -> %" PRId64 "%s: %s", old, new,
+			dry_run ? " (dry run, not written)" : "", reason,
+			"MESSAGE_ID=" JOURNAL_ID_ADAPT, "PRIORITY=%d", LOG_INFO,
+			"RECLAIM_KNOB=vm.kswapd_threads", "RECLAIM_OLD=%" PRId64, old,
+			"RECLAIM_NEW=%" PRId64, new, "RECLAIM_REASON=%s", reason,
+			"RECLAIM_DRY_RUN=%d", dry_run ? 1 : 0, NULL);
+}
+
+void journal_handoff(int64_t value, const char *reason)
+{
+	if (!enabled)
+		return;
+	sd_journal_send("MESSAGE=%s", reason, "MESSAGE_ID=" JOURNAL_ID_HANDOFF, "PRIORITY=%d",
+			LOG_NOTICE, "RECLAIM_KNOB=vm.kswapd_threads", "RECLAIM_VALUE=%" PRId64,
+			value, NULL);
 }

@@ -20,6 +20,7 @@ static const struct command *const commands[] = {
     &cmd_history,
     &cmd_check,
     &cmd_boot,
+    &cmd_adapt,
     &cmd_monitor,
     &cmd_stalls,
     &cmd_record,

@@ -31,7 +31,7 @@ extern const struct command cmd_status, cmd_get, cmd_set, cmd_threads;
 extern const struct command cmd_swap;
 extern const struct command cmd_monitor, cmd_stalls, cmd_record, cmd_report;
 extern const struct command cmd_autotune, cmd_preset, cmd_restore, cmd_boot, cmd_check;
-extern const struct command cmd_history;
+extern const struct command cmd_history, cmd_adapt;
 
 /* output.c */
 __attribute__((format(printf, 1, 2))) void warnmsg(const char *fmt, ...);

@@ -34,6 +34,13 @@ struct run {
 	double duration;
 };
 
+/*
+ * Reads a recording whole, refusing numbers no recording holds; 0 or an
+ * exit status (the error printed). Also adapt --replay's reader.
+ */
+int read_run(const char *file, struct run *run);
+void run_free(struct run *run);
+
 /* A chart: the same one is drawn for every run, on one scale, side by side. */
 struct chart {
 	const char *id, *title, *unit;

@@ -79,6 +79,9 @@ void row_compute(struct row *r, const struct reclaim_sample *prev, const struct 
 		r->has[id] = rate(prev, cur, node, id, &r->rate[id]);
 	}
 	kswapd_cpu(r, prev, cur, node);
+	if (node >= 0)
+		r->has_busy =
+		    reclaim_sample_node_cpu_busy(prev, cur, node, &r->cpus, &r->cpu_busy) == 0;
 	if (node >= 0 || !p)
 		return;
 	r->has_some = reclaim_pressure_has(p, RECLAIM_PRESSURE_SOME);
@@ -116,6 +119,10 @@ void row_add_json(cJSON *o, const struct row *r, int node)
 		cJSON_AddStringToObject(o, "kswapd_busiest", r->busiest);
 	else
 		cJSON_AddNullToObject(o, "kswapd_busiest");
+	if (node >= 0 && r->has_busy) {
+		cJSON_AddNumberToObject(o, "cpus", r->cpus);
+		cJSON_AddNumberToObject(o, "cpu_busy_percent", round_to(r->cpu_busy, 2));
+	}
 	if (node >= 0)
 		return;
 	cJSON_AddItemToObject(o, "psi_some_avg10", json_number_or_null(r->has_some, r->some_avg10));

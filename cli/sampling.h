@@ -34,6 +34,10 @@ struct row {
 	const char *busiest;	       /* name of the thread with kswapd_max, NULL if none */
 	bool has_some, has_full;
 	double some_avg10, full_avg10;
+	/* a node's row with RECLAIM_SAMPLER_CPUS: its online CPUs and how busy they were */
+	bool has_busy;
+	unsigned int cpus;
+	double cpu_busy;
 };
 
 /* The whole system's row; @node >= 0: that node's (refaults and its kswapd threads). */

@@ -78,7 +78,7 @@ struct reclaim_adapt {
 	double param[ARRAY_SIZE(params)];
 	int64_t threads, before; /* current value; the one before the last change */
 	int64_t min, max, ceiling;
-	bool min_set, max_set, started;
+	bool changed; /* the cooldown runs from a change (or a resume), not from the start */
 	bool handed_off;
 	double up_held, down_held, since_change;
 	double up_cpu_sum, up_direct_sum; /* integrals over the up window */
@@ -239,10 +239,8 @@ RECLAIM_EXPORT int reclaim_adapt_set_min(struct reclaim_adapt *a, int64_t min)
 	assert_return(a, -EINVAL);
 	reclaim_error_reset(a->ctx);
 	r = check_bounds(a, min, a->max);
-	if (r == 0) {
+	if (r == 0)
 		a->min = min;
-		a->min_set = true;
-	}
 	return r;
 }
 
@@ -253,10 +251,8 @@ RECLAIM_EXPORT int reclaim_adapt_set_max(struct reclaim_adapt *a, int64_t max)
 	assert_return(a, -EINVAL);
 	reclaim_error_reset(a->ctx);
 	r = check_bounds(a, a->min, max);
-	if (r == 0) {
+	if (r == 0)
 		a->max = max;
-		a->max_set = true;
-	}
 	return r;
 }
 
@@ -306,6 +302,7 @@ RECLAIM_EXPORT int reclaim_adapt_resume(struct reclaim_adapt *a, int64_t threads
 	a->handed_off = false;
 	windows_reset(a);
 	a->since_change = 0;
+	a->changed = true;
 	snprintf(a->reason, sizeof(a->reason), "resumed at %lld threads", (long long)threads);
 	return 0;
 }
@@ -510,8 +507,14 @@ static enum reclaim_adapt_verdict change(struct reclaim_adapt *a, int64_t to)
 	a->before = a->threads;
 	a->threads = to;
 	a->since_change = 0;
+	a->changed = true;
 	windows_reset(a);
 	return RECLAIM_ADAPT_CHANGE;
+}
+
+static bool cooling(const struct reclaim_adapt *a)
+{
+	return a->changed && a->since_change < a->param[RECLAIM_ADAPT_COOLDOWN];
 }
 
 static enum reclaim_adapt_verdict step_up(struct reclaim_adapt *a, const struct node_figures *n)
@@ -642,7 +645,7 @@ RECLAIM_EXPORT int reclaim_adapt_step(struct reclaim_adapt *a, const struct recl
 	if (up && a->up_held >= a->param[RECLAIM_ADAPT_UP_WINDOW])
 		return step_up(a, hot);
 	if (quiet && a->threads > a->min && a->down_held >= a->param[RECLAIM_ADAPT_DOWN_WINDOW] &&
-	    a->since_change >= a->param[RECLAIM_ADAPT_COOLDOWN])
+	    !cooling(a))
 		return step_down(a);
 	watching(a, s, hot);
 	return RECLAIM_ADAPT_KEEP;

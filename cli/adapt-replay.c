@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * reclaimctl adapt --replay FILE: the controller over a recording, sample by
+ * sample, and every decision it would have made. The recorded load did not
+ * react to those decisions (the threads recorded stay what they were), so
+ * what stops the controller is its bounds, windows and cooldown.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adapt.h"
+#include "report.h"
+
+static double number(const cJSON *o, const char *key, bool *has)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	*has = cJSON_IsNumber(v);
+	return *has ? v->valuedouble : 0;
+}
+
+static const struct {
+	const char *key;
+	enum reclaim_adapt_figure figure;
+} figures[] = {
+    {"allocstall", RECLAIM_ADAPT_ALLOCSTALL},
+    {"direct_reclaim_throttled", RECLAIM_ADAPT_THROTTLED},
+    {"pgscan_kswapd", RECLAIM_ADAPT_PGSCAN_KSWAPD},
+    {"pgscan_direct", RECLAIM_ADAPT_PGSCAN_DIRECT},
+    {"pgsteal_kswapd", RECLAIM_ADAPT_PGSTEAL_KSWAPD},
+    {"pgsteal_direct", RECLAIM_ADAPT_PGSTEAL_DIRECT},
+    {"psi_some_avg10", RECLAIM_ADAPT_PSI_SOME},
+    {"psi_full_avg10", RECLAIM_ADAPT_PSI_FULL},
+};
+
+/* A recorded sample as the controller's figures; -EINVAL for one it cannot take. */
+static int sample_of(struct reclaim_adapt_sample *s, const cJSON *o)
+{
+	const cJSON *t, *n;
+	bool has;
+	double interval = number(o, "interval", &has);
+	int r = reclaim_adapt_sample_reset(s, has ? interval : 0);
+
+	for (size_t i = 0; r == 0 && i < sizeof(figures) / sizeof(figures[0]); i++) {
+		double v = number(o, figures[i].key, &has);
+
+		if (has)
+			r = reclaim_adapt_sample_set(s, figures[i].figure, v);
+	}
+	cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(o, "threads"))
+	{
+		double node = number(t, "node", &has), cpu;
+
+		if (r < 0 || !has)
+			continue;
+		cpu = number(t, "cpu_percent", &has);
+		r = reclaim_adapt_sample_add_thread(s, (int)node, has ? cpu : 0);
+	}
+	cJSON_ArrayForEach(n, cJSON_GetObjectItemCaseSensitive(o, "nodes"))
+	{
+		double node = number(n, "node", &has), cpus, busy;
+		bool has_cpus, has_busy;
+
+		cpus = number(n, "cpus", &has_cpus);
+		busy = number(n, "cpu_busy_percent", &has_busy);
+		if (r == 0 && has && has_cpus && has_busy && cpus >= 1)
+			r = reclaim_adapt_sample_set_node_cpus(s, (int)node, (unsigned int)cpus,
+							       busy);
+	}
+	return r;
+}
+
+/* The default most threads from the recorded topology; 0 when the recording has none. */
+static int64_t recorded_max(const cJSON *header)
+{
+	const cJSON *n;
+	size_t smallest = 0;
+	bool any = false;
+
+	cJSON_ArrayForEach(n, cJSON_GetObjectItemCaseSensitive(header, "topology"))
+	{
+		bool has;
+		double cpus = number(n, "cpus", &has);
+		const cJSON *mem = cJSON_GetObjectItemCaseSensitive(n, "memory");
+
+		any = true;
+		if (!has || cpus < 1 || !cJSON_IsTrue(mem))
+			continue;
+		if (!smallest || (size_t)cpus < smallest)
+			smallest = (size_t)cpus;
+	}
+	return any ? reclaim_adapt_max_for_cpus(smallest) : 0;
+}
+
+static int64_t recorded_threads(const struct run *run, bool *has)
+{
+	const cJSON *knobs = cJSON_GetObjectItemCaseSensitive(run->header, "knobs");
+	double v = number(knobs, "kswapd_threads", has);
+
+	return *has ? (int64_t)v : 1;
+}
+
+static int replay_new(struct cli *cli, const struct run *run, const struct adapt_options *o,
+		      struct reclaim_adapt **adapt)
+{
+	bool has;
+	int64_t start = recorded_threads(run, &has), max = recorded_max(run->header);
+	const struct reclaim_knob *k = reclaim_knob_find("kswapd_threads");
+	int r;
+
+	if (start < reclaim_knob_min(k) || start > reclaim_knob_max(k))
+		return fail(EXIT_FAILURE, "%s: kswapd_threads %lld is outside %lld-%lld", run->file,
+			    (long long)start, (long long)reclaim_knob_min(k),
+			    (long long)reclaim_knob_max(k));
+	if (reclaim_adapt_new(cli->ctx, NULL, start, adapt) < 0)
+		return lib_fail(cli, EXIT_FAILURE, "adapt");
+	if (!max)
+		max = reclaim_knob_max(k);
+	if (reclaim_adapt_set_max(*adapt, max < start ? start : max) < 0)
+		return lib_fail(cli, EXIT_FAILURE, "adapt");
+	r = adapt_configure(cli, *adapt, o);
+	if (r)
+		return r;
+	if (!recorded_max(run->header) && !o->max && !cli->json)
+		warnmsg("%s has no topology (an older recording): up to %lld threads; "
+			"--max sets another bound",
+			run->file, (long long)max);
+	if (!has && !cli->json)
+		warnmsg("%s: the kernel had no kswapd_threads: starting from 1 thread per node",
+			run->file);
+	return 0;
+}
+
+static int replay_run(struct cli *cli, const struct run *run, struct reclaim_adapt *adapt)
+{
+	struct reclaim_adapt_sample *s;
+	int64_t start = reclaim_adapt_threads(adapt), top = start;
+	size_t changes = 0;
+	double elapsed = 0;
+
+	if (reclaim_adapt_sample_new(cli->ctx, &s) < 0)
+		return lib_fail(cli, EXIT_FAILURE, "adapt");
+	for (size_t i = 0; i < run->nsamples; i++) {
+		int64_t old = reclaim_adapt_threads(adapt);
+		bool has;
+		int v;
+
+		elapsed = number(run->samples[i], "elapsed", &has);
+		if (sample_of(s, run->samples[i]) < 0) {
+			reclaim_adapt_sample_unref(s);
+			return fail(EXIT_FAILURE,
+				    "%s: sample %zu: a figure the controller cannot take",
+				    run->file, i + 1);
+		}
+		v = reclaim_adapt_step(adapt, s);
+		if (v != RECLAIM_ADAPT_CHANGE)
+			continue;
+		changes++;
+		if (reclaim_adapt_threads(adapt) > top)
+			top = reclaim_adapt_threads(adapt);
+		adapt_print(cli, elapsed, NULL, old, reclaim_adapt_threads(adapt),
+			    reclaim_adapt_reason(adapt), false);
+	}
+	reclaim_adapt_sample_unref(s);
+	if (!cli->json)
+		printf("%zu sample%s over %.1f s: %zu change%s; kswapd_threads %lld at the start, "
+		       "%lld at most, %lld at the end\n",
+		       run->nsamples, run->nsamples == 1 ? "" : "s", elapsed, changes,
+		       changes == 1 ? "" : "s", (long long)start, (long long)top,
+		       (long long)reclaim_adapt_threads(adapt));
+	return 0;
+}
+
+int adapt_replay(struct cli *cli, const struct adapt_options *o)
+{
+	struct reclaim_adapt *adapt = NULL;
+	struct run run;
+	int r;
+
+	r = read_run(o->replay, &run);
+	if (r == 0)
+		r = replay_new(cli, &run, o, &adapt);
+	if (r == 0)
+		r = replay_run(cli, &run, adapt);
+	reclaim_adapt_unref(adapt);
+	run_free(&run);
+	return r;
+}

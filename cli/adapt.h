@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* reclaimctl adapt: the live daemon (cmd-adapt.c) and the replay of a recording (adapt-replay.c).
+ */
+#ifndef RECLAIMCTL_ADAPT_H
+#define RECLAIMCTL_ADAPT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "reclaimctl.h"
+
+struct adapt_options {
+	double interval;
+	int64_t min, max; /* 0: the controller's default */
+	bool dry_run, once, keep, force, reset;
+	const char *replay;
+	size_t nparams;
+	double *param;	 /* indexed by enum reclaim_adapt_param */
+	bool *param_set; /* given on the command line */
+};
+
+/* Applies the options' thresholds and bounds to @adapt; 0 or an exit status. */
+int adapt_configure(struct cli *cli, struct reclaim_adapt *adapt, const struct adapt_options *o);
+
+/*
+ * One decision, as text ("+31.0 s" or "12:00:31", then "kswapd_threads 1 -> 2: REASON")
+ * or, with --json, one JSON object per line {"elapsed", ["time",] "old", "new", "reason"}.
+ */
+void adapt_print(struct cli *cli, double elapsed, const char *time, int64_t old, int64_t new,
+		 const char *reason, bool dry_run);
+
+/* adapt-replay.c */
+int adapt_replay(struct cli *cli, const struct adapt_options *o);
+
+#endif

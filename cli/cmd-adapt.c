@@ -1,0 +1,729 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * reclaimctl adapt: the adaptive controller of libreclaim, live. It samples
+ * with the monitor's sampler (files kept open), steps the controller once
+ * per interval and writes its decisions through the change engine (lock,
+ * history with source "adapt", verified threads). As a service it speaks
+ * sd_notify: READY=1 after the first sample, STATUS= with the threads and
+ * the last reason, WATCHDOG=1 from the loop.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <systemd/sd-daemon.h>
+
+#include "adapt.h"
+#include "journal.h"
+#include "sampling.h"
+
+static volatile sig_atomic_t got_stop, got_hup;
+
+static void on_stop(int sig)
+{
+	got_stop = sig;
+}
+
+static void on_hup(int sig)
+{
+	(void)sig;
+	got_hup = 1;
+}
+
+static void catch_signals(void)
+{
+	struct sigaction stop = {.sa_handler = on_stop}, hup = {.sa_handler = on_hup};
+
+	sigemptyset(&stop.sa_mask);
+	sigemptyset(&hup.sa_mask);
+	sigaction(SIGINT, &stop, NULL);
+	sigaction(SIGTERM, &stop, NULL);
+	sigaction(SIGHUP, &hup, NULL);
+}
+
+struct daemon {
+	struct cli *cli;
+	const struct adapt_options *o;
+	const struct reclaim_knob *knob;
+	struct reclaim_sampler *sampler;
+	struct reclaim_sample *prev;
+	struct reclaim_adapt *adapt;
+	struct reclaim_adapt_sample *figures;
+	int64_t baseline;
+	uint64_t start_ns, watchdog_ns;
+	bool print, state_saved;
+};
+
+/* ---- output ---- */
+
+void adapt_print(struct cli *cli, double elapsed, const char *time, int64_t old, int64_t new,
+		 const char *reason, bool dry_run)
+{
+	if (cli->json) {
+		cJSON *o = cJSON_CreateObject();
+		char *text;
+
+		cJSON_AddNumberToObject(o, "elapsed", round_to(elapsed, 3));
+		if (time)
+			cJSON_AddStringToObject(o, "time", time);
+		cJSON_AddNumberToObject(o, "old", (double)old);
+		cJSON_AddNumberToObject(o, "new", (double)new);
+		cJSON_AddStringToObject(o, "reason", reason);
+		if (dry_run)
+			cJSON_AddBoolToObject(o, "dry_run", true);
+		text = cJSON_PrintUnformatted(o);
+		if (!text)
+			abort();
+		puts(text);
+		free(text);
+		cJSON_Delete(o);
+	} else if (time) {
+		printf("%s kswapd_threads %lld -> %lld%s: %s\n", time, (long long)old,
+		       (long long)new, dry_run ? " (dry run)" : "", reason);
+	} else {
+		printf("%+8.1f s  kswapd_threads %lld -> %lld: %s\n", elapsed, (long long)old,
+		       (long long)new, reason);
+	}
+	fflush(stdout);
+}
+
+static void clock_text(char *buf, size_t size)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	localtime_r(&now, &tm);
+	strftime(buf, size, "%H:%M:%S", &tm);
+}
+
+static double elapsed_of(const struct daemon *d)
+{
+	return (double)(reclaim_sample_monotonic_ns(d->prev) - d->start_ns) / 1e9;
+}
+
+/* A line for the terminal (not when standard output is the journal: the journal has it). */
+static void notice(const struct daemon *d, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void notice(const struct daemon *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!d->print || d->cli->json)
+		return;
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+}
+
+static void notify_status(const struct daemon *d)
+{
+	sd_notifyf(0, "STATUS=kswapd_threads %lld (%lld-%lld)%s: %s",
+		   (long long)reclaim_adapt_threads(d->adapt),
+		   (long long)reclaim_adapt_min(d->adapt), (long long)reclaim_adapt_max(d->adapt),
+		   d->o->dry_run ? ", dry run" : "", reclaim_adapt_reason(d->adapt));
+}
+
+/* ---- options ---- */
+
+int adapt_configure(struct cli *cli, struct reclaim_adapt *adapt, const struct adapt_options *o)
+{
+	for (size_t i = 0; i < o->nparams; i++)
+		if (o->param_set[i] &&
+		    reclaim_adapt_set_param(adapt, (enum reclaim_adapt_param)i, o->param[i]) < 0)
+			return lib_fail(cli, EXIT_USAGE, "adapt");
+	if (o->max && reclaim_adapt_set_max(adapt, o->max) < 0)
+		return lib_fail(cli, EXIT_USAGE, "adapt");
+	if (o->min && reclaim_adapt_set_min(adapt, o->min) < 0)
+		return lib_fail(cli, EXIT_USAGE, "adapt");
+	return 0;
+}
+
+/* ---- writing ---- */
+
+/* Sets kswapd_threads through the change engine; 0 or a negative errno (the error in the ctx). */
+static int write_threads(struct daemon *d, int64_t value, const char *reason)
+{
+	unsigned int flags = RECLAIM_REQUEST_STRICT | (d->o->force ? RECLAIM_REQUEST_FORCE : 0);
+	struct reclaim_request *req;
+	struct reclaim_eval *eval = NULL;
+	int r;
+
+	r = reclaim_request_new(d->cli->ctx, RECLAIM_REQUEST_ADAPT, flags, &req);
+	if (r == 0)
+		r = reclaim_request_add(req, d->knob, value, reason);
+	if (r == 0)
+		r = reclaim_request_apply(req, &eval);
+	reclaim_eval_unref(eval);
+	reclaim_request_unref(req);
+	return r;
+}
+
+static void save_state(struct daemon *d)
+{
+	if (d->o->dry_run)
+		return;
+	if (reclaim_adapt_state_save(d->cli->ctx, getpid(), d->baseline,
+				     reclaim_adapt_threads(d->adapt)) < 0)
+		warnmsg("adapt: %s", reclaim_strerror(d->cli->ctx));
+	else
+		d->state_saved = true;
+}
+
+static void apply_change(struct daemon *d, int64_t old)
+{
+	int64_t new = reclaim_adapt_threads(d->adapt);
+	const char *reason = reclaim_adapt_reason(d->adapt);
+	char when[16];
+
+	clock_text(when, sizeof(when));
+	if (!d->o->dry_run && write_threads(d, new, reason) < 0) {
+		const char *err = reclaim_strerror(d->cli->ctx);
+
+		reclaim_adapt_rollback(d->adapt);
+		warnmsg("adapt: kswapd_threads %lld -> %lld failed: %s", (long long)old,
+			(long long)new, err);
+		journal_failed(NULL, "adapt: vm.kswapd_threads %lld -> %lld failed: %s",
+			       (long long)old, (long long)new, err);
+		return;
+	}
+	journal_adapt(old, new, reason, d->o->dry_run);
+	if (d->print || d->cli->json)
+		adapt_print(d->cli, elapsed_of(d), when, old, new, reason, d->o->dry_run);
+	save_state(d);
+}
+
+/* ---- the loop ---- */
+
+static int read_sample(struct daemon *d, struct reclaim_sample **cur, int64_t *knob)
+{
+	if (reclaim_sampler_read(d->sampler, cur) < 0)
+		return lib_fail(d->cli, EXIT_FAILURE, "adapt");
+	if (reclaim_sample_knob(*cur, d->knob, knob) < 0) {
+		reclaim_sample_unref(*cur);
+		return fail(EXIT_FAILURE, "adapt: cannot read vm.kswapd_threads");
+	}
+	return 0;
+}
+
+/* SIGHUP: a controller that stepped aside takes over again from the value it finds. */
+static void hangup(struct daemon *d, int64_t knob)
+{
+	got_hup = 0;
+	if (!reclaim_adapt_handed_off(d->adapt)) {
+		notice(d, "SIGHUP: adapt is in control already (kswapd_threads %lld)",
+		       (long long)reclaim_adapt_threads(d->adapt));
+		return;
+	}
+	reclaim_adapt_resume(d->adapt, knob);
+	journal_info(NULL, "adapt: resumed at vm.kswapd_threads %lld (SIGHUP)", (long long)knob);
+	notice(d, "SIGHUP: resumed at kswapd_threads %lld", (long long)knob);
+	save_state(d);
+}
+
+static int step(struct daemon *d)
+{
+	struct reclaim_sample *cur;
+	int64_t knob, old = reclaim_adapt_threads(d->adapt);
+	int r, v;
+
+	r = read_sample(d, &cur, &knob);
+	if (r)
+		return r;
+	if (got_hup)
+		hangup(d, knob);
+	reclaim_adapt_sample_fill(d->figures, d->prev, cur);
+	if (!d->o->dry_run)
+		reclaim_adapt_sample_set_knob(d->figures, knob);
+	reclaim_sample_unref(d->prev);
+	d->prev = cur;
+	v = reclaim_adapt_step(d->adapt, d->figures);
+	if (v == RECLAIM_ADAPT_CHANGE) {
+		apply_change(d, old);
+	} else if (v == RECLAIM_ADAPT_HANDOFF) {
+		journal_handoff(knob, reclaim_adapt_reason(d->adapt));
+		notice(d, "%s", reclaim_adapt_reason(d->adapt));
+	}
+	notify_status(d);
+	return 0;
+}
+
+/* Sleeps until @deadline, pinging the watchdog on the way; false if a signal came. */
+static bool wait_until(const struct daemon *d, uint64_t deadline)
+{
+	for (;;) {
+		uint64_t now = monotonic_ns(), until = deadline;
+
+		if (now >= deadline)
+			return true;
+		if (d->watchdog_ns && now + d->watchdog_ns / 2 < deadline)
+			until = now + d->watchdog_ns / 2;
+		if (!sleep_until(until))
+			return false;
+		if (until != deadline)
+			sd_notify(0, "WATCHDOG=1");
+	}
+}
+
+static int loop(struct daemon *d)
+{
+	uint64_t step_ns = (uint64_t)(d->o->interval * 1e9);
+
+	for (uint64_t n = 1; !got_stop; n++) {
+		int r;
+
+		n = next_tick(d->start_ns, step_ns, n);
+		if (!wait_until(d, d->start_ns + n * step_ns)) {
+			n--; /* a signal: the same deadline again (SIGHUP acts at the sample) */
+			continue;
+		}
+		r = step(d);
+		if (r)
+			return r;
+		if (d->watchdog_ns)
+			sd_notify(0, "WATCHDOG=1");
+		if (d->o->once)
+			break;
+	}
+	return 0;
+}
+
+/* ---- start and stop ---- */
+
+/* A state file of an adapt that is gone: put its baseline back (what --reset does). */
+static int reset_dead(struct cli *cli, const struct adapt_options *o, bool quiet);
+
+static int check_running(struct cli *cli, const struct adapt_options *o)
+{
+	int64_t baseline, threads;
+	pid_t pid;
+	int r = reclaim_adapt_state_load(cli->ctx, &pid, &baseline, &threads);
+
+	if (r == -ENOENT)
+		return 0;
+	if (r < 0)
+		return lib_fail(cli, EXIT_FAILURE, "adapt");
+	if (pid != getpid() && (kill(pid, 0) == 0 || errno == EPERM))
+		return fail(EXIT_FAILURE,
+			    "adapt: already running as PID %ld (/run/reclaimctl/adapt)", (long)pid);
+	return reset_dead(cli, o, false);
+}
+
+static int start(struct daemon *d)
+{
+	struct reclaim_topology *topo;
+	struct cli *cli = d->cli;
+	int64_t knob;
+	int r;
+
+	if (reclaim_knob_supported(cli->ctx, d->knob) <= 0)
+		return fail(EXIT_FAILURE,
+			    "adapt: the kernel has no vm.kswapd_threads (it needs the "
+			    "reclaimctl kernel patches)");
+	if (!d->o->dry_run && !d->o->once) {
+		r = check_running(cli, d->o);
+		if (r)
+			return r;
+	}
+	if (reclaim_sampler_new(cli->ctx, RECLAIM_SAMPLER_CPUS | RECLAIM_SAMPLER_KNOBS,
+				&d->sampler) < 0 ||
+	    reclaim_topology_new(cli->ctx, &topo) < 0)
+		return lib_fail(cli, EXIT_FAILURE, "adapt");
+	r = read_sample(d, &d->prev, &knob);
+	if (r == 0 && reclaim_adapt_new(cli->ctx, topo, knob, &d->adapt) < 0)
+		r = lib_fail(cli, EXIT_FAILURE, "adapt");
+	reclaim_topology_unref(topo);
+	if (r == 0)
+		r = adapt_configure(cli, d->adapt, d->o);
+	if (r == 0 && reclaim_adapt_sample_new(cli->ctx, &d->figures) < 0)
+		r = lib_fail(cli, EXIT_FAILURE, "adapt");
+	if (r)
+		return r;
+	d->baseline = knob;
+	d->start_ns = reclaim_sample_monotonic_ns(d->prev);
+	reclaim_adapt_sample_fill(d->figures, NULL, d->prev);
+	reclaim_adapt_step(d->adapt, d->figures);
+	return 0;
+}
+
+/* A dry evaluation of the baseline: a knob that another sysctl file sets is refused here. */
+static int check_writable(struct daemon *d)
+{
+	unsigned int flags = RECLAIM_REQUEST_STRICT | (d->o->force ? RECLAIM_REQUEST_FORCE : 0);
+	struct reclaim_request *req;
+	struct reclaim_eval *eval = NULL;
+	int r;
+
+	if (d->o->dry_run)
+		return 0;
+	r = reclaim_request_new(d->cli->ctx, RECLAIM_REQUEST_ADAPT, flags, &req);
+	if (r == 0)
+		r = reclaim_request_add(req, d->knob, d->baseline, NULL);
+	if (r == 0)
+		r = reclaim_request_evaluate(req, &eval);
+	reclaim_eval_unref(eval);
+	reclaim_request_unref(req);
+	if (r < 0)
+		return lib_fail(d->cli, EXIT_FAILURE, "adapt");
+	if (!d->o->once) {
+		save_state(d);
+		if (!d->state_saved)
+			return EXIT_FAILURE;
+	}
+	return 0;
+}
+
+static void announce(struct daemon *d)
+{
+	journal_info(NULL, "adapt: started at vm.kswapd_threads %lld (bounds %lld-%lld)%s",
+		     (long long)d->baseline, (long long)reclaim_adapt_min(d->adapt),
+		     (long long)reclaim_adapt_max(d->adapt), d->o->dry_run ? ", dry run" : "");
+	notice(d, "adapt: kswapd_threads %lld, bounds %lld-%lld, a sample every %g s%s",
+	       (long long)d->baseline, (long long)reclaim_adapt_min(d->adapt),
+	       (long long)reclaim_adapt_max(d->adapt), d->o->interval,
+	       d->o->dry_run ? " (dry run: nothing is written)" : "");
+	sd_notify(0, "READY=1");
+	notify_status(d);
+}
+
+/* SIGTERM, SIGINT: the baseline back, unless --keep or the knob is someone else's now. */
+static int stop(struct daemon *d)
+{
+	int64_t now = reclaim_adapt_threads(d->adapt);
+	int r = 0;
+
+	sd_notify(0, "STOPPING=1");
+	if (d->o->dry_run || d->o->once)
+		return 0;
+	if (reclaim_adapt_handed_off(d->adapt)) {
+		notice(d, "adapt: stopped; kswapd_threads is not adapt's: left at %lld",
+		       (long long)now);
+	} else if (d->o->keep || now == d->baseline) {
+		notice(d, "adapt: stopped; kswapd_threads left at %lld", (long long)now);
+	} else if (write_threads(d, d->baseline, "adapt stopped: back to the baseline") < 0) {
+		r = lib_fail(d->cli, EXIT_FAILURE, "adapt: putting back the baseline");
+		journal_failed(NULL, "adapt: putting back vm.kswapd_threads %lld failed: %s",
+			       (long long)d->baseline, reclaim_strerror(d->cli->ctx));
+		return r; /* the state stays: ExecStopPost= tries again */
+	} else {
+		journal_adapt(now, d->baseline, "adapt stopped: back to the baseline", false);
+		notice(d, "adapt: stopped; kswapd_threads %lld -> %lld (the baseline)",
+		       (long long)now, (long long)d->baseline);
+	}
+	if (d->state_saved && reclaim_adapt_state_remove(d->cli->ctx) < 0)
+		r = lib_fail(d->cli, EXIT_FAILURE, "adapt");
+	return r;
+}
+
+static int run_daemon(struct cli *cli, const struct adapt_options *o)
+{
+	struct daemon d = {.cli = cli, .o = o, .knob = reclaim_knob_find("kswapd_threads")};
+	uint64_t usec = 0;
+	int r;
+
+	journal_use(reclaim_is_live(cli->ctx));
+	d.print = !journal_is_stream(STDOUT_FILENO);
+	if (sd_watchdog_enabled(0, &usec) > 0)
+		d.watchdog_ns = usec * 1000;
+	catch_signals();
+	r = start(&d);
+	if (r == 0)
+		r = check_writable(&d);
+	if (r == 0) {
+		announce(&d);
+		r = loop(&d);
+		if (o->once && !cli->json && r == 0)
+			notice(&d, "kswapd_threads %lld: %s",
+			       (long long)reclaim_adapt_threads(d.adapt),
+			       reclaim_adapt_reason(d.adapt));
+		if (r == 0)
+			r = stop(&d);
+		else if (d.state_saved)
+			stop(&d);
+	}
+	reclaim_adapt_sample_unref(d.figures);
+	reclaim_adapt_unref(d.adapt);
+	reclaim_sample_unref(d.prev);
+	reclaim_sampler_unref(d.sampler);
+	return r;
+}
+
+/* ---- --reset: after a daemon that died ---- */
+
+static int reset_dead(struct cli *cli, const struct adapt_options *o, bool quiet)
+{
+	const struct reclaim_knob *k = reclaim_knob_find("kswapd_threads");
+	struct daemon d = {.cli = cli, .o = o, .knob = k};
+	int64_t baseline, threads, now;
+	pid_t pid;
+	int r = reclaim_adapt_state_load(cli->ctx, &pid, &baseline, &threads);
+
+	if (r == -ENOENT) {
+		if (!quiet)
+			printf("adapt: nothing to reset\n");
+		return 0;
+	}
+	if (r < 0)
+		return lib_fail(cli, EXIT_FAILURE, "adapt");
+	if (pid != getpid() && kill(pid, 0) == 0)
+		return fail(EXIT_FAILURE, "adapt: PID %ld is running: stop it first", (long)pid);
+	if (reclaim_knob_read(cli->ctx, k, &now) < 0)
+		return lib_fail(cli, EXIT_FAILURE, "adapt");
+	if (now != threads) {
+		printf("adapt: kswapd_threads is %lld, not the %lld adapt (PID %ld) set last: "
+		       "someone else changed it; left alone\n",
+		       (long long)now, (long long)threads, (long)pid);
+	} else if (now != baseline) {
+		char reason[96];
+
+		snprintf(reason, sizeof(reason),
+			 "adapt (PID %ld) ended without restoring: back to "
+			 "the baseline",
+			 (long)pid);
+		if (write_threads(&d, baseline, reason) < 0)
+			return lib_fail(cli, EXIT_FAILURE, "adapt: putting back the baseline");
+		journal_adapt(now, baseline, reason, false);
+		printf("adapt: kswapd_threads %lld -> %lld: %s\n", (long long)now,
+		       (long long)baseline, reason);
+	} else {
+		printf("adapt: kswapd_threads is at the baseline %lld already\n",
+		       (long long)baseline);
+	}
+	if (reclaim_adapt_state_remove(cli->ctx) < 0)
+		return lib_fail(cli, EXIT_FAILURE, "adapt");
+	return 0;
+}
+
+/* ---- the command ---- */
+
+/* Prints @text from column @indent (the cursor is there), wrapped before @width. */
+static void wrap(FILE *out, const char *text, int indent, int width)
+{
+	int col = indent;
+
+	while (*text) {
+		size_t len = strcspn(text, " ");
+
+		if (col > indent && col + 1 + (int)len > width) {
+			fprintf(out, "\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', out);
+			col++;
+		}
+		fprintf(out, "%.*s", (int)len, text);
+		col += (int)len;
+		text += len + strspn(text + len, " ");
+	}
+	fputc('\n', out);
+}
+
+static void adapt_help(FILE *out)
+{
+	fputs("Scale kswapd threads with the load: a thread more while the busiest node's kswapd\n"
+	      "threads are saturated and tasks reclaim directly, one less after a longer quiet\n"
+	      "time. Every change goes through the change engine and the history (source adapt);\n"
+	      "on SIGTERM or SIGINT the value it started from is put back.\n"
+	      "\n"
+	      "Options:\n"
+	      "  -i, --interval SECONDS  sample every SECONDS (default 1)\n"
+	      "      --min N             never fewer threads (default: the value at start)\n"
+	      "      --max N             never more threads (default: a quarter of the CPUs of\n"
+	      "                          the smallest node with CPUs and memory, at most 16)\n"
+	      "  -n, --dry-run           decide and log, never write\n"
+	      "      --once              one step (two samples an interval apart), then exit\n"
+	      "      --keep              on exit, leave the threads as they are\n"
+	      "  -f, --force             also when another sysctl file sets vm.kswapd_threads\n"
+	      "      --replay FILE       the decisions adapt would have made during a recording\n"
+	      "      --reset             put back the baseline of an adapt that died (for\n"
+	      "                          ExecStopPost=)\n"
+	      "  -J, --json              one JSON object per line for each change\n"
+	      "  -h, --help              this help\n"
+	      "\n"
+	      "Thresholds (defaults in parentheses):\n",
+	      out);
+	for (size_t i = 0; i < reclaim_adapt_param_count(); i++) {
+		enum reclaim_adapt_param p = (enum reclaim_adapt_param)i;
+		char text[256];
+
+		fprintf(out, "      --%s N%*s", reclaim_adapt_param_name(p),
+			(int)(16 - strlen(reclaim_adapt_param_name(p))), "");
+		snprintf(text, sizeof(text), "%s (%g)", reclaim_adapt_param_description(p),
+			 reclaim_adapt_param_default(p));
+		wrap(out, text, 26, 80);
+	}
+}
+
+enum {
+	OPT_MIN = 0x100,
+	OPT_MAX,
+	OPT_ONCE,
+	OPT_KEEP,
+	OPT_REPLAY,
+	OPT_RESET,
+	OPT_PARAM, /* OPT_PARAM + the parameter */
+};
+
+static bool parse_threads(const char *s, int64_t *v)
+{
+	long n;
+
+	if (!parse_count(s, &n) || n > 16)
+		return false;
+	*v = n;
+	return true;
+}
+
+static int parse_param(struct adapt_options *o, size_t p, const char *arg)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (end == arg || *end || errno || !isfinite(v))
+		return usage_error("adapt: --%s: not a number: '%s'",
+				   reclaim_adapt_param_name((enum reclaim_adapt_param)p), arg);
+	o->param[p] = v;
+	o->param_set[p] = true;
+	return 0;
+}
+
+static struct option *long_options(void)
+{
+	static const struct option fixed[] = {
+	    {"interval", required_argument, NULL, 'i'},
+	    {"min", required_argument, NULL, OPT_MIN},
+	    {"max", required_argument, NULL, OPT_MAX},
+	    {"dry-run", no_argument, NULL, 'n'},
+	    {"once", no_argument, NULL, OPT_ONCE},
+	    {"keep", no_argument, NULL, OPT_KEEP},
+	    {"force", no_argument, NULL, 'f'},
+	    {"replay", required_argument, NULL, OPT_REPLAY},
+	    {"reset", no_argument, NULL, OPT_RESET},
+	    COMMON_LONG_OPTIONS,
+	};
+	size_t nfixed = sizeof(fixed) / sizeof(fixed[0]), n = reclaim_adapt_param_count();
+	struct option *opts = calloc(nfixed + n + 1, sizeof(*opts));
+
+	if (!opts)
+		abort();
+	memcpy(opts, fixed, sizeof(fixed));
+	for (size_t i = 0; i < n; i++)
+		opts[nfixed + i] =
+		    (struct option){reclaim_adapt_param_name((enum reclaim_adapt_param)i),
+				    required_argument, NULL, OPT_PARAM + (int)i};
+	return opts;
+}
+
+static int parse_option(struct cli *cli, struct adapt_options *o, int c, char **argv)
+{
+	bool done;
+	int r;
+
+	switch (c) {
+	case 'i':
+		if (!parse_seconds(optarg, false, &o->interval) || o->interval < 0.1)
+			return usage_error("adapt: --interval: not a number of seconds (at least "
+					   "0.1): '%s'",
+					   optarg);
+		return 0;
+	case OPT_MIN:
+	case OPT_MAX:
+		if (!parse_threads(optarg, c == OPT_MIN ? &o->min : &o->max))
+			return usage_error("adapt: --%s: not a number of threads (1-16): '%s'",
+					   c == OPT_MIN ? "min" : "max", optarg);
+		return 0;
+	case 'n':
+		o->dry_run = true;
+		return 0;
+	case OPT_ONCE:
+		o->once = true;
+		return 0;
+	case OPT_KEEP:
+		o->keep = true;
+		return 0;
+	case 'f':
+		o->force = true;
+		return 0;
+	case OPT_REPLAY:
+		o->replay = optarg;
+		return 0;
+	case OPT_RESET:
+		o->reset = true;
+		return 0;
+	default:
+		if (c >= OPT_PARAM && (size_t)(c - OPT_PARAM) < o->nparams)
+			return parse_param(o, (size_t)(c - OPT_PARAM), optarg);
+		r = common_option(cli, &cmd_adapt, c, argv, &done);
+		return done ? (r ? r : -1) : 0;
+	}
+}
+
+static int parse_options(struct cli *cli, struct adapt_options *o, int argc, char **argv)
+{
+	struct option *opts = long_options();
+	int c, r = 0;
+
+	while (r == 0 &&
+	       (c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS "i:nf", opts, NULL)) != -1)
+		r = parse_option(cli, o, c, argv);
+	free(opts);
+	if (r)
+		return r;
+	if (optind < argc)
+		return usage_error("adapt: unexpected argument '%s'", argv[optind]);
+	if (o->min && o->max && o->min > o->max)
+		return usage_error("adapt: --min %lld is above --max %lld", (long long)o->min,
+				   (long long)o->max);
+	if (o->reset && (o->replay || o->dry_run || o->once || o->keep))
+		return usage_error("adapt: --reset takes no other option");
+	if (o->replay && (o->dry_run || o->once || o->keep || o->force))
+		return usage_error("adapt: --replay writes nothing: --dry-run, --once, --keep and "
+				   "--force do not apply");
+	return 0;
+}
+
+static int run_adapt(struct cli *cli, int argc, char **argv)
+{
+	size_t n = reclaim_adapt_param_count();
+	struct adapt_options o = {
+	    .interval = 1.0,
+	    .nparams = n,
+	    .param = calloc(n, sizeof(double)),
+	    .param_set = calloc(n, sizeof(bool)),
+	};
+	int r;
+
+	if (!o.param || !o.param_set)
+		abort();
+	r = parse_options(cli, &o, argc, argv);
+	if (r)
+		r = r < 0 ? 0 : r;
+	else if (o.replay)
+		r = adapt_replay(cli, &o);
+	else if (o.reset)
+		r = reset_dead(cli, &o, false);
+	else
+		r = run_daemon(cli, &o);
+	free(o.param);
+	free(o.param_set);
+	return r;
+}
+
+const struct command cmd_adapt = {
+    .name = "adapt",
+    .run = run_adapt,
+    .args = "[-i SECONDS] [--min N] [--max N] [--dry-run] [--once] [--keep] | --replay FILE | "
+	    "--reset",
+    .summary = "Scale kswapd threads with the measured load",
+    .help = adapt_help,
+};
