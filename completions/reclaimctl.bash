@@ -6,7 +6,7 @@
 # _reclaimctl_command_opts and, if its operands complete to something, a case
 # in _reclaimctl_operand.
 
-_reclaimctl_commands='status get set threads swap autotune preset restore history check boot monitor stalls record report help'
+_reclaimctl_commands='status get set threads swap autotune preset restore history check boot adapt monitor stalls record report help'
 
 _reclaimctl_global_opts='--sysroot --json -J --no-color --help -h --version -V'
 
@@ -28,7 +28,7 @@ _reclaimctl_has_opt()
 	for w in "$@"; do
 		[ "$w" = -- ] && return 1
 		[ "$w" = "--$long" ] && return 0
-		[[ $w == -[!-]* && ${w#-} == *"$short"* ]] && return 0
+		[[ -n $short && $w == -[!-]* && ${w#-} == *"$short"* ]] && return 0
 	done
 	return 1
 }
@@ -69,6 +69,19 @@ _reclaimctl_command_opts()
 	restore) echo '--boot -b --dry-run -n --persist -p --json -J --help -h --sysroot --no-color' ;;
 	history) echo '--json -J --help -h --sysroot --no-color' ;;
 	boot) echo '--dry-run -n --json -J --help -h --sysroot --no-color' ;;
+	adapt)
+		# --replay and --reset are modes of their own: the daemon's options
+		# do not go with them.
+		if _reclaimctl_has_opt '' reset "$@"; then
+			echo '--help -h --sysroot --no-color'
+			return
+		fi
+		_reclaimctl_has_opt '' replay "$@" ||
+			echo '--dry-run -n --once --keep --force -f --reset'
+		echo '--interval -i --min --max --replay --up-cpu --up-direct --up-window --down-cpu'
+		echo '--down-direct --down-psi --down-window --cooldown --busy-cpu'
+		echo '--json -J --help -h --sysroot --no-color'
+		;;
 	esac
 }
 
@@ -107,6 +120,12 @@ _reclaimctl_option_arg()
 		compopt -o filenames 2>/dev/null
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		;;
+	adapt:--replay)
+		compopt -o filenames 2>/dev/null
+		mapfile -t COMPREPLY < <(compgen -f -X '!*.jsonl' -- "$cur"; compgen -d -- "$cur")
+		;;
+	adapt:-i | adapt:--interval | adapt:--min | adapt:--max | adapt:--up-* | adapt:--down-* | \
+		adapt:--cooldown | adapt:--busy-cpu) ;;
 	monitor:-i | monitor:--interval | monitor:-c | monitor:--count | stalls:-i | \
 		stalls:--interval | stalls:-n | stalls:--top | record:-i | record:--interval | \
 		record:-d | record:--duration) ;;

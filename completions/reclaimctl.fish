@@ -14,6 +14,7 @@ function __reclaimctl_commands
         threads 'Show the kswapd threads of every NUMA node' \
         swap 'Show the swap rings; change the priority of a device safely' \
         autotune 'Plan knobs and swap priorities for this machine; apply the plan' \
+        adapt 'Scale kswapd threads with the measured load' \
         monitor 'Show reclaim rates, kswapd CPU and pressure every interval' \
         stalls 'Show the processes delayed most by reclaim (taskstats)' \
         record 'Record rates, kswapd CPU, pressure and knobs into a file' \
@@ -200,6 +201,26 @@ complete -c reclaimctl -n '__reclaimctl_using status' -l textfile -xa '(__fish_c
 complete -c reclaimctl -n '__reclaimctl_using monitor' -s i -l interval -x -d 'Seconds between lines'
 complete -c reclaimctl -n '__reclaimctl_using monitor' -s c -l count -x -d 'Stop after N lines'
 complete -c reclaimctl -n '__reclaimctl_using monitor' -s N -l per-node -d 'A line per NUMA node too'
+
+# adapt
+complete -c reclaimctl -n '__reclaimctl_using adapt' -s i -l interval -x -d 'Seconds between samples'
+complete -c reclaimctl -n '__reclaimctl_using adapt' -l min -x -d 'Never fewer threads'
+complete -c reclaimctl -n '__reclaimctl_using adapt' -l max -x -d 'Never more threads'
+complete -c reclaimctl -n '__reclaimctl_using adapt' -s n -l dry-run -d 'Decide and log, never write'
+complete -c reclaimctl -n '__reclaimctl_using adapt' -l once -d 'One step, then exit'
+complete -c reclaimctl -n '__reclaimctl_using adapt' -l keep -d 'On exit, leave the threads as they are'
+complete -c reclaimctl -n '__reclaimctl_using adapt' -s f -l force -d 'Also when a sysctl file sets vm.kswapd_threads'
+complete -c reclaimctl -n '__reclaimctl_using adapt' -l replay -rF -d 'The decisions during a recording'
+complete -c reclaimctl -n '__reclaimctl_using adapt' -l reset -d 'Put back the baseline of an adapt that died'
+complete -c reclaimctl -n '__reclaimctl_using adapt' -l up-cpu -x -d '% CPU per kswapd thread: saturated (90)'
+complete -c reclaimctl -n '__reclaimctl_using adapt' -l up-direct -x -d 'Direct reclaims/s: persisting (10)'
+complete -c reclaimctl -n '__reclaimctl_using adapt' -l up-window -x -d 'Seconds before a step up (30)'
+complete -c reclaimctl -n '__reclaimctl_using adapt' -l down-cpu -x -d '% CPU per kswapd thread: quiet (40)'
+complete -c reclaimctl -n '__reclaimctl_using adapt' -l down-direct -x -d 'Direct reclaims/s: quiet (1)'
+complete -c reclaimctl -n '__reclaimctl_using adapt' -l down-psi -x -d 'PSI some avg10 %: quiet (10)'
+complete -c reclaimctl -n '__reclaimctl_using adapt' -l down-window -x -d 'Seconds of quiet before a step down (120)'
+complete -c reclaimctl -n '__reclaimctl_using adapt' -l cooldown -x -d 'Seconds after a change (60)'
+complete -c reclaimctl -n '__reclaimctl_using adapt' -l busy-cpu -x -d "% of a node's CPUs busy with other work: no step up (90)"
 
 # stalls
 complete -c reclaimctl -n '__reclaimctl_using stalls' -s i -l interval -x -d 'Measure over this many seconds'

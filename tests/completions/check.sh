@@ -136,7 +136,7 @@ else
 	result fail "syntax ($shell -n)" "$out"
 fi
 
-commands='autotune boot check get help history monitor preset record report restore set stalls status swap threads'
+commands='adapt autotune boot check get help history monitor preset record report restore set stalls status swap threads'
 knobs='kswapd_threads max_direct_reclaimers swap_round_robin_quota_kb swappiness
 watermark_scale_factor watermark_boost_factor min_free_kbytes zone_reclaim_mode
 threads throttle swap-quota'
