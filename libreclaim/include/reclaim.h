@@ -813,7 +813,8 @@ long reclaim_history_undoes(const struct reclaim_history *history, size_t idx);
  * up-window seconds, and its CPUs not busy-cpu busy with other work.
  * Down: every node's threads below down-cpu, direct reclaim below
  * down-direct and PSI some below down-psi for down-window seconds. No change
- * within cooldown seconds of the last. Never above max (the smallest
+ * within cooldown seconds of the last (the first one is not held back; after
+ * reclaim_adapt_resume() the cooldown runs first). Never above max (the smallest
  * node's CPUs / 4, at most 16, or reclaim_adapt_set_max()) nor below min
  * (the starting value, or reclaim_adapt_set_min()).
  */

@@ -165,6 +165,8 @@ RECLAIM_EXPORT int reclaim_adapt_new(struct reclaim_ctx *ctx, const struct recla
 	a->threads = a->before = a->min = threads;
 	a->ceiling = topo ? reclaim_adapt_default_max(topo) : 1;
 	a->max = a->ceiling > threads ? a->ceiling : threads;
+	/* no change yet: the cooldown does not hold the first one back */
+	a->since_change = INFINITY;
 	a->up_node = -1;
 	snprintf(a->reason, sizeof(a->reason), "started at %lld threads", (long long)threads);
 	*ret = a;
