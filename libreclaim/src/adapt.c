@@ -47,8 +47,8 @@ static const struct param_info params[] = {
     [RECLAIM_ADAPT_COOLDOWN] = {"cooldown", 60, 0, 86400,
 				"seconds after a change before the next one"},
     [RECLAIM_ADAPT_BUSY_CPU] = {"busy-cpu", 90, 1, 100,
-				"share of a node's CPUs, in %, busy with work other than "
-				"kswapd at or above which no thread is added"},
+				"share of the CPU time a node's kswapd threads leave, in %, "
+				"that other work takes, at or above which no thread is added"},
 };
 
 struct node_figures {
@@ -457,14 +457,23 @@ static const struct node_figures *busiest(const struct reclaim_adapt_sample *s)
 	return best;
 }
 
-/* % of the node's CPUs busy with other work than its kswapd threads; -1 if not known. */
+/*
+ * % of the CPU time its kswapd threads leave on the node that other work
+ * takes; -1 if not known. Of the node's whole capacity it could never reach
+ * busy-cpu on a small node: 4 CPUs all busy, one of them with kswapd, are
+ * only 76% busy with other work, yet there is no idle CPU for a new thread.
+ */
 static double other_work(const struct node_figures *n)
 {
-	double other;
+	double capacity, left, other;
 
 	if (!n->has_busy || !n->ncpus)
 		return -1;
-	other = n->busy - n->cpu_sum / n->ncpus;
+	capacity = 100.0 * n->ncpus;
+	left = capacity - n->cpu_sum;
+	if (left <= 0)
+		return 0; /* kswapd has it all: no other work */
+	other = (n->busy * n->ncpus - n->cpu_sum) / left * 100.0;
 	return other > 0 ? other : 0;
 }
 
