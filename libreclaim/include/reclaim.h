@@ -810,10 +810,12 @@ long reclaim_history_undoes(const struct reclaim_history *history, size_t idx);
  *
  * Up: the busiest node's kswapd threads at or above up-cpu each while
  * direct reclaims and throttled waits stay at or above up-direct, for
- * up-window seconds, and its CPUs not busy-cpu busy with other work.
+ * up-window seconds, unless other work takes busy-cpu of the CPU time its
+ * kswapd threads leave on its CPUs.
  * Down: every node's threads below down-cpu, direct reclaim below
  * down-direct and PSI some below down-psi for down-window seconds. No change
- * within cooldown seconds of the last. Never above max (the smallest
+ * within cooldown seconds of the last (the first one is not held back; after
+ * reclaim_adapt_resume() the cooldown runs first). Never above max (the smallest
  * node's CPUs / 4, at most 16, or reclaim_adapt_set_max()) nor below min
  * (the starting value, or reclaim_adapt_set_min()).
  */
@@ -829,7 +831,7 @@ enum reclaim_adapt_param {
 	RECLAIM_ADAPT_DOWN_PSI,	   /* PSI memory some avg10, % (10) */
 	RECLAIM_ADAPT_DOWN_WINDOW, /* seconds (120) */
 	RECLAIM_ADAPT_COOLDOWN,	   /* seconds (60) */
-	RECLAIM_ADAPT_BUSY_CPU,	   /* % of a node's CPUs busy with other work (90) */
+	RECLAIM_ADAPT_BUSY_CPU,	   /* % of a node's CPU left by kswapd taken by other work (90) */
 };
 
 /* Machine-wide figures of a sample: rates per second, PSI in %. */

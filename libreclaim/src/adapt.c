@@ -47,8 +47,8 @@ static const struct param_info params[] = {
     [RECLAIM_ADAPT_COOLDOWN] = {"cooldown", 60, 0, 86400,
 				"seconds after a change before the next one"},
     [RECLAIM_ADAPT_BUSY_CPU] = {"busy-cpu", 90, 1, 100,
-				"share of a node's CPUs, in %, busy with work other than "
-				"kswapd at or above which no thread is added"},
+				"share of the CPU time a node's kswapd threads leave, in %, "
+				"that other work takes, at or above which no thread is added"},
 };
 
 struct node_figures {
@@ -171,6 +171,8 @@ RECLAIM_EXPORT int reclaim_adapt_new(struct reclaim_ctx *ctx, const struct recla
 	a->threads = a->before = a->min = threads;
 	a->ceiling = topo ? reclaim_adapt_default_max(topo) : 1;
 	a->max = a->ceiling > threads ? a->ceiling : threads;
+	/* no change yet: the cooldown does not hold the first one back */
+	a->since_change = INFINITY;
 	a->up_node = -1;
 	snprintf(a->reason, sizeof(a->reason), "started at %lld threads", (long long)threads);
 	*ret = a;
@@ -458,14 +460,23 @@ static const struct node_figures *busiest(const struct reclaim_adapt_sample *s)
 	return best;
 }
 
-/* % of the node's CPUs busy with other work than its kswapd threads; -1 if not known. */
+/*
+ * % of the CPU time its kswapd threads leave on the node that other work
+ * takes; -1 if not known. Of the node's whole capacity it could never reach
+ * busy-cpu on a small node: 4 CPUs all busy, one of them with kswapd, are
+ * only 76% busy with other work, yet there is no idle CPU for a new thread.
+ */
 static double other_work(const struct node_figures *n)
 {
-	double other;
+	double capacity, left, other;
 
 	if (!n->has_busy || !n->ncpus)
 		return -1;
-	other = n->busy - n->cpu_sum / n->ncpus;
+	capacity = 100.0 * n->ncpus;
+	left = capacity - n->cpu_sum;
+	if (left <= 0)
+		return 0; /* kswapd has it all: no other work */
+	other = (n->busy * n->ncpus - n->cpu_sum) / left * 100.0;
 	return other > 0 ? other : 0;
 }
 
