@@ -77,13 +77,11 @@ struct reclaim_adapt {
 	struct reclaim_ctx *ctx;
 	double param[ARRAY_SIZE(params)];
 	int64_t threads, before; /* current value; the one before the last change */
-	int64_t min, max, ceiling;
-	bool changed; /* the cooldown runs from a change (or a resume), not from the start */
+	int64_t min, max;
 	bool handed_off;
 	double up_held, down_held, since_change;
 	double up_cpu_sum, up_direct_sum; /* integrals over the up window */
 	double down_direct_sum;
-	int up_node;
 	char reason[256];
 };
 
@@ -169,11 +167,11 @@ RECLAIM_EXPORT int reclaim_adapt_new(struct reclaim_ctx *ctx, const struct recla
 	for (size_t i = 0; i < ARRAY_SIZE(params); i++)
 		a->param[i] = params[i].def;
 	a->threads = a->before = a->min = threads;
-	a->ceiling = topo ? reclaim_adapt_default_max(topo) : 1;
-	a->max = a->ceiling > threads ? a->ceiling : threads;
+	a->max = topo ? reclaim_adapt_default_max(topo) : 1;
+	if (a->max < threads)
+		a->max = threads;
 	/* no change yet: the cooldown does not hold the first one back */
 	a->since_change = INFINITY;
-	a->up_node = -1;
 	snprintf(a->reason, sizeof(a->reason), "started at %lld threads", (long long)threads);
 	*ret = a;
 	return 0;
@@ -291,7 +289,6 @@ static void windows_reset(struct reclaim_adapt *a)
 {
 	a->up_held = a->down_held = 0;
 	a->up_cpu_sum = a->up_direct_sum = a->down_direct_sum = 0;
-	a->up_node = -1;
 }
 
 RECLAIM_EXPORT int reclaim_adapt_resume(struct reclaim_adapt *a, int64_t threads)
@@ -304,7 +301,6 @@ RECLAIM_EXPORT int reclaim_adapt_resume(struct reclaim_adapt *a, int64_t threads
 	a->handed_off = false;
 	windows_reset(a);
 	a->since_change = 0;
-	a->changed = true;
 	snprintf(a->reason, sizeof(a->reason), "resumed at %lld threads", (long long)threads);
 	return 0;
 }
@@ -518,14 +514,13 @@ static enum reclaim_adapt_verdict change(struct reclaim_adapt *a, int64_t to)
 	a->before = a->threads;
 	a->threads = to;
 	a->since_change = 0;
-	a->changed = true;
 	windows_reset(a);
 	return RECLAIM_ADAPT_CHANGE;
 }
 
 static bool cooling(const struct reclaim_adapt *a)
 {
-	return a->changed && a->since_change < a->param[RECLAIM_ADAPT_COOLDOWN];
+	return a->since_change < a->param[RECLAIM_ADAPT_COOLDOWN];
 }
 
 static enum reclaim_adapt_verdict step_up(struct reclaim_adapt *a, const struct node_figures *n)
@@ -550,7 +545,7 @@ static enum reclaim_adapt_verdict step_up(struct reclaim_adapt *a, const struct 
 		    n->id, a->up_cpu_sum / window, other);
 		return RECLAIM_ADAPT_KEEP;
 	}
-	if (a->since_change < a->param[RECLAIM_ADAPT_COOLDOWN]) {
+	if (cooling(a)) {
 		say(a,
 		    "node %d: kswapd threads at %.0f%% CPU each, %s direct reclaims/s; waiting "
 		    "for the cooldown (%.0f of %.0f s)",
