@@ -220,7 +220,7 @@ complete -c reclaimctl -n '__reclaimctl_using adapt' -l down-direct -x -d 'Direc
 complete -c reclaimctl -n '__reclaimctl_using adapt' -l down-psi -x -d 'PSI some avg10 %: quiet (10)'
 complete -c reclaimctl -n '__reclaimctl_using adapt' -l down-window -x -d 'Seconds of quiet before a step down (120)'
 complete -c reclaimctl -n '__reclaimctl_using adapt' -l cooldown -x -d 'Seconds after a change (60)'
-complete -c reclaimctl -n '__reclaimctl_using adapt' -l busy-cpu -x -d "% of a node's CPUs busy with other work: no step up (90)"
+complete -c reclaimctl -n '__reclaimctl_using adapt' -l busy-cpu -x -d '% of the CPU kswapd leaves that other work takes: no step up (90)'
 
 # stalls
 complete -c reclaimctl -n '__reclaimctl_using stalls' -s i -l interval -x -d 'Measure over this many seconds'
