@@ -333,7 +333,7 @@ static int start(struct daemon *d)
 		if (r)
 			return r;
 	}
-	if (reclaim_sampler_new(cli->ctx, RECLAIM_SAMPLER_CPUS | RECLAIM_SAMPLER_KNOBS,
+	if (reclaim_sampler_new(cli->ctx, RECLAIM_SAMPLER_CPUS | RECLAIM_SAMPLER_THREADS_KNOB,
 				&d->sampler) < 0 ||
 	    reclaim_topology_new(cli->ctx, &topo) < 0)
 		return lib_fail(cli, EXIT_FAILURE, "adapt");

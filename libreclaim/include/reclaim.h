@@ -549,6 +549,8 @@ enum reclaim_sampler_flags {
 	RECLAIM_SAMPLER_NODES = 1 << 0, /* also each node's vmstat */
 	RECLAIM_SAMPLER_KNOBS = 1 << 1, /* also the values of the knobs */
 	RECLAIM_SAMPLER_CPUS = 1 << 2,	/* also /proc/stat: how busy each node's CPUs are */
+	/* of the knobs only kswapd_threads (reclaim_sample_knob() for it alone) */
+	RECLAIM_SAMPLER_THREADS_KNOB = 1 << 3,
 };
 
 int reclaim_sampler_new(struct reclaim_ctx *ctx, unsigned int flags,

@@ -125,6 +125,13 @@ static int pread_all(struct reclaim_sampler *s, int fd, size_t *len_out)
 		if (n == 0)
 			break;
 		len += (size_t)n;
+		/*
+		 * Less than asked for is the whole file: proc, sysfs and sysctl
+		 * files give what they have in one read, as a regular file does;
+		 * this saves the read that would return 0.
+		 */
+		if (len + 1 < s->size)
+			break;
 	}
 	s->buf[len] = '\0';
 	if (len_out)
@@ -615,25 +622,31 @@ static int open_cpus(struct reclaim_sampler *s)
 	return 0;
 }
 
+/* Every knob, or with only RECLAIM_SAMPLER_THREADS_KNOB just kswapd_threads. */
 static int open_knobs(struct reclaim_sampler *s)
 {
 	size_t n = reclaim_knob_count();
+	bool all = s->flags & RECLAIM_SAMPLER_KNOBS;
 
 	s->knob_fds = malloc(n * sizeof(*s->knob_fds));
 	if (!s->knob_fds)
 		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		s->knob_fds[i] = -1;
 	for (size_t i = 0; i < n; i++) {
-		const char *path = reclaim_knob_path(reclaim_knob_get(i));
+		const struct reclaim_knob *k = reclaim_knob_get(i);
+		const char *path = reclaim_knob_path(k);
+		int fd;
 
-		s->knob_fds[i] = open_under(s->ctx, path);
-		if (s->knob_fds[i] == -ENOENT)
+		if (!all && !reclaim_knob_is_threads(k))
 			continue;
-		if (s->knob_fds[i] < 0) {
-			int r = s->knob_fds[i];
-
-			s->knob_fds[i] = -1;
-			return reclaim_error(s->ctx, -r, "cannot open %s: %s", path, strerror(-r));
-		}
+		fd = open_under(s->ctx, path);
+		if (fd == -ENOENT)
+			continue;
+		if (fd < 0)
+			return reclaim_error(s->ctx, -fd, "cannot open %s: %s", path,
+					     strerror(-fd));
+		s->knob_fds[i] = fd;
 	}
 	return 0;
 }
@@ -669,7 +682,7 @@ static int open_files(struct reclaim_sampler *s)
 		if (r < 0)
 			return r;
 	}
-	if (s->flags & RECLAIM_SAMPLER_KNOBS)
+	if (s->flags & (RECLAIM_SAMPLER_KNOBS | RECLAIM_SAMPLER_THREADS_KNOB))
 		return open_knobs(s);
 	return 0;
 }
@@ -707,9 +720,10 @@ RECLAIM_EXPORT int reclaim_sampler_new(struct reclaim_ctx *ctx, unsigned int fla
 	int r;
 
 	assert_return(ctx && ret, -EINVAL);
-	assert_return((flags & ~(unsigned int)(RECLAIM_SAMPLER_NODES | RECLAIM_SAMPLER_KNOBS |
-					       RECLAIM_SAMPLER_CPUS)) == 0,
-		      -EINVAL);
+	assert_return(
+	    (flags & ~(unsigned int)(RECLAIM_SAMPLER_NODES | RECLAIM_SAMPLER_KNOBS |
+				     RECLAIM_SAMPLER_CPUS | RECLAIM_SAMPLER_THREADS_KNOB)) == 0,
+	    -EINVAL);
 	reclaim_error_reset(ctx);
 	s = calloc(1, sizeof(*s));
 	if (!s)

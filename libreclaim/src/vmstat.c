@@ -22,6 +22,9 @@ static const char *const reclaim_names[] = {
 RECLAIM_EXPORT bool reclaim_vmstat_is_reclaim_counter(const char *name)
 {
 	assert_return(name, false);
+	/* every reclaim counter starts with one of these: most lines end here */
+	if (!strchr("adkpw", name[0]))
+		return false;
 	for (size_t i = 0; i < ARRAY_SIZE(reclaim_prefixes); i++)
 		if (strncmp(name, reclaim_prefixes[i], strlen(reclaim_prefixes[i])) == 0)
 			return true;
@@ -40,54 +43,86 @@ static void vmstat_free(struct reclaim_vmstat *vs)
 	free(vs);
 }
 
-static int vmstat_add(struct reclaim_vmstat *vs, const char *name, uint64_t value)
+static int vmstat_add(struct reclaim_vmstat *vs, const char *name, size_t len, uint64_t value,
+		      size_t *alloc)
 {
-	char **names = realloc(vs->names, (vs->count + 1) * sizeof(*names));
-	uint64_t *values;
+	if (vs->count == *alloc) {
+		size_t n = *alloc ? *alloc * 2 : 32;
+		char **names = realloc(vs->names, n * sizeof(*names));
+		uint64_t *values;
 
-	if (!names)
+		if (!names)
+			return -ENOMEM;
+		vs->names = names;
+		values = realloc(vs->values, n * sizeof(*values));
+		if (!values)
+			return -ENOMEM;
+		vs->values = values;
+		*alloc = n;
+	}
+	vs->names[vs->count] = strndup(name, len);
+	if (!vs->names[vs->count])
 		return -ENOMEM;
-	vs->names = names;
-	values = realloc(vs->values, (vs->count + 1) * sizeof(*values));
-	if (!values)
-		return -ENOMEM;
-	vs->values = values;
-	names[vs->count] = strdup(name);
-	if (!names[vs->count])
-		return -ENOMEM;
-	values[vs->count++] = value;
+	vs->values[vs->count++] = value;
 	return 0;
+}
+
+/*
+ * "NAME VALUE": NAME up to 127 characters, VALUE decimal digits. Parsed by
+ * hand, not with sscanf(): the sampler reads the file every interval.
+ */
+static bool parse_line(const char *line, const char *end, size_t *name_len, uint64_t *value)
+{
+	const char *p = line;
+	uint64_t v = 0;
+
+	while (p < end && *p != ' ' && *p != '\t')
+		p++;
+	*name_len = (size_t)(p - line);
+	if (*name_len == 0 || *name_len > 127)
+		return false;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p == end)
+		return false;
+	for (; p < end && *p >= '0' && *p <= '9'; p++) {
+		if (v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+			return false;
+		v = v * 10 + (uint64_t)(*p - '0');
+	}
+	*value = v;
+	return p == end;
 }
 
 int reclaim_vmstat_parse(const char *text, struct reclaim_vmstat **ret, size_t *line_no)
 {
 	struct reclaim_vmstat *vs = calloc(1, sizeof(*vs));
 	const char *line = text;
-	size_t n = 0;
+	size_t n = 0, alloc = 0;
 
 	if (!vs)
 		return -ENOMEM;
 	vs->refcount = 1;
 	while (*line) {
-		const char *nl = strchr(line, '\n');
-		char name[128], end;
-		unsigned long long v;
+		const char *nl = strchr(line, '\n'), *end = nl ? nl : line + strlen(line);
+		char name[128];
+		size_t len;
+		uint64_t v;
 		int r;
 
 		n++;
-		if (sscanf(line, "%127s %llu%c", name, &v, &end) != 3 || end != '\n') {
-			/* The last line may lack its newline. */
-			if (nl || sscanf(line, "%127s %llu%c", name, &v, &end) != 2) {
-				vmstat_free(vs);
-				if (line_no)
-					*line_no = n;
-				return -EINVAL;
-			}
+		if (!parse_line(line, end, &len, &v)) {
+			vmstat_free(vs);
+			if (line_no)
+				*line_no = n;
+			return -EINVAL;
 		}
-		line = nl ? nl + 1 : line + strlen(line);
+		memcpy(name, line, len);
+		name[len] = '\0';
+		line = nl ? nl + 1 : end;
 		if (!reclaim_vmstat_is_reclaim_counter(name))
 			continue;
-		r = vmstat_add(vs, name, v);
+		r = vmstat_add(vs, name, len, v, &alloc);
 		if (r < 0) {
 			vmstat_free(vs);
 			return r;
