@@ -67,7 +67,7 @@ status_kb() { awk -v k="$2:" '$1 == k {print $2}' "/proc/$1/status"; }
 root=/
 [[ ${#args[@]} -eq 0 ]] || root=${args[1]}
 
-${CC:-cc} -O2 -I"$here/libreclaim/include" "$here/bench/adapt-step.c" -o "$tmp/adapt-step" \
+${CC:-cc} -std=c17 -Wall -Wextra -O2 -I"$here/libreclaim/include" "$here/bench/adapt-step.c" -o "$tmp/adapt-step" \
 	-L"$build/libreclaim" -lreclaim -Wl,-rpath,"$build/libreclaim"
 read -r t_read t_fill t_step < <("$tmp/adapt-step" "$root" 2000)
 

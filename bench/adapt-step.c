@@ -9,6 +9,7 @@
  *   adapt-step ROOT N
  *   adapt-step --sleep-loop SECONDS
  */
+#define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +25,7 @@ static double cpu_us(void)
 	return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
 }
 
-static int sleep_loop(double seconds)
+static _Noreturn void sleep_loop(double seconds)
 {
 	long step = (long)(seconds * 1e9);
 	struct timespec t;
@@ -50,7 +51,7 @@ int main(int argc, char **argv)
 	long n;
 
 	if (argc == 3 && strcmp(argv[1], "--sleep-loop") == 0)
-		return sleep_loop(atof(argv[2]));
+		sleep_loop(atof(argv[2]));
 	if (argc != 3 || (n = atol(argv[2])) <= 0) {
 		fprintf(stderr, "usage: adapt-step ROOT N | --sleep-loop SECONDS\n");
 		return 2;
