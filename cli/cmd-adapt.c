@@ -441,9 +441,7 @@ static int run_daemon(struct cli *cli, const struct adapt_options *o)
 		announce(&d);
 		r = loop(&d);
 		if (o->once && !cli->json && r == 0)
-			notice(&d, "kswapd_threads %lld: %s",
-			       (long long)reclaim_adapt_threads(d.adapt),
-			       reclaim_adapt_reason(d.adapt));
+			notice(&d, "adapt: %s", reclaim_adapt_reason(d.adapt));
 		if (r == 0)
 			r = stop(&d);
 		else if (d.state_saved)
