@@ -232,7 +232,7 @@ static void hangup(struct daemon *d, int64_t knob)
 static int step(struct daemon *d)
 {
 	struct reclaim_sample *cur;
-	int64_t knob, old = reclaim_adapt_threads(d->adapt);
+	int64_t knob, old;
 	int r, v;
 
 	r = read_sample(d, &cur, &knob);
@@ -240,6 +240,7 @@ static int step(struct daemon *d)
 		return r;
 	if (got_hup)
 		hangup(d, knob);
+	old = reclaim_adapt_threads(d->adapt); /* after a resume: the value it resumed at */
 	reclaim_adapt_sample_fill(d->figures, d->prev, cur);
 	if (!d->o->dry_run)
 		reclaim_adapt_sample_set_knob(d->figures, knob);
@@ -471,7 +472,8 @@ static int reset_dead(struct cli *cli, const struct adapt_options *o, bool quiet
 	}
 	if (r < 0)
 		return lib_fail(cli, EXIT_FAILURE, "adapt");
-	if (pid != getpid() && kill(pid, 0) == 0)
+	/* EPERM: a process of another user has that PID; it may be adapt (as in check_running) */
+	if (pid != getpid() && (kill(pid, 0) == 0 || errno == EPERM))
 		return fail(EXIT_FAILURE, "adapt: PID %ld is running: stop it first", (long)pid);
 	if (reclaim_knob_read(cli->ctx, k, &now) < 0)
 		return lib_fail(cli, EXIT_FAILURE, "adapt");
@@ -708,9 +710,11 @@ static int run_adapt(struct cli *cli, int argc, char **argv)
 		r = r < 0 ? 0 : r;
 	else if (o.replay)
 		r = adapt_replay(cli, &o);
-	else if (o.reset)
+	else if (o.reset) {
+		/* ExecStopPost=: the baseline put back goes to the journal too */
+		journal_use(reclaim_is_live(cli->ctx));
 		r = reset_dead(cli, &o, false);
-	else
+	} else
 		r = run_daemon(cli, &o);
 	free(o.param);
 	free(o.param_set);

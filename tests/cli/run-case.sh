@@ -7,7 +7,8 @@
 # A case file has "root: NAME" (a directory under FIXTURES_DIR), "args: ARGS"
 # (words; $ROOT stands for the copy's path) and any number of "setup: CMD"
 # lines, shell commands run in the copy before the command (to damage a file,
-# say). UPDATE=1 rewrites the expected file instead of comparing.
+# say). "json: lines": with --json, stdout is JSON lines (one document per
+# line) instead of one document. UPDATE=1 rewrites the expected file instead of comparing.
 # "expect-file: PATH NAME" lines compare the copy's PATH after the command
 # byte for byte with NAME beside the expected file (UPDATE=1 writes NAME).
 # Files the command adds are shown whole; the times in the history and in a
@@ -40,10 +41,17 @@ read -ra args <<<"${args_line//\$ROOT/$work/root}"
 rc=0
 TZ=UTC NO_COLOR=1 "$reclaimctl" --sysroot "$work/root" "${args[@]}" >"$work/out" 2>"$work/err" || rc=$?
 
-# Anything printed with --json must be one valid JSON document.
+# Anything printed with --json must be one valid JSON document, or with a
+# "json: lines" line in the case (monitor, adapt --replay) one on each line.
 if [[ " ${args[*]} " == *" --json "* ]] && [ -s "$work/out" ]; then
-	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$work/out" || {
-		echo "stdout is not valid JSON" >&2
+	json_mode=$(sed -n 's/^json: *//p' "$case_file")
+	python3 -c 'import json,sys
+if sys.argv[2] == "lines":
+    for line in open(sys.argv[1]):
+        json.loads(line)
+else:
+    json.load(open(sys.argv[1]))' "$work/out" "${json_mode:-document}" || {
+		echo "stdout is not valid JSON${json_mode:+ ($json_mode)}" >&2
 		exit 1
 	}
 fi
