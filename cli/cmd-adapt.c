@@ -424,6 +424,23 @@ static int stop(struct daemon *d)
 	return r;
 }
 
+/* --once prints its step also when it keeps the value: the figures it saw. */
+static void once_keep(const struct daemon *d)
+{
+	int64_t now = reclaim_adapt_threads(d->adapt);
+	char when[16];
+
+	if (now != d->baseline)
+		return; /* the change is printed */
+	if (!d->cli->json) {
+		notice(d, "adapt: %s", reclaim_adapt_reason(d->adapt));
+		return;
+	}
+	clock_text(when, sizeof(when));
+	adapt_print(d->cli, elapsed_of(d), when, now, now, reclaim_adapt_reason(d->adapt),
+		    d->o->dry_run);
+}
+
 static int run_daemon(struct cli *cli, const struct adapt_options *o)
 {
 	struct daemon d = {.cli = cli, .o = o, .knob = reclaim_knob_find("kswapd_threads")};
@@ -441,8 +458,8 @@ static int run_daemon(struct cli *cli, const struct adapt_options *o)
 	if (r == 0) {
 		announce(&d);
 		r = loop(&d);
-		if (o->once && !cli->json && r == 0)
-			notice(&d, "adapt: %s", reclaim_adapt_reason(d.adapt));
+		if (o->once && r == 0)
+			once_keep(&d);
 		if (r == 0)
 			r = stop(&d);
 		else if (d.state_saved)
@@ -491,8 +508,10 @@ static int reset_dead(struct cli *cli, const struct adapt_options *o, bool quiet
 		if (write_threads(&d, baseline, reason) < 0)
 			return lib_fail(cli, EXIT_FAILURE, "adapt: putting back the baseline");
 		journal_adapt(now, baseline, reason, false);
-		printf("adapt: kswapd_threads %lld -> %lld: %s\n", (long long)now,
-		       (long long)baseline, reason);
+		/* under ExecStopPost= standard output is the journal: it has the entry */
+		if (!journal_is_stream(STDOUT_FILENO))
+			printf("adapt: kswapd_threads %lld -> %lld: %s\n", (long long)now,
+			       (long long)baseline, reason);
 	} else {
 		printf("adapt: kswapd_threads is at the baseline %lld already\n",
 		       (long long)baseline);
