@@ -16,7 +16,12 @@
 #     ExecStopPost's `reclaimctl adapt --reset` puts 1 back (knob, one kswapd
 #     per node, a journal entry naming the dead PID), and Restart=on-failure
 #     starts a new daemon (NRestarts 1, another PID, its own state file);
-#  4. raised again, `systemctl stop`: the daemon puts the baseline back
+#  4. `reclaimctl set threads 2` under the daemon: one hand-off entry
+#     (MESSAGE_ID=b68d4c86...), StatusText says so and the knob stays 2;
+#     `systemctl reload` (ExecReload=, SIGHUP): an entry "resumed at
+#     vm.kswapd_threads 2", and the daemon is in control again: with no
+#     load it steps down to 1 (journal entry 2 -> 1);
+#  5. raised again, `systemctl stop`: the daemon puts the baseline back
 #     itself (journal entry "back to the baseline"), the unit is inactive
 #     with Result=success, /run/reclaimctl/adapt is gone and ExecStopPost
 #     found nothing to reset.
@@ -49,6 +54,8 @@ stop_hog() {
 	kill "$hog_pid" 2>/dev/null || true
 	wait "$hog_pid" 2>/dev/null || true
 }
+journal_has() { journalctl -b -q --no-pager "$@" | grep -q .; }
+unit_log_has() { journalctl -b -q --no-pager -u "$U" | grep -qF -- "$1"; }
 state_text() { tr '\n' ' ' <"$STATE" | sed 's/ $//'; }
 
 step "1. the unit runs, with a status and a watchdog"
@@ -119,7 +126,28 @@ wait_for 5 "the new daemon's state file" -- grep -q "pid=$newpid" "$STATE" || tr
 assert_eq "pid=$newpid baseline=1 threads=1" "$(state_text)" "$STATE of the new daemon"
 assert_match '^kswapd_threads 1 \(1-3\): ' "$(prop StatusText)" "the new daemon's StatusText"
 
-step "4. raised again, systemctl stop: the baseline back, no state left"
+step "4. someone else sets 2: the daemon steps aside; systemctl reload: it takes over"
+ID_HANDOFF=b68d4c8640f74ddd8d1e157b7cbe2fab
+assert_rc 0 "reclaimctl set threads 2" -- reclaimctl set threads 2
+wait_for 10 "the hand-off entry" -- journal_has "MESSAGE_ID=$ID_HANDOFF" || true
+journal_load /tmp/handoff.json "MESSAGE_ID=$ID_HANDOFF" || fail "journalctl -o json: not JSON"
+assert_eq 1 "${JSON[.:len]-0}" "one hand-off entry"
+assert_eq 2 "$(jv '.[0].RECLAIM_VALUE')" "RECLAIM_VALUE: the value someone else set"
+assert_match 'someone else changed it' "$(prop StatusText)" "StatusText says it stepped aside"
+sleep 14 # more than down-window + cooldown: a daemon in control would step down
+assert_file_eq "$KNOB_THREADS" 2 "the knob stays the other writer's"
+assert_rc 0 "systemctl reload $U" -- systemctl reload "$U"
+wait_for 10 "the resume entry" -- unit_log_has 'adapt: resumed at vm.kswapd_threads 2 (SIGHUP)' || true
+assert_ge "$(journalctl -b -q --no-pager -u "$U" | grep -c 'adapt: resumed at vm.kswapd_threads 2 (SIGHUP)' || true)" 1 \
+	"journal: resumed at 2 on SIGHUP"
+wait_for 40 "kswapd_threads back to 1 (the daemon in control again)" -- knob_is 1 || true
+assert_file_eq "$KNOB_THREADS" 1 "the resumed daemon stepped down to its minimum"
+journal_load /tmp/resumed.json "MESSAGE_ID=$ID_ADAPT" "RECLAIM_OLD=2" "RECLAIM_NEW=1" "_PID=$newpid" ||
+	fail "journalctl -o json: not JSON"
+assert_ge "${JSON[.:len]-0}" 1 "journal: the resumed daemon's 2 -> 1"
+check_kswapd_per_node 1
+
+step "5. raised again, systemctl stop: the baseline back, no state left"
 start_hog
 wait_for 90 "kswapd_threads above 1" -- knob_above 1 || true
 stop_hog
