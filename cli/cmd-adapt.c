@@ -142,6 +142,10 @@ int adapt_configure(struct cli *cli, struct reclaim_adapt *adapt, const struct a
 			return lib_fail(cli, EXIT_USAGE, "adapt");
 	if (o->max && reclaim_adapt_set_max(adapt, o->max) < 0)
 		return lib_fail(cli, EXIT_USAGE, "adapt");
+	/* a --min above the default most threads raises it; a --max given does not move */
+	if (!o->max && o->min > reclaim_adapt_max(adapt) &&
+	    reclaim_adapt_set_max(adapt, o->min) < 0)
+		return lib_fail(cli, EXIT_USAGE, "adapt");
 	if (o->min && reclaim_adapt_set_min(adapt, o->min) < 0)
 		return lib_fail(cli, EXIT_USAGE, "adapt");
 	return 0;

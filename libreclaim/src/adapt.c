@@ -296,7 +296,12 @@ RECLAIM_EXPORT int reclaim_adapt_resume(struct reclaim_adapt *a, int64_t threads
 	const struct reclaim_knob *k = reclaim_knob_find("kswapd_threads");
 
 	assert_return(a, -EINVAL);
-	assert_return(threads >= reclaim_knob_min(k) && threads <= reclaim_knob_max(k), -ERANGE);
+	reclaim_error_reset(a->ctx);
+	if (threads < reclaim_knob_min(k) || threads > reclaim_knob_max(k))
+		return reclaim_error(a->ctx, ERANGE, "kswapd_threads %lld is outside %lld-%lld",
+				     (long long)threads, (long long)reclaim_knob_min(k),
+				     (long long)reclaim_knob_max(k));
+	/* someone else's value may be outside the bounds: no step goes further out */
 	a->threads = a->before = threads;
 	a->handed_off = false;
 	windows_reset(a);
