@@ -5,11 +5,14 @@
  * run, side by side on one scale. No script, no external resource.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "reclaimctl.h"
 #include "report.h"
@@ -185,9 +188,36 @@ static int add_line(struct run *r, cJSON *o)
 	return 0;
 }
 
+/* A FIFO or a device in place of a recording would hang or never end: refused. */
+static FILE *open_recording(const char *file)
+{
+	struct stat st;
+	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) < 0) {
+		int err = errno;
+
+		close(fd);
+		errno = err;
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = S_ISDIR(st.st_mode) ? EISDIR : EBADFD;
+		return NULL;
+	}
+	f = fdopen(fd, "re");
+	if (!f)
+		close(fd);
+	return f;
+}
+
 int read_run(const char *file, struct run *r)
 {
-	FILE *f = fopen(file, "re");
+	FILE *f = open_recording(file);
 	char *line = NULL;
 	size_t size = 0, n = 0;
 	ssize_t len;
@@ -196,7 +226,8 @@ int read_run(const char *file, struct run *r)
 	memset(r, 0, sizeof(*r));
 	r->file = (char *)file;
 	if (!f)
-		return fail(EXIT_FAILURE, "cannot read %s: %s", file, strerror(errno));
+		return fail(EXIT_FAILURE, "cannot read %s: %s", file,
+			    errno == EBADFD ? "not a regular file" : strerror(errno));
 	while ((len = getline(&line, &size, f)) > 0) {
 		cJSON *o;
 

@@ -85,7 +85,8 @@ RECLAIM_EXPORT int reclaim_adapt_state_load(struct reclaim_ctx *ctx, pid_t *pid,
 	if (r == -ENOENT)
 		return r;
 	if (r < 0)
-		return reclaim_error(ctx, -r, "cannot read %s: %s", ADAPT_STATE, strerror(-r));
+		return reclaim_error(ctx, -r, "cannot read %s: %s", ADAPT_STATE,
+				     reclaim_read_strerror(r));
 	/* what a stop writes comes from here: a planted file must not be believed */
 	full = reclaim_path_nofollow(ctx, ADAPT_STATE);
 	r = !full ? reclaim_path_error(ctx, ADAPT_STATE)

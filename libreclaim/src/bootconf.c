@@ -44,7 +44,7 @@ RECLAIM_EXPORT int reclaim_boot_preset(struct reclaim_ctx *ctx, char **ret)
 	r = reclaim_read_file(ctx, RECLAIM_BOOT_CONFIG, &text, NULL);
 	if (r < 0 && r != -ENOENT)
 		return reclaim_error(ctx, -r, "cannot read %s: %s", RECLAIM_BOOT_CONFIG,
-				     strerror(-r));
+				     reclaim_read_strerror(r));
 	for (line = text, r = 0; line && *line && r == 0; line = next) {
 		next = strchr(line, '\n');
 		if (next)

@@ -281,7 +281,7 @@ static int keep_persisted(struct reclaim_change *c)
 		return 0;
 	if (r < 0)
 		return reclaim_error(c->ctx, -r, "cannot read %s: %s", RECLAIM_PERSIST_FILE,
-				     strerror(-r));
+				     reclaim_read_strerror(r));
 	return 0;
 }
 

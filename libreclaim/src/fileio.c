@@ -9,6 +9,51 @@
 
 #include "internal.h"
 
+const char *reclaim_read_strerror(int r)
+{
+	if (r == -RECLAIM_ENOTREG)
+		return "not a regular file";
+	if (r == -EFBIG)
+		return "larger than " RECLAIM_READ_MAX_TEXT;
+	return strerror(r < 0 ? -r : r);
+}
+
+/* O_NONBLOCK: a FIFO in place of a file must not hang the command (it is refused below). */
+int reclaim_open_regular(const char *full, int *ret_fd)
+{
+	struct stat st;
+	int fd = open(full, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0) {
+		int r = -errno;
+
+		close(fd);
+		return r;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return S_ISDIR(st.st_mode) ? -EISDIR : -RECLAIM_ENOTREG;
+	}
+	*ret_fd = fd;
+	return 0;
+}
+
+int reclaim_check_regular(const char *full)
+{
+	struct stat st;
+
+	if (stat(full, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return S_ISDIR(st.st_mode) ? -EISDIR : -RECLAIM_ENOTREG;
+	/* proc files say 0: only a file on disk can be too large here */
+	if ((uint64_t)st.st_size > RECLAIM_READ_MAX)
+		return -EFBIG;
+	return 0;
+}
+
 /* /proc and /sys files report size 0, so read until EOF instead of trusting stat. */
 int reclaim_read_file(const struct reclaim_ctx *ctx, const char *path, char **ret, size_t *ret_len)
 {
@@ -19,9 +64,9 @@ int reclaim_read_file(const struct reclaim_ctx *ctx, const char *path, char **re
 
 	if (!full)
 		return -errno;
-	fd = open(full, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
+	r = reclaim_open_regular(full, &fd);
+	if (r < 0)
+		return r;
 	for (;;) {
 		ssize_t n;
 
@@ -30,6 +75,10 @@ int reclaim_read_file(const struct reclaim_ctx *ctx, const char *path, char **re
 
 			if (buf)
 				size *= 2;
+			if (size > RECLAIM_READ_MAX + 1) {
+				r = -EFBIG;
+				break;
+			}
 			nbuf = realloc(buf, size);
 			if (!nbuf) {
 				r = -ENOMEM;
@@ -69,7 +118,7 @@ int reclaim_read_optional(struct reclaim_ctx *ctx, const char *path, char **buf)
 		return 0;
 	}
 	if (r < 0)
-		return reclaim_error(ctx, -r, "cannot read %s: %s", path, strerror(-r));
+		return reclaim_error(ctx, -r, "cannot read %s: %s", path, reclaim_read_strerror(r));
 	return 0;
 }
 

@@ -56,7 +56,8 @@ static int parse_fstab(struct reclaim_ctx *ctx, struct libmnt_table **ret)
 		return reclaim_error(ctx, EINVAL, FSTAB ": line %zu is not a valid fstab entry",
 				     bad);
 	if (r < 0)
-		return reclaim_error(ctx, -r, "cannot read " FSTAB ": %s", strerror(-r));
+		return reclaim_error(ctx, -r, "cannot read " FSTAB ": %s",
+				     reclaim_read_strerror(r));
 	return 0;
 }
 
@@ -393,7 +394,8 @@ static int edit_text(struct reclaim_fstab *f, struct libmnt_fs *fs, int prio, ch
 
 	r = reclaim_read_file(f->ctx, FSTAB, &text, &len);
 	if (r < 0)
-		return reclaim_error(f->ctx, -r, "cannot read " FSTAB ": %s", strerror(-r));
+		return reclaim_error(f->ctx, -r, "cannot read " FSTAB ": %s",
+				     reclaim_read_strerror(r));
 	nth = entry_index(f->tb, fs);
 	if (nth < 0 || find_line(text, len, (size_t)nth, &where) < 0)
 		return reclaim_error(f->ctx, ESTALE, FSTAB " changed since it was read");

@@ -203,7 +203,8 @@ int reclaim_history_load(struct reclaim_ctx *ctx, struct reclaim_history **ret)
 	r = reclaim_read_file(ctx, HISTORY, &text, NULL);
 	if (r < 0 && r != -ENOENT) {
 		history_free(h);
-		return reclaim_error(ctx, -r, "cannot read %s: %s", HISTORY, strerror(-r));
+		return reclaim_error(ctx, -r, "cannot read %s: %s", HISTORY,
+				     reclaim_read_strerror(r));
 	}
 	/* What a restore writes comes from here: a planted history must not be believed. */
 	if (text) {

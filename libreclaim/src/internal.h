@@ -59,6 +59,20 @@ char *reclaim_path_nofollow(const struct reclaim_ctx *ctx, const char *path);
 int reclaim_path_error(struct reclaim_ctx *ctx, const char *path);
 
 /* fileio.c: every read goes under the context's root. */
+/*
+ * What is read must be a regular file (a FIFO would hang the command, a
+ * device like /dev/zero never end): -EISDIR, or -RECLAIM_ENOTREG for the
+ * rest; and no larger than RECLAIM_READ_MAX: -EFBIG.
+ */
+#define RECLAIM_ENOTREG	      EBADFD
+#define RECLAIM_READ_MAX      (16u << 20)
+#define RECLAIM_READ_MAX_TEXT "16 MiB"
+/* strerror() that also says what -RECLAIM_ENOTREG and -EFBIG mean here. */
+const char *reclaim_read_strerror(int r);
+/* Opens @full (a real path) to read it, refusing what is not a regular file. */
+int reclaim_open_regular(const char *full, int *fd);
+/* The same check for a file another library opens (libmount); -errno. */
+int reclaim_check_regular(const char *full);
 /* Reads a whole file; -errno (without setting an error message). */
 int reclaim_read_file(const struct reclaim_ctx *ctx, const char *path, char **buf, size_t *len);
 /* The same for a file that may be absent: 0 with *buf NULL then; sets the error message. */

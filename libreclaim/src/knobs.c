@@ -166,7 +166,8 @@ RECLAIM_EXPORT int reclaim_knob_read(struct reclaim_ctx *ctx, const struct recla
 	if (r == -ENOENT)
 		return missing(ctx, k);
 	if (r < 0)
-		return reclaim_error(ctx, -r, "cannot read %s: %s", k->path, strerror(-r));
+		return reclaim_error(ctx, -r, "cannot read %s: %s", k->path,
+				     reclaim_read_strerror(r));
 	if (reclaim_parse_i64(line, value) < 0)
 		return reclaim_error(ctx, EINVAL, "%s: malformed value '%s'", k->path, line);
 	return 0;

@@ -166,7 +166,7 @@ static int probe_task(struct reclaim_ctx *ctx, pid_t pid, bool need_kthread,
 	if (r == -ENOENT || r == -ESRCH)
 		return 0;
 	if (r < 0)
-		return reclaim_error(ctx, -r, "cannot read %s: %s", path, strerror(-r));
+		return reclaim_error(ctx, -r, "cannot read %s: %s", path, reclaim_read_strerror(r));
 	r = reclaim_proc_stat_parse(text, k->name, sizeof(k->name), &k->state, &ticks,
 				    &k->last_cpu);
 	if (r < 0)
@@ -279,7 +279,8 @@ static int candidates(struct reclaim_ctx *ctx, pid_t **pids, size_t *n, bool *al
 	if (r == 0)
 		return reclaim_children_parse(ctx, children, pids, n);
 	if (r != -ENOENT)
-		return reclaim_error(ctx, -r, "cannot read " RECLAIM_CHILDREN ": %s", strerror(-r));
+		return reclaim_error(ctx, -r, "cannot read " RECLAIM_CHILDREN ": %s",
+				     reclaim_read_strerror(r));
 	if (!reclaim_exists(ctx, "/proc")) {
 		*pids = NULL;
 		*n = 0;

@@ -138,7 +138,7 @@ static int read_persisted(struct reclaim_ctx *ctx, int64_t *values, bool *set, b
 	r = reclaim_read_file(ctx, RECLAIM_PERSIST_FILE, &text, NULL);
 	if (r < 0)
 		return reclaim_error(ctx, -r, "cannot read " RECLAIM_PERSIST_FILE ": %s",
-				     strerror(-r));
+				     reclaim_read_strerror(r));
 	*exists = true;
 	return parse_persisted(ctx, text, values, set);
 }

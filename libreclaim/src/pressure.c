@@ -67,7 +67,7 @@ RECLAIM_EXPORT int reclaim_pressure_new(struct reclaim_ctx *ctx, struct reclaim_
 		return reclaim_error(ctx, ENOENT,
 				     "%s: this kernel has no pressure stall information", path);
 	if (r < 0)
-		return reclaim_error(ctx, -r, "cannot read %s: %s", path, strerror(-r));
+		return reclaim_error(ctx, -r, "cannot read %s: %s", path, reclaim_read_strerror(r));
 	r = reclaim_pressure_parse(text, ret);
 	if (r == -EINVAL)
 		return reclaim_error(ctx, EINVAL, "%s: malformed", path);

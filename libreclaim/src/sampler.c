@@ -92,12 +92,12 @@ static void close_fd(int *fd)
 static int open_under(struct reclaim_ctx *ctx, const char *path)
 {
 	_cleanup_free_ char *full = reclaim_path(ctx, path);
-	int fd;
+	int fd, r;
 
 	if (!full)
 		return -errno;
-	fd = open(full, O_RDONLY | O_CLOEXEC);
-	return fd < 0 ? -errno : fd;
+	r = reclaim_open_regular(full, &fd);
+	return r < 0 ? r : fd;
 }
 
 /* Reads the whole file behind @fd from offset 0 into s->buf (NUL-terminated). */
@@ -110,8 +110,11 @@ static int pread_all(struct reclaim_sampler *s, int fd, size_t *len_out)
 
 		if (len + 1 >= s->size) {
 			size_t size = s->size ? s->size * 2 : 16384;
-			char *buf = realloc(s->buf, size);
+			char *buf;
 
+			if (size > RECLAIM_READ_MAX + 1)
+				return -EFBIG;
+			buf = realloc(s->buf, size);
 			if (!buf)
 				return -ENOMEM;
 			s->buf = buf;
@@ -181,7 +184,8 @@ static int probe(struct reclaim_sampler *s, pid_t pid, bool need_kthread)
 	if (t.fd == -ENOENT || t.fd == -ESRCH)
 		return 0;
 	if (t.fd < 0)
-		return reclaim_error(s->ctx, -t.fd, "cannot open %s: %s", path, strerror(-t.fd));
+		return reclaim_error(s->ctx, -t.fd, "cannot open %s: %s", path,
+				     reclaim_read_strerror(t.fd));
 	r = pread_all(s, t.fd, NULL);
 	if (r == 0)
 		r = reclaim_proc_stat_parse(s->buf, t.name, sizeof(t.name), &state, &ticks,
@@ -219,7 +223,8 @@ static int update_children(struct reclaim_sampler *s, bool *changed)
 
 	r = pread_all(s, s->children_fd, &len);
 	if (r < 0)
-		return reclaim_error(s->ctx, -r, "cannot read " CHILDREN_PATH ": %s", strerror(-r));
+		return reclaim_error(s->ctx, -r, "cannot read " CHILDREN_PATH ": %s",
+				     reclaim_read_strerror(r));
 	r = reclaim_children_parse(s->ctx, s->buf, &pids, &n);
 	if (r < 0)
 		return r;
@@ -358,7 +363,8 @@ static int read_vmstat(struct reclaim_sampler *s, int fd, const char *path,
 
 	r = pread_all(s, fd, NULL);
 	if (r < 0)
-		return reclaim_error(s->ctx, -r, "cannot read %s: %s", path, strerror(-r));
+		return reclaim_error(s->ctx, -r, "cannot read %s: %s", path,
+				     reclaim_read_strerror(r));
 	r = reclaim_vmstat_parse(s->buf, ret, &line);
 	if (r == -EINVAL)
 		return reclaim_error(s->ctx, EINVAL, "%s:%zu: malformed line", path, line);
@@ -376,7 +382,7 @@ static int read_pressure(struct reclaim_sampler *s, struct reclaim_sample *smp)
 		return 0;
 	if (r < 0)
 		return reclaim_error(s->ctx, -r, "cannot read /proc/pressure/memory: %s",
-				     strerror(-r));
+				     reclaim_read_strerror(r));
 	r = reclaim_pressure_parse(s->buf, &smp->pressure);
 	if (r == -EINVAL)
 		return reclaim_error(s->ctx, EINVAL, "/proc/pressure/memory: malformed");
@@ -453,7 +459,8 @@ static int read_cpus(struct reclaim_sampler *s, struct reclaim_sample *smp)
 		return 0;
 	r = pread_all(s, s->stat_fd, NULL);
 	if (r < 0)
-		return reclaim_error(s->ctx, -r, "cannot read /proc/stat: %s", strerror(-r));
+		return reclaim_error(s->ctx, -r, "cannot read /proc/stat: %s",
+				     reclaim_read_strerror(r));
 	smp->cpu_nodes = calloc(s->ncpu_nodes ? s->ncpu_nodes : 1, sizeof(*smp->cpu_nodes));
 	if (!smp->cpu_nodes)
 		return -ENOMEM;
@@ -563,7 +570,7 @@ static int open_nodes(struct reclaim_sampler *s)
 		if (fd < 0) {
 			reclaim_topology_unref(topo);
 			return reclaim_error(s->ctx, -fd, "cannot open %s: %s", path,
-					     strerror(-fd));
+					     reclaim_read_strerror(fd));
 		}
 		s->node_ids[s->nnodes] = id;
 		s->node_fds[s->nnodes++] = fd;
@@ -584,7 +591,7 @@ static int open_cpus(struct reclaim_sampler *s)
 		return 0;
 	if (s->stat_fd < 0)
 		return reclaim_error(s->ctx, -s->stat_fd, "cannot open /proc/stat: %s",
-				     strerror(-s->stat_fd));
+				     reclaim_read_strerror(s->stat_fd));
 	r = reclaim_topology_new(s->ctx, &topo);
 	if (r < 0)
 		return r;
@@ -645,7 +652,7 @@ static int open_knobs(struct reclaim_sampler *s)
 			continue;
 		if (fd < 0)
 			return reclaim_error(s->ctx, -fd, "cannot open %s: %s", path,
-					     strerror(-fd));
+					     reclaim_read_strerror(fd));
 		s->knob_fds[i] = fd;
 	}
 	return 0;
@@ -658,16 +665,17 @@ static int open_files(struct reclaim_sampler *s)
 	s->vmstat_fd = open_under(s->ctx, "/proc/vmstat");
 	if (s->vmstat_fd < 0) {
 		r = s->vmstat_fd;
-		return reclaim_error(s->ctx, -r, "cannot open /proc/vmstat: %s", strerror(-r));
+		return reclaim_error(s->ctx, -r, "cannot open /proc/vmstat: %s",
+				     reclaim_read_strerror(r));
 	}
 	s->psi_fd = open_under(s->ctx, "/proc/pressure/memory");
 	if (s->psi_fd < 0 && s->psi_fd != -ENOENT)
 		return reclaim_error(s->ctx, -s->psi_fd, "cannot open /proc/pressure/memory: %s",
-				     strerror(-s->psi_fd));
+				     reclaim_read_strerror(s->psi_fd));
 	s->children_fd = open_under(s->ctx, CHILDREN_PATH);
 	if (s->children_fd < 0 && s->children_fd != -ENOENT)
 		return reclaim_error(s->ctx, -s->children_fd, "cannot open " CHILDREN_PATH ": %s",
-				     strerror(-s->children_fd));
+				     reclaim_read_strerror(s->children_fd));
 	if (s->children_fd < 0) {
 		s->threads_knob_fd = open_under(s->ctx, "/proc/sys/vm/kswapd_threads");
 		s->rescan = true;

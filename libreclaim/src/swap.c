@@ -68,6 +68,10 @@ int reclaim_mnt_parse(const struct reclaim_ctx *ctx, const char *path,
 	*bad = 0;
 	if (!full || !(tb = mnt_new_table()))
 		return -ENOMEM;
+	/* libmount opens the file itself: a FIFO or a device must not reach it */
+	r = reclaim_check_regular(full);
+	if (r < 0)
+		return r;
 	mnt_table_set_userdata(tb, bad);
 	mnt_table_set_parser_errcb(tb, reclaim_mnt_errcb);
 	r = parse(tb, full);
@@ -422,7 +426,8 @@ static int parse_swaps(struct reclaim_ctx *ctx, struct libmnt_table **ret)
 		return reclaim_error(ctx, ENOENT,
 				     "there is no /proc/swaps (a kernel without swap support)");
 	if (r < 0)
-		return reclaim_error(ctx, -r, "cannot read /proc/swaps: %s", strerror(-r));
+		return reclaim_error(ctx, -r, "cannot read /proc/swaps: %s",
+				     reclaim_read_strerror(r));
 	return 0;
 }
 

@@ -50,7 +50,8 @@ static int read_meminfo(struct reclaim_swap_plan *p)
 
 	r = reclaim_read_file(p->ctx, "/proc/meminfo", &text, NULL);
 	if (r < 0)
-		return reclaim_error(p->ctx, -r, "cannot read /proc/meminfo: %s", strerror(-r));
+		return reclaim_error(p->ctx, -r, "cannot read /proc/meminfo: %s",
+				     reclaim_read_strerror(r));
 	r = reclaim_meminfo_field(text, "MemTotal", &p->mem_total_kb, &line);
 	if (r == 0)
 		r = reclaim_meminfo_field(text, "MemAvailable", &p->mem_available_kb, &line);

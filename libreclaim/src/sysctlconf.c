@@ -470,7 +470,7 @@ static int read_conf(struct reclaim_sysctl_conf *c, const char *path, struct fil
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
-		return add_problem(c, shown, 0, NULL, "cannot read: %s", strerror(-r));
+		return add_problem(c, shown, 0, NULL, "cannot read: %s", reclaim_read_strerror(r));
 	*id = (struct file_id){.dev = st.st_dev, .ino = st.st_ino};
 	*read = true;
 	return parse_text(c, shown, text, shown == path && strcmp(path, RECLAIM_PERSIST_FILE) == 0);

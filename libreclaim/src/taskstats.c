@@ -101,7 +101,8 @@ RECLAIM_EXPORT int reclaim_delayacct_get(struct reclaim_ctx *ctx)
 				     "this kernel has no kernel.task_delayacct (no " DELAYACCT_PATH
 				     ")");
 	if (r < 0)
-		return reclaim_error(ctx, -r, "cannot read " DELAYACCT_PATH ": %s", strerror(-r));
+		return reclaim_error(ctx, -r, "cannot read " DELAYACCT_PATH ": %s",
+				     reclaim_read_strerror(r));
 	if (reclaim_parse_i64(line, &v) < 0 || (v != 0 && v != 1))
 		return reclaim_error(ctx, EINVAL, DELAYACCT_PATH ": not 0 or 1: '%s'", line);
 	return (int)v;

@@ -140,7 +140,7 @@ static int vmstat_load(struct reclaim_ctx *ctx, const char *path, struct reclaim
 
 	r = reclaim_read_file(ctx, path, &text, NULL);
 	if (r < 0)
-		return reclaim_error(ctx, -r, "cannot read %s: %s", path, strerror(-r));
+		return reclaim_error(ctx, -r, "cannot read %s: %s", path, reclaim_read_strerror(r));
 	r = reclaim_vmstat_parse(text, ret, &line);
 	if (r == -EINVAL)
 		return reclaim_error(ctx, EINVAL, "%s:%zu: malformed line", path, line);
