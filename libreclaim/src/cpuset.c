@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "internal.h"
@@ -71,52 +72,83 @@ static int parse_cpu(const char **s, unsigned int *cpu)
 	return 0;
 }
 
+#define NWORDS ((MAX_CPU + 64) / 64)
+
+/* Sets bits @a..@b a word at a time: "0-65535" repeated costs the words, not the CPUs. */
+static void set_range(uint64_t *w, unsigned int a, unsigned int b)
+{
+	for (unsigned int c = a; c <= b;) {
+		unsigned int bit = c % 64, n = 64 - bit;
+
+		if (b - c + 1 < n)
+			n = b - c + 1;
+		w[c / 64] |= (n == 64 ? ~UINT64_C(0) : ((UINT64_C(1) << n) - 1) << bit);
+		c += n;
+	}
+}
+
+/* The bitmap as a sorted list; -ENOMEM. */
+static int bits_to_list(const uint64_t *w, unsigned int **cpus, size_t *count)
+{
+	size_t n = 0, k = 0;
+	unsigned int *v;
+
+	for (size_t i = 0; i < NWORDS; i++)
+		n += (size_t)__builtin_popcountll(w[i]);
+	v = malloc((n ? n : 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < NWORDS; i++)
+		for (uint64_t x = w[i]; x; x &= x - 1)
+			v[k++] = (unsigned int)(i * 64 + (size_t)__builtin_ctzll(x));
+	*cpus = v;
+	*count = n;
+	return 0;
+}
+
+/*
+ * "0-3,8,10-11". Linear in the length of the text: ranges go into a bitmap
+ * of MAX_CPU + 1 bits, so repeated or overlapping ranges cost nothing more.
+ */
 int reclaim_cpulist_parse(const char *s, unsigned int **cpus, size_t *count)
 {
-	struct cpuvec cv = {0};
+	uint64_t *w = calloc(NWORDS, sizeof(*w));
 	int r = 0;
 
+	if (!w)
+		return -ENOMEM;
 	while (isspace((unsigned char)*s))
 		s++;
 	while (*s && !isspace((unsigned char)*s)) {
-		unsigned int a, b, c;
+		unsigned int a, b;
 
 		r = parse_cpu(&s, &a);
 		if (r < 0)
-			goto fail;
+			goto out;
 		b = a;
 		if (*s == '-') {
 			s++;
 			r = parse_cpu(&s, &b);
 			if (r < 0)
-				goto fail;
+				goto out;
 			if (b < a) {
 				r = -EINVAL;
-				goto fail;
+				goto out;
 			}
 		}
-		for (c = a; c <= b; c++) {
-			r = cpuvec_push(&cv, c);
-			if (r < 0)
-				goto fail;
-		}
+		set_range(w, a, b);
 		if (*s == ',' && isdigit((unsigned char)s[1]))
 			s++;
 		else if (*s && !isspace((unsigned char)*s)) {
 			r = -EINVAL;
-			goto fail;
+			goto out;
 		}
 	}
 	while (isspace((unsigned char)*s))
 		s++;
-	if (*s) {
-		r = -EINVAL;
-		goto fail;
-	}
-	cpuvec_finish(&cv, cpus, count);
-	return 0;
-fail:
-	free(cv.v);
+	r = *s ? -EINVAL : bits_to_list(w, cpus, count);
+out:
+	free(w);
 	return r;
 }
 

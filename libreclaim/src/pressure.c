@@ -26,12 +26,21 @@ int reclaim_pressure_parse(const char *text, struct reclaim_pressure **ret)
 	p->refcount = 1;
 	while (line && *line) {
 		const char *nl = strchr(line, '\n');
-		char kind[8];
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+		char kind[8], copy[160];
 		struct psi_line l = {.present = true};
 		unsigned long long total;
 		int k;
 
-		if (sscanf(line, "%7s avg10=%lf avg60=%lf avg300=%lf total=%llu", kind, &l.avg10,
+		/*
+		 * sscanf() on a copy of the line: on the whole rest of the text it
+		 * would measure that text for every line (quadratic in its size).
+		 */
+		if (len >= sizeof(copy))
+			goto fail;
+		memcpy(copy, line, len);
+		copy[len] = '\0';
+		if (sscanf(copy, "%7s avg10=%lf avg60=%lf avg300=%lf total=%llu", kind, &l.avg10,
 			   &l.avg60, &l.avg300, &total) != 5)
 			goto fail;
 		if (strcmp(kind, "some") == 0)

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include <cmocka.h>
 
@@ -109,6 +110,38 @@ static void test_cpulist_invalid(void **state)
 	CHECK_FAIL(reclaim_cpulist_parse, "0-100,z", -EINVAL);
 }
 
+/*
+ * 5,000 copies of the widest range (40 KB of text): each CPU once in the
+ * result, within 512 MiB of address space. A parser that expands every
+ * range into a list first needs 1.3 GB here and fails.
+ */
+static void test_cpulist_repeated_ranges(void **state)
+{
+	size_t n = 5000, len = n * 8, count = 0;
+	char *text = malloc(len + 1), *p = text;
+	struct rlimit old, lim;
+	unsigned int *cpus = NULL;
+	int r;
+
+	(void)state;
+	assert_non_null(text);
+	for (size_t i = 0; i < n; i++)
+		p += sprintf(p, "%s0-65535", i ? "," : "");
+	assert_int_equal(getrlimit(RLIMIT_AS, &old), 0);
+	lim = old;
+	lim.rlim_cur = 512u << 20;
+	if (old.rlim_cur == RLIM_INFINITY || old.rlim_cur > lim.rlim_cur)
+		assert_int_equal(setrlimit(RLIMIT_AS, &lim), 0);
+	r = reclaim_cpulist_parse(text, &cpus, &count);
+	assert_int_equal(setrlimit(RLIMIT_AS, &old), 0);
+	assert_int_equal(r, 0);
+	assert_int_equal(count, 65536);
+	for (size_t i = 0; i < count; i++)
+		assert_int_equal(cpus[i], i);
+	free(cpus);
+	free(text);
+}
+
 static void test_cpumap_single_word(void **state)
 {
 	CHECK_LIST(reclaim_cpumap_parse, "ff\n", 0, 1, 2, 3, 4, 5, 6, 7);
@@ -198,12 +231,19 @@ static void test_cpumap_words(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_cpulist_single),	 cmocka_unit_test(test_cpulist_ranges),
-	    cmocka_unit_test(test_cpulist_sorted_dedup), cmocka_unit_test(test_cpulist_empty),
-	    cmocka_unit_test(test_cpulist_bounds),	 cmocka_unit_test(test_cpulist_invalid),
-	    cmocka_unit_test(test_cpumap_single_word),	 cmocka_unit_test(test_cpumap_multi_word),
-	    cmocka_unit_test(test_cpumap_empty_mask),	 cmocka_unit_test(test_cpumap_invalid),
-	    cmocka_unit_test(test_cpumap_bounds),	 cmocka_unit_test(test_cpumap_words),
+	    cmocka_unit_test(test_cpulist_single),
+	    cmocka_unit_test(test_cpulist_ranges),
+	    cmocka_unit_test(test_cpulist_sorted_dedup),
+	    cmocka_unit_test(test_cpulist_empty),
+	    cmocka_unit_test(test_cpulist_repeated_ranges),
+	    cmocka_unit_test(test_cpulist_bounds),
+	    cmocka_unit_test(test_cpulist_invalid),
+	    cmocka_unit_test(test_cpumap_single_word),
+	    cmocka_unit_test(test_cpumap_multi_word),
+	    cmocka_unit_test(test_cpumap_empty_mask),
+	    cmocka_unit_test(test_cpumap_invalid),
+	    cmocka_unit_test(test_cpumap_bounds),
+	    cmocka_unit_test(test_cpumap_words),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -136,6 +136,15 @@ static void test_parse_malformed(void **state)
 	    "pgscan_kswapd 1\nnr_free_pages\n",
 	    /* after counters were collected: they are freed (valgrind checks) */
 	    "pgscan_kswapd 1\npgscan_direct 2\npgsteal_direct x\n",
+	    /* what sscanf's %llu let through: signs, a wrap past 2^64, trailing junk */
+	    "pgscan_kswapd -5\n",
+	    "pgscan_kswapd +5\n",
+	    "pgscan_kswapd 18446744073709551616\n",
+	    "pgscan_kswapd 5x\n",
+	    "pgscan_kswapd 5 6\n",
+	    /* a name longer than 127 */
+	    "pgscan_kswapd_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+	    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx 1\n",
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
@@ -145,6 +154,28 @@ static void test_parse_malformed(void **state)
 			fail_msg("\"%s\" accepted", bad[i]);
 		assert_ptr_equal(vs, (struct reclaim_vmstat *)0x1);
 	}
+}
+
+/* 8 MiB of lines, most not reclaim counters, in one pass; the largest value parses. */
+static void test_parse_large(void **state)
+{
+	const char *line = "nr_free_pages 123456789\n";
+	size_t n = (8u << 20) / strlen(line), len = strlen(line);
+	char *text = malloc(n * len + 64), *p = text;
+	struct reclaim_vmstat *vs;
+	uint64_t v;
+
+	(void)state;
+	assert_non_null(text);
+	for (size_t i = 0; i < n; i++, p += len)
+		memcpy(p, line, len);
+	strcpy(p, "pgscan_kswapd 18446744073709551615\n");
+	assert_int_equal(reclaim_vmstat_parse(text, &vs, NULL), 0);
+	assert_int_equal(reclaim_vmstat_count(vs), 1);
+	assert_int_equal(reclaim_vmstat_get(vs, "pgscan_kswapd", &v), 0);
+	assert_true(v == UINT64_MAX);
+	reclaim_vmstat_unref(vs);
+	free(text);
 }
 
 static void test_refcount(void **state)
@@ -227,6 +258,7 @@ int main(void)
 	    cmocka_unit_test(test_parse_empty),
 	    cmocka_unit_test(test_parse_last_line_without_newline),
 	    cmocka_unit_test(test_parse_malformed),
+	    cmocka_unit_test(test_parse_large),
 	    cmocka_unit_test(test_refcount),
 	    cmocka_unit_test(test_fixture_system_and_node),
 	    cmocka_unit_test(test_missing_files),
