@@ -380,6 +380,29 @@ static ssize_t entry_index(struct libmnt_table *tb, struct libmnt_fs *fs)
 }
 
 /* The text of the file with the entry's line replaced; the new options in @options. */
+/*
+ * An odd number of '"' in the options: libmount would take pri= as part of
+ * the quoted value, the check after the write would read it the same way,
+ * and the priority would never take effect.
+ */
+static bool unbalanced_quote(const char *options)
+{
+	size_t n = 0;
+
+	for (const char *p = options; p && *p; p++)
+		n += *p == '"';
+	return n % 2 != 0;
+}
+
+static size_t line_number(const char *text, size_t pos)
+{
+	size_t n = 1;
+
+	for (size_t i = 0; i < pos; i++)
+		n += text[i] == '\n';
+	return n;
+}
+
 static int edit_text(struct reclaim_fstab *f, struct libmnt_fs *fs, int prio, char **ret,
 		     size_t *ret_len, char **options)
 {
@@ -404,6 +427,11 @@ static int edit_text(struct reclaim_fstab *f, struct libmnt_fs *fs, int prio, ch
 	mnt_unref_fs(check);
 	if (!same)
 		return reclaim_error(f->ctx, ESTALE, FSTAB " changed since it was read");
+	if (unbalanced_quote(mnt_fs_get_options(fs)))
+		return reclaim_error(f->ctx, EINVAL,
+				     FSTAB ": line %zu: unbalanced quote in the options; nothing "
+					   "changed",
+				     line_number(text, where.start));
 	snprintf(num, sizeof(num), "%d", prio);
 	*options = mnt_fs_get_options(fs) ? strdup(mnt_fs_get_options(fs)) : NULL;
 	if ((mnt_fs_get_options(fs) && !*options) ||

@@ -212,6 +212,29 @@ static void test_set_priority_refused(void **state)
 	reclaim_unref(ctx);
 }
 
+/* An unbalanced quote in the options: pri= would land inside it and never take effect. */
+static void test_set_priority_unbalanced_quote(void **state)
+{
+	static const char text[] = "# swap\n"
+				   "/dev/sdb1 none swap sw,x-note=\"half,pri=3 0 0\n";
+	const char *root = *state;
+	struct reclaim_ctx *ctx;
+	struct reclaim_fstab *f;
+	char *after;
+
+	tmproot_write(root, "/etc/fstab", text);
+	f = load(root, &ctx);
+	assert_int_equal(reclaim_fstab_count(f), 1);
+	assert_int_equal(reclaim_fstab_set_priority(f, 0, 7), -EINVAL);
+	assert_string_equal(reclaim_strerror(ctx),
+			    "/etc/fstab: line 2: unbalanced quote in the options; nothing changed");
+	after = tmproot_read(root, "/etc/fstab");
+	assert_string_equal(after, text);
+	free(after);
+	reclaim_fstab_unref(f);
+	reclaim_unref(ctx);
+}
+
 static void test_missing_and_malformed(void **state)
 {
 	const char *root = *state;
@@ -247,6 +270,7 @@ int main(void)
 	    T(test_set_priority),
 	    T(test_set_priority_keeps_mode),
 	    T(test_set_priority_refused),
+	    T(test_set_priority_unbalanced_quote),
 	    T(test_missing_and_malformed),
 	};
 
