@@ -60,14 +60,15 @@ static void catch_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
+/* The error, then how to turn it on, indented as a hint (the message itself is one line). */
 static void delayacct_off(void)
 {
-	fail(EXIT_FAILURE,
-	     "delay accounting is off (kernel.task_delayacct = 0): the kernel does not "
-	     "count any task's reclaim delays.\n"
-	     "  Turn it on with 'sysctl kernel.task_delayacct=1' (or boot with 'delayacct'),\n"
-	     "  or let this command do it for its run: reclaimctl stalls --enable.\n"
-	     "  Only processes started while it is on are counted.");
+	fail(EXIT_FAILURE, "delay accounting is off (kernel.task_delayacct = 0): the kernel does "
+			   "not count any task's reclaim delays.");
+	fputs("  Turn it on with 'sysctl kernel.task_delayacct=1' (or boot with 'delayacct'),\n"
+	      "  or let this command do it for its run: reclaimctl stalls --enable.\n"
+	      "  Only processes started while it is on are counted.\n",
+	      stderr);
 }
 
 /* 1: this run turned delay accounting on (and must turn it off again). */
@@ -207,7 +208,7 @@ static void print_text(struct stalls *s, size_t shown)
 	t = table_new(s->cli, headers, 11);
 	for (size_t i = 0; i < shown; i++) {
 		const struct task *k = &s->tasks[i];
-		char pid[16], c[NKINDS][24], ms[NKINDS][24], avg[24];
+		char pid[16], c[NKINDS][24], ms[NKINDS][24], avg[24], *comm;
 
 		snprintf(pid, sizeof(pid), "%d", (int)k->pid);
 		for (int j = 0; j < NKINDS; j++) {
@@ -218,7 +219,9 @@ static void print_text(struct stalls *s, size_t shown)
 			format_ms(avg, sizeof(avg), k->total_ns[0] / k->count[0]);
 		else
 			snprintf(avg, sizeof(avg), "-");
-		table_add(t, pid, k->comm, c[0], ms[0], avg, c[1], ms[1], c[2], ms[2], c[3], ms[3]);
+		comm = printable(k->comm); /* a process names itself: no escape sequences */
+		table_add(t, pid, comm, c[0], ms[0], avg, c[1], ms[1], c[2], ms[2], c[3], ms[3]);
+		free(comm);
 	}
 	table_print(t, stdout);
 	table_free(t);

@@ -8,11 +8,17 @@
 
 #include "reclaimctl.h"
 
+/* One line: control characters from arguments or files are printed as \ooo (printable()). */
 __attribute__((format(printf, 1, 0))) static void vmsg(const char *fmt, va_list ap)
 {
-	fputs("reclaimctl: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	char *msg = NULL, *shown;
+
+	if (vasprintf(&msg, fmt, ap) < 0)
+		abort();
+	shown = printable(msg);
+	fprintf(stderr, "reclaimctl: %s\n", shown);
+	free(shown);
+	free(msg);
 }
 
 void warnmsg(const char *fmt, ...)

@@ -4,12 +4,14 @@
 
 #include "internal.h"
 
+#define ERROR_SIZE 512
+
 struct reclaim_ctx {
 	int refcount;
 	char *sysroot; /* "" for the live system, never with a trailing '/' */
 	char *release;
 	bool release_read;
-	char error[512];
+	char error[ERROR_SIZE];
 };
 
 RECLAIM_EXPORT int reclaim_new(struct reclaim_ctx **ret, const char *sysroot)
@@ -88,6 +90,32 @@ RECLAIM_EXPORT const char *reclaim_kernel_release(struct reclaim_ctx *ctx)
 	return ctx->release;
 }
 
+/*
+ * A message is one line of text: a control character in it came from a
+ * file or an argument (a value with a newline, an escape sequence) and is
+ * written as \ooo, as the kernel escapes them, so that it can neither
+ * break the line nor drive the terminal. Cut at the buffer's end.
+ */
+static void escape_controls(char *msg, size_t size)
+{
+	char out[ERROR_SIZE];
+	size_t o = 0;
+
+	for (const char *p = msg; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		bool control = c < 0x20 || c == 0x7f;
+
+		if (o + (control ? 4 : 1) >= size)
+			break;
+		if (control)
+			o += (size_t)snprintf(out + o, sizeof(out) - o, "\\%03o", c);
+		else
+			out[o++] = (char)c;
+	}
+	out[o] = '\0';
+	memcpy(msg, out, o + 1);
+}
+
 int reclaim_error(struct reclaim_ctx *ctx, int err, const char *fmt, ...)
 {
 	va_list ap;
@@ -95,6 +123,7 @@ int reclaim_error(struct reclaim_ctx *ctx, int err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(ctx->error, sizeof(ctx->error), fmt, ap);
 	va_end(ap);
+	escape_controls(ctx->error, sizeof(ctx->error));
 	return -err;
 }
 

@@ -18,10 +18,19 @@
 
 unsigned int reclaim_lock_timeout_ms = 10000;
 
+/* One directory, @mode exactly: the umask takes nothing off a directory we create. */
+static int make_dir(const char *path, mode_t mode)
+{
+	if (mkdir(path, mode) < 0)
+		return errno == EEXIST ? 0 : -errno;
+	return chmod(path, mode) < 0 ? -errno : 0;
+}
+
 /* mkdir -p of @path, which is under the sysroot. */
 int reclaim_mkdir_p(const char *path, mode_t mode)
 {
 	_cleanup_free_ char *copy = strdup(path);
+	int r;
 
 	if (!copy)
 		return -ENOMEM;
@@ -29,13 +38,12 @@ int reclaim_mkdir_p(const char *path, mode_t mode)
 		if (*p != '/')
 			continue;
 		*p = '\0';
-		if (mkdir(copy, mode) < 0 && errno != EEXIST)
-			return -errno;
+		r = make_dir(copy, mode);
+		if (r < 0)
+			return r;
 		*p = '/';
 	}
-	if (mkdir(copy, mode) < 0 && errno != EEXIST)
-		return -errno;
-	return 0;
+	return make_dir(copy, mode);
 }
 
 static void sleep_ms(unsigned int ms)

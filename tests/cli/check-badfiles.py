@@ -13,6 +13,10 @@ failure after 30 s), exit with status 1, print exactly one line on standard
 error that names the file, and leave every other file of the root as it
 was (hashed before and after; the writers' lock file may be created).
 
+Control characters, in an argument or in a file (a newline in a value, an
+escape sequence in reclaimctl.conf or a preset), come out as \ooo: the
+error is still one line and carries no raw control character.
+
 usage: check-badfiles.py RECLAIMCTL FIXTURES_DIR PRESET_DIR
 """
 import hashlib
@@ -158,6 +162,41 @@ class Checker:
                     self.failures.append(f"{kind} recording: {cmd[0]}: wrote {out}")
 
 
+    def control_case(self, label, root, args, code, escaped):
+        self.checks += 1
+        p = subprocess.run([self.reclaimctl, "--sysroot", root] + args, env=self.env,
+                           capture_output=True, text=True, timeout=30)
+        lines = p.stderr.rstrip("\n").split("\n")
+        raw = [c for c in p.stderr.rstrip("\n") if ord(c) < 0x20 and c != "\n" or ord(c) == 0x7f]
+        problems = []
+        if p.returncode != code:
+            problems.append(f"exit {p.returncode}, not {code}")
+        if len(lines) != 1 or raw:
+            problems.append(f"{len(lines)} lines, raw control characters {raw!r}")
+        if escaped not in p.stderr:
+            problems.append(f"no {escaped!r} in the message")
+        if problems:
+            self.failures.append(f"control characters: {label}: {'; '.join(problems)}: "
+                                 f"{p.stderr!r}")
+
+    def test_control_characters(self):
+        root = self.root()
+        self.control_case("a newline in a value", root, ["set", "threads", "2\n3"], 2,
+                          "'2\\0123'")
+        self.control_case("an escape sequence in a value", root,
+                          ["set", "threads", "x\x1b[31mred"], 2, "'x\\033[31mred'")
+        self.control_case("a newline in a knob name", root, ["set", "thr\neads", "2"], 2,
+                          "'thr\\012eads'")
+        with open(os.path.join(root, "etc/reclaimctl/reclaimctl.conf"), "w") as f:
+            f.write("pre\x1bset = x\n")
+        self.control_case("reclaimctl.conf", root, ["boot", "--dry-run"], 1,
+                          "'pre\\033set'")
+        os.makedirs(os.path.join(root, "etc/reclaimctl/presets"), exist_ok=True)
+        with open(os.path.join(root, "etc/reclaimctl/presets/odd.preset"), "w") as f:
+            f.write("thr\x1beads = 2\n")
+        self.control_case("a preset", root, ["preset", "show", "odd"], 1, "thr\\033eads")
+
+
 def main():
     if len(sys.argv) != 4:
         print(__doc__, file=sys.stderr)
@@ -166,6 +205,7 @@ def main():
     try:
         c.test_under_root()
         c.test_recordings()
+        c.test_control_characters()
     finally:
         shutil.rmtree(c.tmp, ignore_errors=True)
     for f in c.failures:

@@ -543,6 +543,31 @@ static bool stray_files(const char *root)
 	return stray;
 }
 
+/* /etc/sysctl.d made by a write is 0755 whatever the umask: systemd-sysctl reads it as root,
+ * but the administrator's tools (and check as a user) must too. */
+static void test_persist_dir_mode(void **state)
+{
+	const char *root = *state;
+	const struct reclaim_knob *k = knob("swappiness");
+	int64_t v = 30;
+	struct reclaim_ctx *ctx;
+	char full[PATH_MAX];
+	struct stat st;
+	mode_t old;
+
+	assert_int_equal(reclaim_new(&ctx, root), 0);
+	old = umask(077);
+	assert_int_equal(reclaim_persist_write(ctx, &k, &v, 1), 0);
+	umask(old);
+	snprintf(full, sizeof(full), "%s/etc/sysctl.d", root);
+	assert_int_equal(stat(full, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0755);
+	snprintf(full, sizeof(full), "%s%s", root, RECLAIM_PERSIST_FILE);
+	assert_int_equal(stat(full, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0644);
+	reclaim_unref(ctx);
+}
+
 static void test_persist_write(void **state)
 {
 	const char *root = *state;
@@ -706,6 +731,7 @@ int main(void)
 	    T(test_exclusion_last),
 	    T(test_problems),
 	    T(test_own),
+	    T(test_persist_dir_mode),
 	    T(test_persist_write),
 	    T(test_persist_foreign),
 	};
