@@ -214,6 +214,7 @@ static void print_json(const struct findings *f)
 				cJSON_AddNullToObject(o, "value");
 			cJSON_AddBoolToObject(o, "glob", reclaim_sysctl_conf_is_glob(c, i));
 			cJSON_AddBoolToObject(o, "wins", reclaim_sysctl_conf_wins(c, i));
+			cJSON_AddBoolToObject(o, "valid", reclaim_sysctl_conf_is_valid(c, i));
 			cJSON_AddBoolToObject(o, "reclaimctl", reclaim_sysctl_conf_is_own(c, i));
 			cJSON_AddItemToArray(entries, o);
 		}
@@ -284,9 +285,10 @@ static void print_entries(struct cli *cli, const struct findings *f)
 						  reclaim_sysctl_conf_is_own(c, i) ? " (reclaimctl)"
 										   : "");
 			table_add(t, reclaim_knob_name(knob), value,
-				  !wins	  ? "overridden"
-				  : value ? "wins"
-					  : "not set",
+				  !reclaim_sysctl_conf_is_valid(c, i) ? "invalid"
+				  : !wins			      ? "overridden"
+				  : value			      ? "wins"
+								      : "not set",
 				  where);
 			free(where);
 		}

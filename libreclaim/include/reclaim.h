@@ -478,6 +478,12 @@ const char *reclaim_sysctl_conf_value(const struct reclaim_sysctl_conf *conf, si
 bool reclaim_sysctl_conf_is_glob(const struct reclaim_sysctl_conf *conf, size_t idx);
 /* True for the line that decides the knob at boot. */
 bool reclaim_sysctl_conf_wins(const struct reclaim_sysctl_conf *conf, size_t idx);
+/*
+ * False for a value the kernel refuses (not an integer in the knob's
+ * range): such a line never wins, and a knob it would decide is left at
+ * the kernel's value at boot and counts as set by no file.
+ */
+bool reclaim_sysctl_conf_is_valid(const struct reclaim_sysctl_conf *conf, size_t idx);
 /* True for a line of RECLAIM_PERSIST_FILE, reclaimctl's own file. */
 bool reclaim_sysctl_conf_is_own(const struct reclaim_sysctl_conf *conf, size_t idx);
 /*

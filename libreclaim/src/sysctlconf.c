@@ -54,6 +54,7 @@ struct conf_entry {
 	unsigned int line;
 	char *key, *path, *value;
 	bool glob, own, wins;
+	bool invalid; /* a value the kernel refuses: it never takes effect */
 };
 
 struct conf_problem {
@@ -265,19 +266,22 @@ static int add_entry(struct reclaim_sysctl_conf *c, const struct reclaim_knob *k
 	return 0;
 }
 
-/* A value the kernel takes for @k: a decimal integer within the knob's range. */
+/* A value the kernel takes for @k: a decimal integer within the knob's range; 1 if not. */
 static int check_value(struct reclaim_sysctl_conf *c, const struct reclaim_knob *k,
 		       const char *file, unsigned int line, const char *value)
 {
 	int64_t v;
 
+	int r;
+
 	if (reclaim_parse_i64(value, &v) == 0 && v >= reclaim_knob_min(k) &&
 	    v <= reclaim_knob_max(k))
 		return 0;
-	return add_problem(c, file, line, k,
-			   "invalid value '%s' for %s: expected an integer from %" PRId64
-			   " to %" PRId64,
-			   value, reclaim_knob_sysctl(k), reclaim_knob_min(k), reclaim_knob_max(k));
+	r = add_problem(c, file, line, k,
+			"invalid value '%s' for %s: expected an integer from %" PRId64
+			" to %" PRId64 "; the kernel refuses it, so the line never takes effect",
+			value, reclaim_knob_sysctl(k), reclaim_knob_min(k), reclaim_knob_max(k));
+	return r < 0 ? r : 1;
 }
 
 /* The lines of one file; @own: reclaimctl's file. */
@@ -312,8 +316,13 @@ static int parse_text(struct reclaim_sysctl_conf *c, const char *file, const cha
 				continue;
 			}
 			r = add_entry(c, k, file, lineno, &l, own);
-			if (r == 0 && l.kind == SYSCTL_LINE_ASSIGN)
+			if (r == 0 && l.kind == SYSCTL_LINE_ASSIGN) {
 				r = check_value(c, k, file, lineno, l.value);
+				if (r > 0) {
+					c->entries[c->count - 1].invalid = true;
+					r = 0;
+				}
+			}
 		}
 		if (r == 0 && l.kind == SYSCTL_LINE_INVALID && !reported)
 			r = add_problem(c, file, lineno, NULL, "%s%s%s; the line is skipped",
@@ -613,6 +622,14 @@ static int scan(struct reclaim_sysctl_conf *c)
 
 		c->boot[i] = decide(c, k, false);
 		c->admin[i] = decide(c, k, true);
+		/*
+		 * systemd-sysctl writes only the last value of a key: when the
+		 * kernel refuses it, no line sets the knob, and none blocks a change.
+		 */
+		if (c->boot[i] >= 0 && c->entries[c->boot[i]].invalid)
+			c->boot[i] = -1;
+		if (c->admin[i] >= 0 && c->entries[c->admin[i]].invalid)
+			c->admin[i] = -1;
 		if (c->boot[i] >= 0)
 			c->entries[c->boot[i]].wins = true;
 		/* An exclusion sets nothing. */
@@ -704,6 +721,12 @@ RECLAIM_EXPORT bool reclaim_sysctl_conf_is_glob(const struct reclaim_sysctl_conf
 {
 	assert_return(c && idx < c->count, false);
 	return c->entries[idx].glob;
+}
+
+RECLAIM_EXPORT bool reclaim_sysctl_conf_is_valid(const struct reclaim_sysctl_conf *c, size_t idx)
+{
+	assert_return(c && idx < c->count, false);
+	return !c->entries[idx].invalid;
 }
 
 RECLAIM_EXPORT bool reclaim_sysctl_conf_wins(const struct reclaim_sysctl_conf *c, size_t idx)

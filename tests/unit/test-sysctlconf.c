@@ -471,16 +471,30 @@ static void test_problems(void **state)
 	    "/etc/sysctl.d/50-bad.conf:2: garbage: not an assignment (no '='); the line is "
 	    "skipped\n"
 	    "/etc/sysctl.d/50-bad.conf:3 kswapd_threads: invalid value 'four' for "
-	    "vm.kswapd_threads: expected an integer from 1 to 16\n"
+	    "vm.kswapd_threads: expected an integer from 1 to 16; the kernel refuses it, so the "
+	    "line never takes effect\n"
 	    "/etc/sysctl.d/50-bad.conf:4 max_direct_reclaimers: invalid value '2000' for "
-	    "vm.max_direct_reclaimers: expected an integer from 0 to 1024\n"
+	    "vm.max_direct_reclaimers: expected an integer from 0 to 1024; the kernel refuses it, "
+	    "so the line never takes effect\n"
 	    "/etc/sysctl.d/50-bad.conf:5: no key; the line is skipped\n"
 	    "/etc/sysctl.d/50-bad.conf:6 kswapd_threads: vm.*: not an assignment (no '='); the "
 	    "line is skipped\n"
 	    "/etc/sysctl.d/60-dir.conf:0: cannot read: not a regular file\n"
 	    "/etc/sysctl.d/70-fifo.conf:0: cannot read: not a regular file\n");
-	/* a bad value is still what boot tries to write */
-	assert_string_equal(entries(c, "kswapd_threads"), "/etc/sysctl.d/50-bad.conf:3=four*");
+	/*
+	 * A value the kernel refuses never wins: systemd-sysctl's write of it
+	 * fails and the knob keeps the kernel's value; nor does it count as set
+	 * by another file (it must not block a change).
+	 */
+	assert_string_equal(entries(c, "kswapd_threads"), "/etc/sysctl.d/50-bad.conf:3=four");
+	assert_string_equal(entries(c, "max_direct_reclaimers"),
+			    "/etc/sysctl.d/50-bad.conf:4=2000");
+	for (size_t i = 0; i < reclaim_sysctl_conf_count(c); i++)
+		if (reclaim_sysctl_conf_line(c, i) == 3 || reclaim_sysctl_conf_line(c, i) == 4)
+			assert_false(reclaim_sysctl_conf_is_valid(c, i));
+	assert_int_equal(reclaim_sysctl_conf_boot_entry(c, knob("kswapd_threads")), -1);
+	assert_int_equal(reclaim_sysctl_conf_admin_entry(c, knob("kswapd_threads")), -1);
+	assert_int_equal(reclaim_sysctl_conf_admin_entry(c, knob("max_direct_reclaimers")), -1);
 	reclaim_sysctl_conf_unref(c);
 	reclaim_unref(ctx);
 }
