@@ -756,6 +756,18 @@ static bool has_work(const struct reclaim_eval *e)
 	return reclaim_eval_changed(e) || (restores(e) && e->undoes > 0 && e->count > 0);
 }
 
+static bool rewrites_threads(const struct reclaim_eval *e)
+{
+	for (size_t i = 0; i < e->count; i++) {
+		const struct eval_entry *n = &e->entries[i];
+
+		if (n->action == RECLAIM_ACTION_SET && n->has_old && n->old_value == n->new_value &&
+		    reclaim_knob_is_threads(n->knob))
+			return true;
+	}
+	return false;
+}
+
 static int build_change(const struct reclaim_request *req, const struct reclaim_eval *e,
 			struct reclaim_change **ret)
 {
@@ -764,7 +776,8 @@ static int build_change(const struct reclaim_request *req, const struct reclaim_
 	int r;
 
 	r = reclaim_change_new(e->ctx, &c);
-	if (r == 0)
+	/* kswapd_threads set to the value it has: a node is short, the write must happen */
+	if (r == 0 && !rewrites_threads(e))
 		reclaim_change_set_keep_unchanged(c);
 	for (size_t i = 0; r == 0 && i < e->count; i++) {
 		const struct eval_entry *n = &e->entries[i];
