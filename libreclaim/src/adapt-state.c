@@ -75,8 +75,7 @@ static int parse_state(struct reclaim_ctx *ctx, char *text, pid_t *pid, int64_t 
 RECLAIM_EXPORT int reclaim_adapt_state_load(struct reclaim_ctx *ctx, pid_t *pid, int64_t *baseline,
 					    int64_t *threads)
 {
-	_cleanup_free_ char *text = NULL, *full = NULL;
-	struct stat st;
+	_cleanup_free_ char *text = NULL;
 	int r;
 
 	assert_return(ctx && pid && baseline && threads, -EINVAL);
@@ -88,14 +87,7 @@ RECLAIM_EXPORT int reclaim_adapt_state_load(struct reclaim_ctx *ctx, pid_t *pid,
 		return reclaim_error(ctx, -r, "cannot read %s: %s", ADAPT_STATE,
 				     reclaim_read_strerror(r));
 	/* what a stop writes comes from here: a planted file must not be believed */
-	full = reclaim_path_nofollow(ctx, ADAPT_STATE);
-	r = !full ? reclaim_path_error(ctx, ADAPT_STATE)
-	    : lstat(full, &st) < 0
-		? reclaim_error(ctx, errno, "cannot read %s: %s", ADAPT_STATE, strerror(errno))
-	    : !S_ISREG(st.st_mode)
-		? reclaim_error(ctx, EPERM, "%s is not a regular file: refusing to use it",
-				ADAPT_STATE)
-		: reclaim_check_owner(ctx, ADAPT_STATE, &st);
+	r = reclaim_check_run_file(ctx, ADAPT_STATE);
 	if (r < 0)
 		return r;
 	r = parse_state(ctx, text, pid, baseline, threads);

@@ -208,23 +208,9 @@ int reclaim_history_load(struct reclaim_ctx *ctx, struct reclaim_history **ret)
 	}
 	/* What a restore writes comes from here: a planted history must not be believed. */
 	if (text) {
-		_cleanup_free_ char *full = reclaim_path_nofollow(ctx, HISTORY);
-		struct stat st;
-
-		r = !full ? reclaim_path_error(ctx, HISTORY)
-		    : lstat(full, &st) < 0
-			? reclaim_error(ctx, errno, "cannot read %s: %s", HISTORY, strerror(errno))
-		    : !S_ISREG(st.st_mode)
-			? reclaim_error(ctx, EPERM, "%s is not a regular file: refusing to use it",
-					HISTORY)
-			: reclaim_check_owner(ctx, HISTORY, &st);
-		if (r < 0) {
-			history_free(h);
-			return r;
-		}
-	}
-	if (text) {
-		r = parse_history(h, text);
+		r = reclaim_check_run_file(ctx, HISTORY);
+		if (r == 0)
+			r = parse_history(h, text);
 		if (r < 0) {
 			history_free(h);
 			return r;

@@ -169,6 +169,12 @@ int reclaim_lock_take(struct reclaim_ctx *ctx, int *fd);
 /* A file of RECLAIM_RUNDIR must be root's (or the caller's) and writable by no one else. */
 struct stat;
 int reclaim_check_owner(struct reclaim_ctx *ctx, const char *shown, const struct stat *st);
+/*
+ * The same for the file @path of RECLAIM_RUNDIR that was just read (the
+ * history, adapt's state): what is written back comes from it, so a planted
+ * one (not a regular file, another user's, writable by others) is refused.
+ */
+int reclaim_check_run_file(struct reclaim_ctx *ctx, const char *path);
 void reclaim_lock_release(int fd);
 
 /* bootconf.c */

@@ -111,28 +111,19 @@ static char *preset_file(const char *dir, const char *name)
 static int read_preset_file(struct reclaim_ctx *ctx, const char *full, const char *shown,
 			    char **ret, size_t *ret_len)
 {
-	struct stat st;
 	size_t len = 0, size = PRESET_MAX_SIZE + 2;
 	char *buf;
 	int fd, r = 0;
 
-	/* O_NONBLOCK: a FIFO named like a preset must not hang us. */
-	fd = open(full, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0) {
-		if (errno == ENOENT || errno == ENOTDIR)
-			return -ENOENT;
-		return reclaim_error(ctx, errno, "cannot read %s: %s", shown, strerror(errno));
-	}
-	if (fstat(fd, &st) < 0) {
-		r = reclaim_error(ctx, errno, "cannot read %s: %s", shown, strerror(errno));
-		close(fd);
-		return r;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
-		return reclaim_error(ctx, S_ISDIR(st.st_mode) ? EISDIR : EBADMSG,
-				     "%s: not a regular file", shown);
-	}
+	/* refuses a FIFO (opened without blocking), a device or a directory named like a preset */
+	r = reclaim_open_regular(full, &fd);
+	if (r == -ENOENT || r == -ENOTDIR)
+		return -ENOENT;
+	if (r == -EISDIR || r == -RECLAIM_ENOTREG)
+		return reclaim_error(ctx, r == -EISDIR ? EISDIR : EBADMSG, "%s: not a regular file",
+				     shown);
+	if (r < 0)
+		return reclaim_error(ctx, -r, "cannot read %s: %s", shown, strerror(-r));
 	buf = malloc(size);
 	if (!buf) {
 		close(fd);
