@@ -153,17 +153,25 @@ int adapt_configure(struct cli *cli, struct reclaim_adapt *adapt, const struct a
 
 /* ---- writing ---- */
 
+/* A request to set kswapd_threads: strict (a knob another file sets fails), forced with -f. */
+static int threads_request(struct daemon *d, int64_t value, const char *reason,
+			   struct reclaim_request **req)
+{
+	unsigned int flags = RECLAIM_REQUEST_STRICT | (d->o->force ? RECLAIM_REQUEST_FORCE : 0);
+	int r = reclaim_request_new(d->cli->ctx, RECLAIM_REQUEST_ADAPT, flags, req);
+
+	if (r == 0)
+		r = reclaim_request_add(*req, d->knob, value, reason);
+	return r;
+}
+
 /* Sets kswapd_threads through the change engine; 0 or a negative errno (the error in the ctx). */
 static int write_threads(struct daemon *d, int64_t value, const char *reason)
 {
-	unsigned int flags = RECLAIM_REQUEST_STRICT | (d->o->force ? RECLAIM_REQUEST_FORCE : 0);
-	struct reclaim_request *req;
+	struct reclaim_request *req = NULL;
 	struct reclaim_eval *eval = NULL;
-	int r;
+	int r = threads_request(d, value, reason, &req);
 
-	r = reclaim_request_new(d->cli->ctx, RECLAIM_REQUEST_ADAPT, flags, &req);
-	if (r == 0)
-		r = reclaim_request_add(req, d->knob, value, reason);
 	if (r == 0)
 		r = reclaim_request_apply(req, &eval);
 	reclaim_eval_unref(eval);
@@ -362,16 +370,13 @@ static int start(struct daemon *d)
 /* A dry evaluation of the baseline: a knob that another sysctl file sets is refused here. */
 static int check_writable(struct daemon *d)
 {
-	unsigned int flags = RECLAIM_REQUEST_STRICT | (d->o->force ? RECLAIM_REQUEST_FORCE : 0);
-	struct reclaim_request *req;
+	struct reclaim_request *req = NULL;
 	struct reclaim_eval *eval = NULL;
 	int r;
 
 	if (d->o->dry_run)
 		return 0;
-	r = reclaim_request_new(d->cli->ctx, RECLAIM_REQUEST_ADAPT, flags, &req);
-	if (r == 0)
-		r = reclaim_request_add(req, d->knob, d->baseline, NULL);
+	r = threads_request(d, d->baseline, NULL, &req);
 	if (r == 0)
 		r = reclaim_request_evaluate(req, &eval);
 	reclaim_eval_unref(eval);
