@@ -11,8 +11,10 @@
 #   linux-source-6.12/     pristine unpacked source, extracted once
 #   work/src/              working copy: pristine + the current patches
 #   work/build/            the O= build directory, reused (incremental builds)
-#   kernel-<sha256>/       bzImage, .config, patches list, build log of one key
-# The key is the sha256 of the patches, the config fragment and this script.
+#   kernel-<sha256>/       bzImage, .config, patches list, build log of one key,
+#                          modules/*.ko: the test modules of tests/vm/kmod/
+# The key is the sha256 of the patches, the config fragment, the test modules'
+# sources and this script.
 # A warm run (kernel-<key>/bzImage exists) returns at once.
 #
 # Environment:
@@ -37,6 +39,7 @@ main() {
 	top=$(readlink -f "$here/../..")
 	patch_dir=${RECLAIMCTL_VM_PATCH_DIR:-$top/kernel/patches}
 	fragment=$top/kernel/config/reclaimctl.config
+	kmod_dir=$here/kmod
 	cache=${RECLAIMCTL_VM_CACHE:-/var/cache/reclaimctl-vm}
 	tarball=${RECLAIMCTL_KERNEL_SRC:-/usr/src/linux-source-6.12.tar.xz}
 	jobs=${RECLAIMCTL_VM_JOBS:-$(nproc)}
@@ -69,6 +72,11 @@ main() {
 			local p
 			for p in "${patches[@]}"; do
 				printf 'patch %s\n' "$(basename "$p")"
+				sha256sum <"$p"
+			done
+			for p in "$kmod_dir"/*; do
+				[[ -f $p ]] || continue
+				printf 'kmod %s\n' "$(basename "$p")"
 				sha256sum <"$p"
 			done
 		} | sha256sum | cut -d' ' -f1
@@ -259,6 +267,17 @@ main() {
 		tail -n 20 "$blog" >&2
 		die "kernel build failed (log: $blog)"
 	fi
+	# The test modules, built against this kernel (external modules need the
+	# Module.symvers of "make modules").
+	kmod_work=$work/kmod
+	rm -rf "$kmod_work"
+	if [[ -d $kmod_dir ]]; then
+		cp -r "$kmod_dir" "$kmod_work"
+		if ! { mk -j"$jobs" modules && mk M="$kmod_work" modules; } >>"$blog" 2>&1; then
+			grep -n -B2 -A8 -E 'error:|Error [0-9]' "$blog" | tail -n 60 >&2 || true
+			die "test modules failed to build (log: $blog)"
+		fi
+	fi
 	log "make took $((SECONDS - t_build)) s"
 
 	# Publish atomically.
@@ -267,6 +286,10 @@ main() {
 	mkdir -p "$tmp"
 	cp "$build/arch/x86/boot/bzImage" "$tmp/bzImage.tmp"
 	cp "$build/.config" "$tmp/config"
+	if [[ -d $kmod_work ]]; then
+		mkdir -p "$tmp/modules"
+		cp "$kmod_work"/*.ko "$tmp/modules/"
+	fi
 	cp "$blog" "$tmp/build.log"
 	for p in "${patches[@]}"; do basename "$p"; done >"$tmp/patches"
 	make -s -C "$src" O="$build" ARCH=x86_64 kernelrelease >"$tmp/kernelrelease" 2>/dev/null || true

@@ -215,6 +215,11 @@ main() {
 		mkdir -p "$work/overlay/vm/scenarios"
 		install -m 0644 "$here/guest/lib.sh" "$work/overlay/vm/lib.sh"
 		install -m 0755 "$script" "$work/overlay/vm/scenarios/$name.sh"
+		# the test modules built with this kernel (build-kernel.sh), as /vm/modules/*.ko
+		if [[ -d $(dirname "$kernel")/modules ]]; then
+			mkdir -p "$work/overlay/vm/modules"
+			cp "$(dirname "$kernel")"/modules/*.ko "$work/overlay/vm/modules/"
+		fi
 		(cd "$work/overlay" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) >"$work/overlay.cpio"
 		cat "$initramfs" "$work/overlay.cpio" >"$work/initrd.cpio"
 		boot_args=(-initrd "$work/initrd.cpio")
