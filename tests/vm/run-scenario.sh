@@ -20,7 +20,12 @@
 #
 # A scenario may set, in comment lines near its top:
 #   # vm-timeout: SECONDS            (default 240)
-#   # vm-numa: SIZE[:CPUS] ...       one token per NUMA node, e.g. 256M:0 256M:1 256M 256M
+#   # vm-numa: SIZE[:CPUS] ...       one token per NUMA node, e.g. 256M:0 256M:1 256M 256M;
+#       SIZE 0: a node without memory (CPUs only, or nothing). A node with
+#       neither is in ACPI SRAT only when it is the last one and vm-maxmem is
+#       set (QEMU gives it the hot-plug range); Linux numbers the nodes SRAT
+#       names in order, so any other such node shifts the numbers after it,
+#       and a DIMM plugged into it lands on node 0: keep it last
 #   # vm-smp: N                      (default 2)
 #   # vm-append: ARGS                extra kernel command line
 #   # vm-root: initramfs|debian      (default initramfs) what the kernel boots:
@@ -37,6 +42,8 @@
 #       disk N times in a row, each with rcboot=K/N on the kernel command line
 #       (the scenario sees RECLAIMCTL_VM_BOOT=K, RECLAIMCTL_VM_BOOTS=N); the
 #       timeout is per boot
+#   # vm-maxmem: SIZE,SLOTS          room for memory hot-plug: -m TOTAL,slots=SLOTS,maxmem=SIZE
+#       (TOTAL: the sum of vm-numa; SIZE above it, e.g. 2G,4)
 #
 # PASS only if the guest printed "RECLAIMCTL-VM-RESULT: PASS NAME" and the whole
 # console log has no kernel warning, BUG, Oops, lockdep report, hung task,
@@ -126,6 +133,7 @@ main() {
 	boots=${boots:-1}
 	[[ $boots =~ ^[1-9][0-9]?$ ]] || die "vm-boots: must be a number 1..99: $boots"
 	[[ $boots == 1 || $vmroot == debian ]] || die "vm-boots: $boots needs vm-root: debian (a disk that persists)"
+	maxmem=$(header maxmem)
 
 	command -v "$qemu" >/dev/null || die "$qemu not found (package qemu-system-x86)"
 	if [[ -z $kernel ]]; then
@@ -227,6 +235,18 @@ main() {
 		root_append="root=/dev/vda rw rootfstype=ext4 rootwait systemd.show_status=1"
 	fi
 
+	# size_mb WHAT SIZE: SIZE (NNNM, NNNG; 0) in MiB, into mb
+	size_mb() {
+		case $2 in
+		0) mb=0 ;;
+		*[Gg]) mb=${2%[Gg]} && [[ $mb =~ ^[0-9]+$ ]] && mb=$((mb * 1024)) ;;
+		*[Mm]) mb=${2%[Mm]} ;;
+		*) die "$1: size must end in M or G: $2" ;;
+		esac
+		[[ $mb =~ ^[0-9]+$ ]] || die "$1: bad size: $2"
+		mb=$((10#$mb))
+	}
+
 	# NUMA layout
 	numa_args=()
 	total_mb=0
@@ -235,22 +255,32 @@ main() {
 		size=${tok%%:*}
 		cpus=
 		[[ $tok == *:* ]] && cpus=${tok#*:}
-		case $size in
-		*[Gg]) mb=$((${size%[Gg]} * 1024)) ;;
-		*[Mm]) mb=${size%[Mm]} ;;
-		*) die "vm-numa: size must end in M or G: $tok" ;;
-		esac
-		[[ $mb =~ ^[0-9]+$ ]] || die "vm-numa: bad size: $tok"
+		size_mb vm-numa "$size"
 		total_mb=$((total_mb + mb))
-		numa_args+=(-object "memory-backend-ram,id=m$node,size=${mb}M")
-		if [[ -n $cpus ]]; then
-			numa_args+=(-numa "node,nodeid=$node,memdev=m$node,cpus=$cpus")
-		else
-			numa_args+=(-numa "node,nodeid=$node,memdev=m$node")
+		memdev=
+		# a node without memory: no memory backend
+		if ((mb > 0)); then
+			numa_args+=(-object "memory-backend-ram,id=m$node,size=${mb}M")
+			memdev=,memdev=m$node
 		fi
+		numa_args+=(-numa "node,nodeid=$node$memdev${cpus:+,cpus=$cpus}")
 		node=$((node + 1))
 	done
 	((node > 0)) || die "vm-numa: no nodes"
+	((total_mb > 0)) || die "vm-numa: no node has memory"
+
+	# memory: fixed, or with room for hot-plugged DIMMs
+	mem_arg=${total_mb}M
+	maxmem_msg=
+	if [[ -n $maxmem ]]; then
+		[[ $maxmem =~ ^([^,]+),([0-9]+)$ ]] || die "vm-maxmem: must be SIZE,SLOTS: $maxmem"
+		slots=${BASH_REMATCH[2]}
+		size_mb vm-maxmem "${BASH_REMATCH[1]}"
+		((mb > total_mb)) || die "vm-maxmem: $maxmem: SIZE must be more than the ${total_mb} MiB of vm-numa"
+		((slots >= 1 && slots <= 256)) || die "vm-maxmem: SLOTS must be 1..256: $maxmem"
+		mem_arg=${total_mb}M,slots=$slots,maxmem=${mb}M
+		maxmem_msg=", maxmem ${mb} MiB in $slots slots"
+	fi
 
 	# the kernel command line and QEMU command of boot K/N; the console goes to $log
 	boot_cmd() {
@@ -261,7 +291,7 @@ main() {
 		append=$(echo "$append" | tr -s ' ')
 		# one socket per CPU: with cores of one socket in different NUMA nodes the
 		# kernel warns (topology_sane: llc-sibling not on the same node)
-		cmd=("$qemu" -accel "$accel" -cpu max -smp "$smp,sockets=$smp,cores=1,threads=1" -m "${total_mb}M"
+		cmd=("$qemu" -accel "$accel" -cpu max -smp "$smp,sockets=$smp,cores=1,threads=1" -m "$mem_arg"
 			"${numa_args[@]}"
 			-nodefaults -no-user-config -display none -no-reboot
 			-serial "file:$log"
@@ -301,9 +331,9 @@ main() {
 
 	boots_msg=
 	((boots == 1)) || boots_msg=", $boots boots"
-	printf 'run-scenario: %s: %d nodes (%s), %s MiB, %d cpus, %s%s, timeout %ss%s\n' \
-		"$name" "$node" "$numa" "$total_mb" "$smp" "$vmroot" "$boots_msg" "$timeout" \
-		"${boots_msg:+ per boot}" >&2
+	printf 'run-scenario: %s: %d nodes (%s), %s MiB%s, %d cpus, %s%s, timeout %ss%s\n' \
+		"$name" "$node" "$numa" "$total_mb" "$maxmem_msg" "$smp" "$vmroot" "$boots_msg" \
+		"$timeout" "${boots_msg:+ per boot}" >&2
 	clean_log=$work/console.txt
 	# NAME.log, .cmd, .qemu.out; with several boots NAME.bootK.log ... per boot
 	rm -f "$logdir/$name".boot[0-9]*.{log,cmd,qemu.out}
