@@ -44,6 +44,16 @@
 #       timeout is per boot
 #   # vm-maxmem: SIZE,SLOTS          room for memory hot-plug: -m TOTAL,slots=SLOTS,maxmem=SIZE
 #       (TOTAL: the sum of vm-numa; SIZE above it, e.g. 2G,4)
+#   # vm-monitor: yes                the guest may run QEMU monitor commands: a
+#       console line "RECLAIMCTL-VM-MONITOR: COMMAND" (lib.sh vm_monitor) is
+#       sent once, in order, to QEMU's QMP socket (-qmp unix:TMP/qmp.sock) by
+#       monitor-relay.py, which tails the console while QEMU runs: an HMP
+#       command line (object_add ..., device_add pc-dimm,..., device_del ID)
+#       or, starting with "{", a QMP command in JSON. The guest gets no
+#       answer: it waits for the effect. rcmonitor=1 is on the kernel command
+#       line. Requests, answers and QMP events go to LOG-DIR/NAME.monitor.log;
+#       a request that fails (an HMP "Error: ...", a QMP error, no answer, a
+#       line garbled by a kernel message) FAILs the scenario.
 #
 # PASS only if the guest printed "RECLAIMCTL-VM-RESULT: PASS NAME" and the whole
 # console log has no kernel warning, BUG, Oops, lockdep report, hung task,
@@ -51,7 +61,7 @@
 # every boot before the last must end with "RECLAIMCTL-VM-RESULT: NEXT NAME"
 # instead and its console must be as clean; the first boot that fails ends the
 # scenario (FAIL). The logs are then LOG-DIR/NAME.bootK.{log,cmd,qemu.out}
-# per boot instead of NAME.{log,cmd,qemu.out}.
+# per boot instead of NAME.{log,cmd,qemu.out} (and .monitor.log).
 # Exit status: 0 PASS, 1 FAIL, 2 usage or setup error.
 #
 # Environment: RECLAIMCTL_VM_CACHE (see build-kernel.sh), RECLAIMCTL_VM_QEMU
@@ -134,6 +144,16 @@ main() {
 	[[ $boots =~ ^[1-9][0-9]?$ ]] || die "vm-boots: must be a number 1..99: $boots"
 	[[ $boots == 1 || $vmroot == debian ]] || die "vm-boots: $boots needs vm-root: debian (a disk that persists)"
 	maxmem=$(header maxmem)
+	monitor=$(header monitor)
+	monitor=${monitor:-no}
+	case $monitor in
+	yes | no) ;;
+	*) die "vm-monitor: must be yes or no: $monitor" ;;
+	esac
+	python=
+	if [[ $monitor == yes ]]; then
+		python=$(command -v python3) || die "vm-monitor: yes needs python3 on the host (scripts/deps.sh test)"
+	fi
 
 	command -v "$qemu" >/dev/null || die "$qemu not found (package qemu-system-x86)"
 	if [[ -z $kernel ]]; then
@@ -144,7 +164,24 @@ main() {
 	mkdir -p "$logdir"
 	logdir=$(readlink -f "$logdir")
 	work=$(mktemp -d "${TMPDIR:-/tmp}/reclaimctl-vm-$name.XXXXXX")
-	trap 'rm -rf "$work"' EXIT
+	relay_pid=
+	# stop_relay: end the monitor relay of a boot (it ends by itself when
+	# QEMU closes the socket; this waits 5 s for that, then kills it)
+	stop_relay() {
+		local i
+		[[ -n $relay_pid ]] || return 0
+		for ((i = 0; i < 50; i++)); do
+			kill -0 "$relay_pid" 2>/dev/null || break
+			sleep 0.1
+		done
+		kill "$relay_pid" 2>/dev/null || true
+		wait "$relay_pid" 2>/dev/null || true
+		relay_pid=
+	}
+	trap 'if [[ -n $relay_pid ]]; then kill "$relay_pid" 2>/dev/null || true; fi; rm -rf "$work"' EXIT
+	qmp_sock=$work/qmp.sock
+	[[ $monitor == no || ${#qmp_sock} -lt 100 ]] ||
+		die "vm-monitor: socket path too long for a unix socket: $qmp_sock (set TMPDIR)"
 
 	# make_debian_image IMG: the ext4 disk of a "vm-root: debian" scenario.
 	make_debian_image() {
@@ -287,6 +324,7 @@ main() {
 		local k=$1 append
 		append="console=ttyS0,115200 panic=-1 printk.time=1 mitigations=off rcscenario=$name"
 		((boots == 1)) || append+=" rcboot=$k/$boots"
+		[[ $monitor == no ]] || append+=" rcmonitor=1"
 		append+=" $root_append $extra_append"
 		append=$(echo "$append" | tr -s ' ')
 		# one socket per CPU: with cores of one socket in different NUMA nodes the
@@ -294,8 +332,9 @@ main() {
 		cmd=("$qemu" -accel "$accel" -cpu max -smp "$smp,sockets=$smp,cores=1,threads=1" -m "$mem_arg"
 			"${numa_args[@]}"
 			-nodefaults -no-user-config -display none -no-reboot
-			-serial "file:$log"
-			-kernel "$kernel" "${boot_args[@]}" -append "$append")
+			-serial "file:$log")
+		[[ $monitor == no ]] || cmd+=(-qmp "unix:$qmp_sock,server=on,wait=off")
+		cmd+=(-kernel "$kernel" "${boot_args[@]}" -append "$append")
 	}
 
 	bad_re='WARNING:|BUG:|Oops|kernel BUG at|general protection fault|Kernel panic'
@@ -327,16 +366,24 @@ main() {
 		if [[ -n $bad_lines ]]; then
 			reasons+=("the kernel log has warnings/errors")
 		fi
+		local f
+		if [[ $monitor == yes && -s $work/monitor.failed ]]; then
+			while IFS= read -r f; do
+				reasons+=("monitor request failed: $f")
+			done <"$work/monitor.failed"
+		fi
 	}
 
 	boots_msg=
 	((boots == 1)) || boots_msg=", $boots boots"
-	printf 'run-scenario: %s: %d nodes (%s), %s MiB%s, %d cpus, %s%s, timeout %ss%s\n' \
-		"$name" "$node" "$numa" "$total_mb" "$maxmem_msg" "$smp" "$vmroot" "$boots_msg" \
+	monitor_msg=
+	[[ $monitor == no ]] || monitor_msg=", QEMU monitor"
+	printf 'run-scenario: %s: %d nodes (%s), %s MiB%s, %d cpus, %s%s%s, timeout %ss%s\n' \
+		"$name" "$node" "$numa" "$total_mb" "$maxmem_msg" "$smp" "$vmroot" "$boots_msg" "$monitor_msg" \
 		"$timeout" "${boots_msg:+ per boot}" >&2
 	clean_log=$work/console.txt
 	# NAME.log, .cmd, .qemu.out; with several boots NAME.bootK.log ... per boot
-	rm -f "$logdir/$name".boot[0-9]*.{log,cmd,qemu.out}
+	rm -f "$logdir/$name".boot[0-9]*.{log,cmd,qemu.out,monitor.log} "$logdir/$name.monitor.log"
 	start=$SECONDS
 	reasons=()
 	for ((k = 1; k <= boots; k++)); do
@@ -348,9 +395,21 @@ main() {
 		printf '%q ' "${cmd[@]}" >"$stem.cmd"
 		echo >>"$stem.cmd"
 		: >"$log"
+		if [[ $monitor == yes ]]; then
+			# the relay connects when QEMU has made the socket, and ends
+			# when QEMU closes it
+			rm -f "$qmp_sock"
+			: >"$work/monitor.failed"
+			: >"$stem.monitor.log"
+			# shellcheck disable=SC2094 # the relay and its stderr both append
+			"$python" "$here/monitor-relay.py" "$qmp_sock" "$log" "$stem.monitor.log" \
+				"$work/monitor.failed" </dev/null >>"$stem.monitor.log" 2>&1 &
+			relay_pid=$!
+		fi
 		t0=$SECONDS
 		qrc=0
 		timeout -k 10 "$timeout" "${cmd[@]}" >"$qemu_out" 2>&1 </dev/null || qrc=$?
+		stop_relay
 		if ((k < boots)); then verdict "$k" NEXT; else verdict "$k" PASS; fi
 		if ((boots > 1)); then
 			outcome=ok
@@ -388,6 +447,10 @@ main() {
 		failed_checks=$(grep -aE '^(FAIL|FATAL): ' "$clean_log" | head -n 40 || true)
 		if [[ -n $failed_checks ]]; then
 			printf '\n===== failed checks =====\n%s\n' "$failed_checks"
+		fi
+		if [[ $monitor == yes ]]; then
+			printf '\n===== monitor (%s) =====\n' "$stem.monitor.log"
+			tail -n 40 "$stem.monitor.log"
 		fi
 		printf '\n'
 	} >&2

@@ -322,6 +322,21 @@ knob_write_err() {
 }
 
 # ---------------------------------------------------------------------------
+# QEMU monitor
+
+# vm_monitor COMMAND...: ask the host to run COMMAND on QEMU's monitor (an HMP
+# command line, or QMP JSON starting with "{"); needs "# vm-monitor: yes" in
+# the scenario (run-scenario.sh then puts rcmonitor=1 on the command line).
+# There is no answer: wait_for the effect. A command that fails on the host
+# FAILs the scenario there (see NAME.monitor.log).
+vm_monitor() {
+	[[ " $(readf /proc/cmdline) " == *" rcmonitor=1 "* ]] ||
+		die "vm_monitor $*: the host relays no monitor commands (the scenario needs '# vm-monitor: yes')"
+	log "monitor: $*"
+	# one write: the host takes only whole lines that start with the marker
+	printf 'RECLAIMCTL-VM-MONITOR: %s\n' "$*"
+}
+# ---------------------------------------------------------------------------
 # zram swap
 
 # zram_add SIZE -> prints /dev/zramN (an unused device, or a new one, with that disksize)
