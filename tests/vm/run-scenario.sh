@@ -20,7 +20,12 @@
 #
 # A scenario may set, in comment lines near its top:
 #   # vm-timeout: SECONDS            (default 240)
-#   # vm-numa: SIZE[:CPUS] ...       one token per NUMA node, e.g. 256M:0 256M:1 256M 256M
+#   # vm-numa: SIZE[:CPUS] ...       one token per NUMA node, e.g. 256M:0 256M:1 256M 256M;
+#       SIZE 0: a node without memory (CPUs only, or nothing). A node with
+#       neither is in ACPI SRAT only when it is the last one and vm-maxmem is
+#       set (QEMU gives it the hot-plug range); Linux numbers the nodes SRAT
+#       names in order, so any other such node shifts the numbers after it,
+#       and a DIMM plugged into it lands on node 0: keep it last
 #   # vm-smp: N                      (default 2)
 #   # vm-append: ARGS                extra kernel command line
 #   # vm-root: initramfs|debian      (default initramfs) what the kernel boots:
@@ -37,6 +42,18 @@
 #       disk N times in a row, each with rcboot=K/N on the kernel command line
 #       (the scenario sees RECLAIMCTL_VM_BOOT=K, RECLAIMCTL_VM_BOOTS=N); the
 #       timeout is per boot
+#   # vm-maxmem: SIZE,SLOTS          room for memory hot-plug: -m TOTAL,slots=SLOTS,maxmem=SIZE
+#       (TOTAL: the sum of vm-numa; SIZE above it, e.g. 2G,4)
+#   # vm-monitor: yes                the guest may run QEMU monitor commands: a
+#       console line "RECLAIMCTL-VM-MONITOR: COMMAND" (lib.sh vm_monitor) is
+#       sent once, in order, to QEMU's QMP socket (-qmp unix:TMP/qmp.sock) by
+#       monitor-relay.py, which tails the console while QEMU runs: an HMP
+#       command line (object_add ..., device_add pc-dimm,..., device_del ID)
+#       or, starting with "{", a QMP command in JSON. The guest gets no
+#       answer: it waits for the effect. rcmonitor=1 is on the kernel command
+#       line. Requests, answers and QMP events go to LOG-DIR/NAME.monitor.log;
+#       a request that fails (an HMP "Error: ...", a QMP error, no answer, a
+#       line garbled by a kernel message) FAILs the scenario.
 #
 # PASS only if the guest printed "RECLAIMCTL-VM-RESULT: PASS NAME" and the whole
 # console log has no kernel warning, BUG, Oops, lockdep report, hung task,
@@ -44,7 +61,7 @@
 # every boot before the last must end with "RECLAIMCTL-VM-RESULT: NEXT NAME"
 # instead and its console must be as clean; the first boot that fails ends the
 # scenario (FAIL). The logs are then LOG-DIR/NAME.bootK.{log,cmd,qemu.out}
-# per boot instead of NAME.{log,cmd,qemu.out}.
+# per boot instead of NAME.{log,cmd,qemu.out} (and .monitor.log).
 # Exit status: 0 PASS, 1 FAIL, 2 usage or setup error.
 #
 # Environment: RECLAIMCTL_VM_CACHE (see build-kernel.sh), RECLAIMCTL_VM_QEMU
@@ -126,6 +143,17 @@ main() {
 	boots=${boots:-1}
 	[[ $boots =~ ^[1-9][0-9]?$ ]] || die "vm-boots: must be a number 1..99: $boots"
 	[[ $boots == 1 || $vmroot == debian ]] || die "vm-boots: $boots needs vm-root: debian (a disk that persists)"
+	maxmem=$(header maxmem)
+	monitor=$(header monitor)
+	monitor=${monitor:-no}
+	case $monitor in
+	yes | no) ;;
+	*) die "vm-monitor: must be yes or no: $monitor" ;;
+	esac
+	python=
+	if [[ $monitor == yes ]]; then
+		python=$(command -v python3) || die "vm-monitor: yes needs python3 on the host (scripts/deps.sh test)"
+	fi
 
 	command -v "$qemu" >/dev/null || die "$qemu not found (package qemu-system-x86)"
 	if [[ -z $kernel ]]; then
@@ -136,7 +164,24 @@ main() {
 	mkdir -p "$logdir"
 	logdir=$(readlink -f "$logdir")
 	work=$(mktemp -d "${TMPDIR:-/tmp}/reclaimctl-vm-$name.XXXXXX")
-	trap 'rm -rf "$work"' EXIT
+	relay_pid=
+	# stop_relay: end the monitor relay of a boot (it ends by itself when
+	# QEMU closes the socket; this waits 5 s for that, then kills it)
+	stop_relay() {
+		local i
+		[[ -n $relay_pid ]] || return 0
+		for ((i = 0; i < 50; i++)); do
+			kill -0 "$relay_pid" 2>/dev/null || break
+			sleep 0.1
+		done
+		kill "$relay_pid" 2>/dev/null || true
+		wait "$relay_pid" 2>/dev/null || true
+		relay_pid=
+	}
+	trap 'if [[ -n $relay_pid ]]; then kill "$relay_pid" 2>/dev/null || true; fi; rm -rf "$work"' EXIT
+	qmp_sock=$work/qmp.sock
+	[[ $monitor == no || ${#qmp_sock} -lt 100 ]] ||
+		die "vm-monitor: socket path too long for a unix socket: $qmp_sock (set TMPDIR)"
 
 	# make_debian_image IMG: the ext4 disk of a "vm-root: debian" scenario.
 	make_debian_image() {
@@ -232,6 +277,18 @@ main() {
 		root_append="root=/dev/vda rw rootfstype=ext4 rootwait systemd.show_status=1"
 	fi
 
+	# size_mb WHAT SIZE: SIZE (NNNM, NNNG; 0) in MiB, into mb
+	size_mb() {
+		case $2 in
+		0) mb=0 ;;
+		*[Gg]) mb=${2%[Gg]} && [[ $mb =~ ^[0-9]+$ ]] && mb=$((mb * 1024)) ;;
+		*[Mm]) mb=${2%[Mm]} ;;
+		*) die "$1: size must end in M or G: $2" ;;
+		esac
+		[[ $mb =~ ^[0-9]+$ ]] || die "$1: bad size: $2"
+		mb=$((10#$mb))
+	}
+
 	# NUMA layout
 	numa_args=()
 	total_mb=0
@@ -240,37 +297,49 @@ main() {
 		size=${tok%%:*}
 		cpus=
 		[[ $tok == *:* ]] && cpus=${tok#*:}
-		case $size in
-		*[Gg]) mb=$((${size%[Gg]} * 1024)) ;;
-		*[Mm]) mb=${size%[Mm]} ;;
-		*) die "vm-numa: size must end in M or G: $tok" ;;
-		esac
-		[[ $mb =~ ^[0-9]+$ ]] || die "vm-numa: bad size: $tok"
+		size_mb vm-numa "$size"
 		total_mb=$((total_mb + mb))
-		numa_args+=(-object "memory-backend-ram,id=m$node,size=${mb}M")
-		if [[ -n $cpus ]]; then
-			numa_args+=(-numa "node,nodeid=$node,memdev=m$node,cpus=$cpus")
-		else
-			numa_args+=(-numa "node,nodeid=$node,memdev=m$node")
+		memdev=
+		# a node without memory: no memory backend
+		if ((mb > 0)); then
+			numa_args+=(-object "memory-backend-ram,id=m$node,size=${mb}M")
+			memdev=,memdev=m$node
 		fi
+		numa_args+=(-numa "node,nodeid=$node$memdev${cpus:+,cpus=$cpus}")
 		node=$((node + 1))
 	done
 	((node > 0)) || die "vm-numa: no nodes"
+	((total_mb > 0)) || die "vm-numa: no node has memory"
+
+	# memory: fixed, or with room for hot-plugged DIMMs
+	mem_arg=${total_mb}M
+	maxmem_msg=
+	if [[ -n $maxmem ]]; then
+		[[ $maxmem =~ ^([^,]+),([0-9]+)$ ]] || die "vm-maxmem: must be SIZE,SLOTS: $maxmem"
+		slots=${BASH_REMATCH[2]}
+		size_mb vm-maxmem "${BASH_REMATCH[1]}"
+		((mb > total_mb)) || die "vm-maxmem: $maxmem: SIZE must be more than the ${total_mb} MiB of vm-numa"
+		((slots >= 1 && slots <= 256)) || die "vm-maxmem: SLOTS must be 1..256: $maxmem"
+		mem_arg=${total_mb}M,slots=$slots,maxmem=${mb}M
+		maxmem_msg=", maxmem ${mb} MiB in $slots slots"
+	fi
 
 	# the kernel command line and QEMU command of boot K/N; the console goes to $log
 	boot_cmd() {
 		local k=$1 append
 		append="console=ttyS0,115200 panic=-1 printk.time=1 mitigations=off rcscenario=$name"
 		((boots == 1)) || append+=" rcboot=$k/$boots"
+		[[ $monitor == no ]] || append+=" rcmonitor=1"
 		append+=" $root_append $extra_append"
 		append=$(echo "$append" | tr -s ' ')
 		# one socket per CPU: with cores of one socket in different NUMA nodes the
 		# kernel warns (topology_sane: llc-sibling not on the same node)
-		cmd=("$qemu" -accel "$accel" -cpu max -smp "$smp,sockets=$smp,cores=1,threads=1" -m "${total_mb}M"
+		cmd=("$qemu" -accel "$accel" -cpu max -smp "$smp,sockets=$smp,cores=1,threads=1" -m "$mem_arg"
 			"${numa_args[@]}"
 			-nodefaults -no-user-config -display none -no-reboot
-			-serial "file:$log"
-			-kernel "$kernel" "${boot_args[@]}" -append "$append")
+			-serial "file:$log")
+		[[ $monitor == no ]] || cmd+=(-qmp "unix:$qmp_sock,server=on,wait=off")
+		cmd+=(-kernel "$kernel" "${boot_args[@]}" -append "$append")
 	}
 
 	bad_re='WARNING:|BUG:|Oops|kernel BUG at|general protection fault|Kernel panic'
@@ -302,16 +371,24 @@ main() {
 		if [[ -n $bad_lines ]]; then
 			reasons+=("the kernel log has warnings/errors")
 		fi
+		local f
+		if [[ $monitor == yes && -s $work/monitor.failed ]]; then
+			while IFS= read -r f; do
+				reasons+=("monitor request failed: $f")
+			done <"$work/monitor.failed"
+		fi
 	}
 
 	boots_msg=
 	((boots == 1)) || boots_msg=", $boots boots"
-	printf 'run-scenario: %s: %d nodes (%s), %s MiB, %d cpus, %s%s, timeout %ss%s\n' \
-		"$name" "$node" "$numa" "$total_mb" "$smp" "$vmroot" "$boots_msg" "$timeout" \
-		"${boots_msg:+ per boot}" >&2
+	monitor_msg=
+	[[ $monitor == no ]] || monitor_msg=", QEMU monitor"
+	printf 'run-scenario: %s: %d nodes (%s), %s MiB%s, %d cpus, %s%s%s, timeout %ss%s\n' \
+		"$name" "$node" "$numa" "$total_mb" "$maxmem_msg" "$smp" "$vmroot" "$boots_msg" "$monitor_msg" \
+		"$timeout" "${boots_msg:+ per boot}" >&2
 	clean_log=$work/console.txt
 	# NAME.log, .cmd, .qemu.out; with several boots NAME.bootK.log ... per boot
-	rm -f "$logdir/$name".boot[0-9]*.{log,cmd,qemu.out}
+	rm -f "$logdir/$name".boot[0-9]*.{log,cmd,qemu.out,monitor.log} "$logdir/$name.monitor.log"
 	start=$SECONDS
 	reasons=()
 	for ((k = 1; k <= boots; k++)); do
@@ -323,9 +400,21 @@ main() {
 		printf '%q ' "${cmd[@]}" >"$stem.cmd"
 		echo >>"$stem.cmd"
 		: >"$log"
+		if [[ $monitor == yes ]]; then
+			# the relay connects when QEMU has made the socket, and ends
+			# when QEMU closes it
+			rm -f "$qmp_sock"
+			: >"$work/monitor.failed"
+			: >"$stem.monitor.log"
+			# shellcheck disable=SC2094 # the relay and its stderr both append
+			"$python" "$here/monitor-relay.py" "$qmp_sock" "$log" "$stem.monitor.log" \
+				"$work/monitor.failed" </dev/null >>"$stem.monitor.log" 2>&1 &
+			relay_pid=$!
+		fi
 		t0=$SECONDS
 		qrc=0
 		timeout -k 10 "$timeout" "${cmd[@]}" >"$qemu_out" 2>&1 </dev/null || qrc=$?
+		stop_relay
 		if ((k < boots)); then verdict "$k" NEXT; else verdict "$k" PASS; fi
 		if ((boots > 1)); then
 			outcome=ok
@@ -363,6 +452,10 @@ main() {
 		failed_checks=$(grep -aE '^(FAIL|FATAL): ' "$clean_log" | head -n 40 || true)
 		if [[ -n $failed_checks ]]; then
 			printf '\n===== failed checks =====\n%s\n' "$failed_checks"
+		fi
+		if [[ $monitor == yes ]]; then
+			printf '\n===== monitor (%s) =====\n' "$stem.monitor.log"
+			tail -n 40 "$stem.monitor.log"
 		fi
 		printf '\n'
 	} >&2

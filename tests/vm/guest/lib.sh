@@ -322,6 +322,44 @@ knob_write_err() {
 }
 
 # ---------------------------------------------------------------------------
+# QEMU monitor, memory hot-plug
+
+# vm_monitor COMMAND...: ask the host to run COMMAND on QEMU's monitor (an HMP
+# command line, or QMP JSON starting with "{"); needs "# vm-monitor: yes" in
+# the scenario (run-scenario.sh then puts rcmonitor=1 on the command line).
+# There is no answer: wait_for the effect. A command that fails on the host
+# FAILs the scenario there (see NAME.monitor.log).
+vm_monitor() {
+	[[ " $(readf /proc/cmdline) " == *" rcmonitor=1 "* ]] ||
+		die "vm_monitor $*: the host relays no monitor commands (the scenario needs '# vm-monitor: yes')"
+	log "monitor: $*"
+	# one write: the host takes only whole lines that start with the marker
+	printf 'RECLAIMCTL-VM-MONITOR: %s\n' "$*"
+}
+# node_has_memory N: true if node N is in has_memory
+node_has_memory() { [[ " $(memory_nodes) " == *" $1 "* ]]; }
+node_no_memory() { ! node_has_memory "$1"; }
+# node_memory_blocks N -> "memory32 memory33" (the node's memory blocks)
+node_memory_blocks() {
+	local f out=()
+	for f in /sys/devices/system/node/node"$1"/memory[0-9]*; do
+		[[ -e $f ]] && out+=("${f##*/}")
+	done
+	echo "${out[*]:-}"
+}
+# node_blocks_online N COUNT: true if node N has COUNT memory blocks, all online
+node_blocks_online() {
+	local b n=0
+	for b in $(node_memory_blocks "$1"); do
+		[[ $(readf "/sys/devices/system/memory/$b/state") == online ]] || return 1
+		n=$((n + 1))
+	done
+	((n == $2))
+}
+# memory_block_bytes -> the memory block size in bytes
+memory_block_bytes() { echo $((16#$(readf /sys/devices/system/memory/block_size_bytes))); }
+
+# ---------------------------------------------------------------------------
 # zram swap
 
 # zram_add SIZE -> prints /dev/zramN (an unused device, or a new one, with that disksize)
