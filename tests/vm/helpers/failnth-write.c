@@ -46,8 +46,8 @@ int main(int argc, char **argv)
 	fd = open(argv[2], O_WRONLY);
 	nth_fd = open("/proc/self/fail-nth", O_RDWR);
 	if (fd < 0 || nth_fd < 0) {
-		fprintf(stderr, "failnth-write: open %s: %s\n", fd < 0 ? argv[2] : "/proc/self/fail-nth",
-			strerror(errno));
+		fprintf(stderr, "failnth-write: open %s: %s\n",
+			fd < 0 ? argv[2] : "/proc/self/fail-nth", strerror(errno));
 		return 1;
 	}
 	snprintf(nth, sizeof(nth), "%ld", want);
