@@ -1,0 +1,130 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# hopeless: on a node where nothing can be reclaimed, N kswapd threads give up
+# after about as many runs as one thread does, not N times as many.
+# Node 1 (cpu1, 128 MiB, no swap) is filled with mlocked memory down to
+# between its min and low watermarks (watermark_scale_factor=1000 makes the
+# gaps some MiB wide, watermark_boost_factor=0 keeps them still); then small allocations bound to node 1 keep waking its
+# kswapd for 15 s. Every run fails, and after MAX_RECLAIM_RETRIES failed runs
+# the node is given up on (node_unreclaimable: 1 in /proc/zoneinfo) and kswapd
+# is no longer woken. With 1 and with 8 threads:
+#  - node 1 ends up unreclaimable;
+#  - kswapd runs (pageoutrun in /proc/vmstat) with 8 threads are at most twice
+#    as many as with 1 (each thread's failed run counts; before, only
+#    thread 0's did: 8 times as many runs, and 8 times the CPU);
+#  - the figures (runs, node 1's kswapd CPU ticks) are printed.
+# Between the two, a round of reclaim with swap makes progress on node 1,
+# which makes it reclaimable again.
+#
+# vm-timeout: 420
+# vm-numa: 128M:0 128M:1
+set -euo pipefail
+# shellcheck source=SCRIPTDIR/../guest/lib.sh
+source /vm/lib.sh
+
+require_patched_kernel
+tickle_secs=${HOPELESS_SECS:-15}
+# the guest's memory is all below 4 GiB: node 1's is one DMA32 zone
+ZONE=DMA32
+echo 1000 >/proc/sys/vm/watermark_scale_factor
+# no watermark boost: it moves the watermarks and adds boosted kswapd runs
+boost=$(cat /proc/sys/vm/watermark_boost_factor)
+echo 0 >/proc/sys/vm/watermark_boost_factor
+at_exit "echo 10 >/proc/sys/vm/watermark_scale_factor; echo $boost >/proc/sys/vm/watermark_boost_factor"
+
+# zone_field NODE ZONE FIELD -> pages (free, min, low, high) of /proc/zoneinfo
+zone_field() {
+	awk -v node="Node $1," -v zone="$2" -v f="$3" '
+		$1 == "Node" { inzone = ($1 " " $2 == node && $4 == zone); next }
+		inzone && f == "free" && $1 == "pages" && $2 == "free" { print $3; exit }
+		inzone && $1 == f && NF == 2 { print $2; exit }' /proc/zoneinfo
+}
+# hog_locked PID MIB: the hog has locked its memory
+hog_locked() {
+	local lck
+	lck=$(status_field "$1" VmLck)
+	[[ -n $lck ]] && ((${lck%% *} >= $2 * 1024))
+}
+free_below() { (($(zone_field "$1" "$ZONE" free) < $2)); }
+unreclaimable() {
+	awk -v node="Node $1," '
+		$1 == "Node" { innode = ($1 " " $2 == node); next }
+		innode && $1 == "node_unreclaimable:" { print $2; exit }' /proc/zoneinfo
+}
+node1_ticks() {
+	local pid name sum=0
+	while read -r pid name; do sum=$((sum + $(task_cpu_ticks "$pid"))); done < <(kswapd_threads 1)
+	echo "$sum"
+}
+
+# make_reclaimable: reclaim with swap on node 1 makes progress, which resets
+# its failure count
+make_reclaimable() {
+	local dev
+	dev=$(zram_swap 256M)
+	memhog -N 1 -m $(($(node_free_mb 1) + 32)) -p 0 -q || fail "the hog on node 1 failed"
+	swapoff "$dev" || fail "swapoff $dev failed"
+	zram_remove "$dev"
+	assert_eq 0 "$(unreclaimable 1)" "node 1 is reclaimable"
+}
+
+# runs THREADS: sets RUNS and TICKS, the kswapd runs and node 1's kswapd CPU
+runs() {
+	local threads=$1 min low free target runs0 ticks0 end up step
+	assert_rc 0 "reclaimctl set threads $threads" -- reclaimctl set threads "$threads"
+	wait_threads "$threads"
+	make_reclaimable
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	min=$(zone_field 1 "$ZONE" min)
+	low=$(zone_field 1 "$ZONE" low)
+	free=$(zone_field 1 "$ZONE" free)
+	target=$(((min + low) / 2))
+	log "node 1: free $free, min $min, low $low, high $(zone_field 1 "$ZONE" high) pages; filling to $target"
+	# the runs count from here: filling node 1 already wakes its kswapd
+	runs0=$(vmstat pageoutrun)
+	ticks0=$(node1_ticks)
+	steal0=$(vmstat pgsteal_kswapd)
+	slab0=$(vmstat slabs_scanned)
+	inode0=$(vmstat kswapd_inodesteal)
+	RUNS_AT=
+	# fill in steps, each hog the rest down to the target: what a node's
+	# free count shows lags behind and other things free memory meanwhile
+	HOGS=()
+	for step in 1 2 3 4 5 6; do
+		free=$(zone_field 1 "$ZONE" free)
+		((free >= low)) || break
+		memhog -N 1 -L -m $(((free - target) * 4 / 1024 + 1)) -p 0 -H 600 -q &
+		HOGS+=($!)
+		wait_for 60 "the hog is written" -- hog_locked "$!" $(((free - target) * 4 / 1024 + 1)) || break
+		sleep 1
+	done
+	log "node 1 filled by ${#HOGS[@]} hogs: free $(zone_field 1 "$ZONE" free) pages"
+	free_below 1 "$low" || die "node 1 did not fill below its low watermark"
+	read -r up _ </proc/uptime
+	end=$((${up%.*} + tickle_secs))
+	# 2 MiB bound to node 1: below its low watermark, so kswapd is woken,
+	# above its min one, so the allocation succeeds without direct reclaim
+	until read -r up _ </proc/uptime && ((${up%.*} >= end)); do
+		memhog -N 1 -m 2 -p 0 -q || fail "a small allocation on node 1 failed"
+		[[ -n $RUNS_AT || $(unreclaimable 1) != 1 ]] || RUNS_AT=$(($(vmstat pageoutrun) - runs0))
+	done
+	RUNS=$(($(vmstat pageoutrun) - runs0))
+	log "threads $threads: pgsteal_kswapd +$(($(vmstat pgsteal_kswapd) - steal0)) slabs_scanned +$(($(vmstat slabs_scanned) - slab0)) kswapd_inodesteal +$(($(vmstat kswapd_inodesteal) - inode0)) runs until given up: ${RUNS_AT:-?}"
+	TICKS=$(($(node1_ticks) - ticks0))
+	log "threads $threads: kswapd runs $RUNS, node 1 kswapd CPU $TICKS ticks, node_unreclaimable $(unreclaimable 1), direct reclaim $(vmstat allocstall_dma32)"
+	assert_eq 1 "$(unreclaimable 1)" "threads $threads: node 1 was given up on"
+	kill "${HOGS[@]}"
+	wait "${HOGS[@]}" || true
+}
+
+step "one thread"
+runs 1
+runs1=$RUNS ticks1=$TICKS
+step "eight threads"
+runs 8
+log "FIGURES: 1 thread: $runs1 runs, $ticks1 ticks; 8 threads: $RUNS runs, $TICKS ticks"
+assert_gt "$runs1" 0 "1 thread: kswapd ran"
+assert_le "$RUNS" $((2 * runs1 + 8)) "8 threads gave up after at most about twice the runs of 1 thread"
+assert_rc 0 "reclaimctl set threads 1" -- reclaimctl set threads 1
