@@ -347,6 +347,7 @@ node_memory_blocks() {
 	done
 	echo "${out[*]:-}"
 }
+no_memory_blocks() { [[ -z $(node_memory_blocks "$1") ]]; }
 # node_blocks_online N COUNT: true if node N has COUNT memory blocks, all online
 node_blocks_online() {
 	local b n=0

@@ -115,8 +115,8 @@ hot_remove() {
 	vm_monitor "device_del dimm$id"
 	wait_for 60 "node$n without memory" -- node_no_memory "$n" ||
 		die "node$n still has memory after device_del dimm$id (CONFIG_MEMORY_HOTREMOVE? see the .monitor.log for ACPI_DEVICE_OST)"
-	wait_for 30 "node$n without memory blocks" -- test -z "$(node_memory_blocks "$n")" || true
-	ok "node$n: no memory, no memory blocks (has_memory $(readf /sys/devices/system/node/has_memory))"
+	wait_for 30 "node$n without memory blocks" -- no_memory_blocks "$n" &&
+		ok "node$n: no memory, no memory blocks (has_memory $(readf /sys/devices/system/node/has_memory))"
 }
 
 # pids_of N -> "name=pid ..." of node N's threads, to see they keep running
