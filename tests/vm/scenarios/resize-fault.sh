@@ -13,7 +13,10 @@
 #     (node 0 and 1's new threads are stopped again);
 #  2. 1 -> 4, the first creation fails: the same;
 #  3. 2 -> 4, the last creation of node 3 fails: every node runs 2;
-#  4. without a fault, 2 -> 3 works on every node.
+#  4. without a fault, 2 -> 3 works on every node;
+#  5. a writer of 16 killed (SIGKILL) at various moments of its resize: the
+#     write is either done or rolled back (EINTR), and the file shows what
+#     runs: every node runs exactly the number it reads, 1 or 16.
 #
 # vm-timeout: 240
 # vm-numa: 128M:0 128M:1 128M 128M
@@ -64,5 +67,28 @@ assert_file_eq "$KNOB_THREADS" 3 "vm.kswapd_threads reads 3"
 for n in $mem_nodes; do
 	assert_eq "$(expected_names "$n" 3)" "$(kswapd_names "$n")" "node$n runs 3 threads"
 done
+
+step "a writer killed during its resize"
+done_n=0 back_n=0
+for delay in 0 0.01 0.02 0.05 0.1 0.2 0.4; do
+	assert_rc 0 "reclaimctl set threads 1" -- reclaimctl set threads 1
+	wait_threads 1
+	sh -c "echo 16 >$KNOB_THREADS" 2>/dev/null &
+	writer=$!
+	sleep "$delay"
+	kill -9 "$writer" 2>/dev/null || true
+	wait "$writer" 2>/dev/null || true
+	now=$(cat "$KNOB_THREADS")
+	case $now in
+	1) back_n=$((back_n + 1)) ;;
+	16) done_n=$((done_n + 1)) ;;
+	*) fail "killed after ${delay}s: vm.kswapd_threads reads $now, neither 1 nor 16" ;;
+	esac
+	wait_for 10 "$now kswapd thread(s) per node after the writer was killed at ${delay}s" -- threads_per_node "$now" || true
+	for n in $mem_nodes; do
+		assert_eq "$(expected_names "$n" "$now")" "$(kswapd_names "$n")" "killed after ${delay}s: the file reads $now, node$n runs $now"
+	done
+done
+log "killed writers: $done_n resizes done, $back_n rolled back"
 assert_rc 0 "reclaimctl set threads 1" -- reclaimctl set threads 1
 wait_threads 1

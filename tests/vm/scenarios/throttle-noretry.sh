@@ -9,8 +9,9 @@
 #    wait for the slot: direct_reclaim_throttled rises (else the load made no
 #    contention and the test says so and fails);
 #  - __GFP_NORETRY (noretry=1), the same load, three times: the threads do
-#    reclaim directly (allocstall rises), but the counter does not move; the
-#    module reports its slowest allocation and how many failed.
+#    reclaim directly (allocstall rises), but the counter does not move (at
+#    most 2, for other tasks that may wait meanwhile); the module reports its
+#    slowest allocation and how many failed.
 # The module counts the events itself, from when all its threads are started
 # until they are done: the allocations made to start them do not count.
 #
@@ -77,6 +78,9 @@ for try in 1 2 3; do
 	load 1
 	assert_match 'noretry=1 threads=' "$LINE" "try $try: the module ran"
 	assert_gt "$STALLS" 0 "try $try: the threads did reclaim directly"
-	assert_eq 0 "$WAITS" "try $try: no __GFP_NORETRY allocation waited for a slot"
+	# the count is the whole system's while the threads run: a kworker
+	# started under the pressure may wait too (0 in every run seen; the
+	# series before the fix: 90 to 121)
+	assert_le "$WAITS" 2 "try $try: no __GFP_NORETRY allocation waited for a slot"
 done
 assert_rc 0 "reclaimctl set throttle 0" -- reclaimctl set throttle 0
