@@ -18,7 +18,12 @@ On copies of the patched fixture root:
 - restore --boot: every knob back to the old value of its first record;
 - overwritten: a knob written outside reclaimctl since the change: restore
   says so and puts back the value from before the first change since boot;
-- history --json and the text table say the same.
+- history --json and the text table say the same;
+- race: "set throttle 9" and "restore" at the same time, 20 rounds after a
+  first change: each exits 0, the knob's records stay a chain (nothing was
+  read before the lock: a stale read would break it), the file has the last
+  record's value, one of the two orders' outcomes (4 or 9), and restores
+  then undo everything back to the value before the first change.
 
 usage: check-history.py RECLAIMCTL FIXTURES_DIR PRESET_DIR
 """
@@ -168,6 +173,46 @@ class Checker:
         doc = self.history_json(root)
         self.expect(len(doc["records"]) == 20, f"history --json lists {len(doc['records'])} records")
         self.compare_text(root)
+
+    def chain(self, root, knob, start):
+        prev = start
+        for r in (r for r in self.records(root) if r["knob"] == knob):
+            if int(r["old"]) != prev:
+                return f"record {r} has old {r['old']}, the change before it left {prev}"
+            prev = int(r["new"])
+        if self.knob(root, knob) != prev:
+            return f"the file has {self.knob(root, knob)}, the last record says {prev}"
+        return None
+
+    def test_race(self):
+        knob = "max_direct_reclaimers"
+        outcomes = {}
+        for rnd in range(20):
+            root = self.root()
+            start = self.knob(root, knob)
+            self.set_knob(root, "throttle", "4")
+            with ThreadPoolExecutor(max_workers=2) as pool:
+                a = pool.submit(self.run, root, "set", "throttle", "9", ok=False)
+                b = pool.submit(self.run, root, "restore", ok=False)
+                pa, pb = a.result(), b.result()
+            self.expect(pa.returncode == 0 and pb.returncode == 0,
+                        f"round {rnd}: set exited {pa.returncode} ({pa.stderr.strip()}), "
+                        f"restore exited {pb.returncode} ({pb.stderr.strip()})")
+            broken = self.chain(root, knob, start)
+            self.expect(broken is None, f"round {rnd}: set and restore at once: {broken}")
+            final = self.knob(root, knob)
+            self.expect(final in (4, 9), f"round {rnd}: {knob} is {final}: neither order gives that "
+                        f"(set then restore: 4, restore then set: 9)")
+            outcomes[final] = outcomes.get(final, 0) + 1
+            for _ in range(3):
+                if NOTHING in self.run(root, "restore", json_out=False).stdout:
+                    break
+            self.expect(self.knob(root, knob) == start,
+                        f"round {rnd}: after restoring everything {knob} is "
+                        f"{self.knob(root, knob)}, not {start} from before the first change")
+            self.expect(self.chain(root, knob, start) is None,
+                        f"round {rnd}: after the restores: {self.chain(root, knob, start)}")
+        print(f"  race: final values over 20 rounds: {outcomes}")
 
     def test_torn(self):
         root = self.root()
