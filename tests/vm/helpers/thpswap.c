@@ -2,10 +2,11 @@
 /*
  * thpswap - swap out transparent huge pages whole, for the thp-swap VM test.
  *
- *   thpswap -m MIB [-c CPU]
+ *   thpswap -m MIB [-c CPU] [-s]
  *
  * Maps MIB MiB (a multiple of 2) of anonymous memory aligned to 2 MiB,
- * madvise(MADV_HUGEPAGE), writes a pattern to every page, then pushes all of
+ * madvise(MADV_HUGEPAGE) (with -s: MADV_NOHUGEPAGE, base pages only), writes
+ * a pattern to every page, then pushes all of
  * it out with madvise(MADV_PAGEOUT) and reads it back, checking every word.
  * With -c it runs on that CPU only (the swap ring a task uses is that of its
  * CPU's node). Prints:
@@ -69,11 +70,11 @@ static void print_swaps(void)
 int main(int argc, char **argv)
 {
 	unsigned long mib = 0, words, i;
-	int opt, cpu = -1;
+	int opt, cpu = -1, advice = MADV_HUGEPAGE;
 	uint64_t *p;
 	char *raw;
 
-	while ((opt = getopt(argc, argv, "m:c:")) != -1) {
+	while ((opt = getopt(argc, argv, "m:c:s")) != -1) {
 		switch (opt) {
 		case 'm':
 			mib = strtoul(optarg, NULL, 10);
@@ -81,8 +82,11 @@ int main(int argc, char **argv)
 		case 'c':
 			cpu = atoi(optarg);
 			break;
+		case 's':
+			advice = MADV_NOHUGEPAGE;
+			break;
 		default:
-			fprintf(stderr, "usage: thpswap -m MIB [-c CPU]\n");
+			fprintf(stderr, "usage: thpswap -m MIB [-c CPU] [-s]\n");
 			return 2;
 		}
 	}
@@ -107,8 +111,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	p = (uint64_t *)(((uintptr_t)raw + HPAGE - 1) & ~(HPAGE - 1));
-	if (madvise(p, mib << 20, MADV_HUGEPAGE)) {
-		perror("thpswap: madvise(MADV_HUGEPAGE)");
+	if (madvise(p, mib << 20, advice)) {
+		perror("thpswap: madvise(MADV_HUGEPAGE or MADV_NOHUGEPAGE)");
 		return 1;
 	}
 	words = (mib << 20) / sizeof(*p);
