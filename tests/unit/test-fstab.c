@@ -105,6 +105,38 @@ static void test_find(void **state)
 	reclaim_unref(ctx);
 }
 
+/*
+ * A device named twice (its UUID= line, then its path): the first entry is
+ * the one, as swapon -a activates the first and fails on the second; its
+ * pri= is what changes, the later line stays as it is.
+ */
+static void test_find_duplicate(void **state)
+{
+	static const char dup[] = "/dev/nvme0n1p3 none swap sw,pri=3 0 0\n";
+	const char *root = *state;
+	struct reclaim_ctx *ctx;
+	struct reclaim_fstab *f;
+	char *text, *want, *got;
+
+	assert_true(asprintf(&text, "%s\n%s", fstab, dup) > 0);
+	tmproot_write(root, "/etc/fstab", text);
+	tmproot_symlink(root, "/dev/disk/by-uuid/3b1f", "../../nvme0n1p3");
+	f = load(root, &ctx);
+	assert_int_equal(reclaim_fstab_count(f), 8);
+	assert_string_equal(reclaim_fstab_source(f, 7), "/dev/nvme0n1p3");
+	assert_int_equal(reclaim_fstab_find(f, "/dev/nvme0n1p3"), 0);
+	assert_int_equal(reclaim_fstab_set_priority(f, 0, 20), 0);
+	got = tmproot_read(root, "/etc/fstab");
+	assert_true(asprintf(&want, "%s\n%s", fstab, dup) > 0);
+	memcpy(strstr(want, "sw,pri=10 0 0"), "sw,pri=20 0 0", strlen("sw,pri=20 0 0"));
+	assert_string_equal(got, want);
+	free(got);
+	free(want);
+	free(text);
+	reclaim_fstab_unref(f);
+	reclaim_unref(ctx);
+}
+
 /* @fstab with line @n (from 0) replaced by @line. */
 static char *with_line(size_t n, const char *line)
 {
@@ -267,6 +299,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    T(test_entries),
 	    T(test_find),
+	    T(test_find_duplicate),
 	    T(test_set_priority),
 	    T(test_set_priority_keeps_mode),
 	    T(test_set_priority_refused),
