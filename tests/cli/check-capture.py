@@ -3,10 +3,15 @@
 """tests/capture-sysroot.sh must copy everything reclaimctl reads: status on
 the capture of this machine equals status on the machine itself, apart from
 what changes from one moment to the next (free memory, counters, CPU time).
+Both sides go through the same parsers, so the captured status is also held
+against the kernel's own files, read here: each node's CPUs (cpulist) and
+MemTotal, and the kswapd threads' pids and names (/proc/PID/comm).
 
 usage: check-capture.py RECLAIMCTL CAPTURE_SCRIPT
 """
 import json
+import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -34,6 +39,40 @@ def stable(status):
     return status
 
 
+def cpulist(text):
+    cpus = []
+    for part in text.strip().split(","):
+        if part:
+            a, _, b = part.partition("-")
+            cpus += range(int(a), int(b or a) + 1)
+    return cpus
+
+
+def independent(captured):
+    """What the kernel's files say, against the captured status."""
+    errors = []
+    base = "/sys/devices/system/node"
+    for node in captured["nodes"] if os.path.isdir(base) else []:
+        path = f"{base}/node{node['id']}"
+        if node["cpus"] != cpulist(open(f"{path}/cpulist").read()):
+            errors.append(f"node {node['id']}: cpus {node['cpus']} != {path}/cpulist")
+        total = next(int(l.split()[3]) for l in open(f"{path}/meminfo") if l.split()[2] == "MemTotal:")
+        if node["memory_total_kb"] != total:
+            errors.append(f"node {node['id']}: memory_total_kb {node['memory_total_kb']} != {total}")
+    threads = {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            comm = open(f"/proc/{pid}/comm").read().strip()
+        except OSError:
+            continue
+        if re.fullmatch(r"kswapd\d+(:\d+)?", comm):
+            threads[int(pid)] = comm
+    got = {k["pid"]: k["name"] for n in captured["nodes"] for k in n["kswapd"]}
+    if got != threads:
+        errors.append(f"kswapd threads {got} != {threads} from /proc")
+    return errors
+
+
 def status(reclaimctl, *root):
     out = subprocess.run([reclaimctl, *root, "status", "--json"], check=True,
                          capture_output=True, text=True).stdout
@@ -46,6 +85,12 @@ def main():
         root = f"{tmp}/root"
         subprocess.run([capture, root], check=True, capture_output=True)
         live, captured = status(reclaimctl), status(reclaimctl, "--sysroot", root)
+    errors = independent(captured)
+    for e in errors:
+        print(f"captured status against the kernel's files: {e}", file=sys.stderr)
+    if errors:
+        print("capture differs from the kernel's own files: FAIL")
+        return 1
     if live != captured:
         print("live:    ", json.dumps(live, sort_keys=True), file=sys.stderr)
         print("captured:", json.dumps(captured, sort_keys=True), file=sys.stderr)
