@@ -7,12 +7,14 @@
 # A case file has "root: NAME" (a directory under FIXTURES_DIR), "args: ARGS"
 # (words; $ROOT stands for the copy's path) and any number of "setup: CMD"
 # lines, shell commands run in the copy before the command (to damage a file,
-# say). "json: lines": with --json, stdout is JSON lines (one document per
-# line) instead of one document. UPDATE=1 rewrites the expected file instead of comparing.
+# say). With --json or -J, stdout must be one JSON document, or with
+# "json: lines" one per line. UPDATE=1 rewrites the expected file instead of comparing.
 # "expect-file: PATH NAME" lines compare the copy's PATH after the command
 # byte for byte with NAME beside the expected file (UPDATE=1 writes NAME).
-# Files the command adds are shown whole; the times in the history and in a
-# restore's reasons are replaced by T and HH:MM:SS.
+# Files the command adds are shown whole ("added: PATH:"), removed ones by name
+# ("removed: PATH"), changed ones as the lines that changed, in unified diff
+# form ("changed: PATH:"); the times in the history and in a restore's
+# reasons are replaced by T and HH:MM:SS.
 # The shipped presets are those of the source tree (RECLAIMCTL_PRESET_DIR,
 # presets/ unless set), shown as $PRESETS; admin presets are made by setup
 # lines in the copy's etc/reclaimctl/presets.
@@ -43,7 +45,7 @@ TZ=UTC NO_COLOR=1 "$reclaimctl" --sysroot "$work/root" "${args[@]}" >"$work/out"
 
 # Anything printed with --json must be one valid JSON document, or with a
 # "json: lines" line in the case (monitor, adapt --replay) one on each line.
-if [[ " ${args[*]} " == *" --json "* ]] && [ -s "$work/out" ]; then
+if [[ " ${args[*]} " == *" --json "* || " ${args[*]} " == *" -J "* ]] && [ -s "$work/out" ]; then
 	json_mode=$(sed -n 's/^json: *//p' "$case_file")
 	python3 -c 'import json,sys
 if sys.argv[2] == "lines":
@@ -69,9 +71,13 @@ fi
 		echo "added: ${f#./}:"
 		sed 's/^/  /' "$work/root/$f"
 	done < <(comm -13 "$work/before" "$work/after")
+	# a changed file as the lines that changed (a unified diff without its
+	# header lines), so that line breaks and whole lines show
 	while read -r f; do
 		[ -f "$work/root/$f" ] || continue
-		cmp -s "$work/pristine/$f" "$work/root/$f" || echo "${f#./}: $(tr '\n' ' ' <"$work/root/$f")"
+		cmp -s "$work/pristine/$f" "$work/root/$f" && continue
+		echo "changed: ${f#./}:"
+		{ diff -U1 "$work/pristine/$f" "$work/root/$f" || true; } | tail -n +3 | sed 's/^/  /'
 	done <"$work/before"
 	# the history's times are the clock's, like the HH:MM:SS of a restore's reason
 } | sed -E "s|$work/root|\$ROOT|g; s|$RECLAIMCTL_PRESET_DIR|\$PRESETS|g;
