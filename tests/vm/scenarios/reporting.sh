@@ -4,7 +4,10 @@
 # reporting: monitor, stalls, record and report under real memory pressure
 # (anonymous memory beyond RAM, swap on zram).
 #  1. monitor --json while two hogs run: direct reclaim shows as nonzero rates
-#     (pgscan_direct, allocstall), kswapd as nonzero CPU;
+#     (pgscan_direct, allocstall), kswapd as nonzero CPU, and the rates times
+#     their intervals add up to what /proc/vmstat counted meanwhile (80% to
+#     102%); monitor --per-node --json lists every node with memory and the
+#     kswapd threads /proc shows for each;
 #  2. stalls --json while two hogs run: a hog (comm "memhog") is listed with
 #     time in direct reclaim; with task_delayacct=0 stalls says so (exit 1),
 #     --enable turns it on for the run and back off afterwards;
@@ -35,6 +38,17 @@ json_max() {
 		}
 	} END { print m + 0 }' "$1"
 }
+# sum_rate FILE KEY -> KEY's per-second rate times "interval", summed over the
+# JSON lines of FILE: the count the lines account for
+sum_rate() {
+	awk -v k="\"$2\":" -v i='"interval":' '{
+		a = index($0, k); b = index($0, i)
+		if (!a || !b) next
+		v = substr($0, a + length(k)); sub(/[,}].*/, "", v)
+		w = substr($0, b + length(i)); sub(/[,}].*/, "", w)
+		if (v != "null") s += v * w
+	} END { printf "%d\n", s }' "$1"
+}
 # int X -> X rounded down (for assert_gt)
 int() { printf '%d' "${1%.*}"; }
 
@@ -46,6 +60,8 @@ assert_file_eq /proc/sys/kernel/task_delayacct 1 "booted with delayacct"
 
 step "1. monitor while two hogs make pressure"
 # monitor runs for as long as the hogs do (direct reclaim comes in bursts)
+declare -A c0=() c1=()
+for k in pgscan_kswapd pgscan_direct pswpout; do c0[$k]=$(vmstat "$k"); done
 reclaimctl monitor -i 1 --json >/tmp/monitor.jsonl &
 mon=$!
 size=$((($(mem_avail_mb) + extra_mb * 2) / 2))
@@ -53,7 +69,18 @@ run_parallel "memhog -q -m $size -p 1" "memhog -q -m $size -p 1" || true
 sleep 1.5
 kill "$mon"
 wait "$mon" || true
+for k in pgscan_kswapd pgscan_direct pswpout; do c1[$k]=$(vmstat "$k"); done
 cat /tmp/monitor.jsonl
+# the rates, times their intervals, add up to what /proc/vmstat counted from
+# before monitor started to after it stopped (it misses at most its first
+# moments and its last partial interval, when the hogs are not running)
+for k in pgscan_kswapd pgscan_direct pswpout; do
+	got=$(sum_rate /tmp/monitor.jsonl "$k")
+	want=$((c1[$k] - c0[$k]))
+	log "monitor: $k: rates x intervals add up to $got, /proc/vmstat grew by $want"
+	assert_le "$got" $((want * 102 / 100 + 64)) "monitor: $k adds up to no more than /proc/vmstat counted"
+	assert_ge "$got" $((want * 8 / 10)) "monitor: $k adds up to at least 80% of what /proc/vmstat counted"
+done
 assert_gt "$(wc -l </tmp/monitor.jsonl)" 3 "lines of monitor --json"
 assert_gt "$(int "$(json_max /tmp/monitor.jsonl pgscan_direct)")" 0 "monitor: pages scanned by direct reclaim per second"
 assert_gt "$(int "$(json_max /tmp/monitor.jsonl allocstall)")" 0 "monitor: direct reclaim stalls (allocstall) per second"
@@ -64,6 +91,21 @@ log "the same as a table, with a line per node:"
 memhog -q -m "$size" -p 1 &
 HOGS+=($!)
 reclaimctl monitor -i 1 -c 4 --per-node || fail "monitor --per-node"
+# and as JSON: every node with memory, each with the number of kswapd
+# threads /proc shows for it
+reclaimctl monitor -i 1 -c 2 --per-node --json >/tmp/pernode.jsonl || fail "monitor --per-node --json"
+mem_nodes=$(memory_nodes)
+while IFS= read -r line; do
+	printf '%s\n' "$line" >/tmp/pernode.json
+	json_load /tmp/pernode.json || fail "monitor --per-node --json: a line is not JSON"
+	nodes=()
+	for ((i = 0; i < ${JSON[.nodes:len]:-0}; i++)); do
+		n=${JSON[.nodes[$i].node]}
+		nodes+=("$n")
+		assert_eq "$(kswapd_count "$n")" "${JSON[.nodes[$i].kswapd_threads]}" "monitor --per-node: node $n's kswapd threads"
+	done
+	assert_eq "$(echo $mem_nodes)" "${nodes[*]}" "monitor --per-node: one entry per node with memory"
+done </tmp/pernode.jsonl
 wait "${HOGS[-1]}" || fail "memhog exited $?"
 
 step "2. stalls names the hogs"
