@@ -11,6 +11,10 @@
 #    `reclaimctl get --json` and in /proc/sys/vm; the other knobs keep the
 #    kernel's values; `preset diff balanced --json` has nothing to set;
 #  - every node with memory runs the preset's number of kswapd threads;
+#  - on this topology (two nodes of 2 CPUs, two memory-only nodes) the rule
+#    for max_direct_reclaimers gives 2, not 1: 3/4 of the largest node's 2
+#    CPUs, rounded, worked out here from sysfs, not taken from reclaimctl;
+#    kswapd_threads is 1 (one per 16 CPUs);
 #  - the journal has one MESSAGE_ID=63fe6bb8... entry per knob the preset
 #    changed (RECLAIM_KNOB, RECLAIM_OLD = the kernel's value, RECLAIM_NEW,
 #    RECLAIM_PRESET, logged by the unit), one summary (c75a12a3...) with the
@@ -19,7 +23,8 @@
 # vm-root: debian
 # vm-enable: reclaimctl-autotune.service
 # vm-timeout: 300
-# vm-numa: 256M:0 256M:1 256M 256M
+# vm-numa: 256M:0-1 256M:2-3 256M 256M
+# vm-smp: 4
 set -euo pipefail
 # shellcheck source=SCRIPTDIR/../guest/lib.sh
 source /vm/lib.sh
@@ -28,4 +33,19 @@ require_patched_kernel
 step "no configuration: the default preset"
 assert_rc 1 "no /etc/reclaimctl/reclaimctl.conf" -- test -e /etc/reclaimctl/reclaimctl.conf
 check_boot_applied balanced
+
+step "the rules' values, worked out here from the topology"
+most=0
+for n in $(cpu_nodes); do
+	node_has_memory "$n" || continue
+	c=$(wc -w <<<"$(expand_list "$(readf "/sys/devices/system/node/node$n/cpulist")")")
+	((c > most)) && most=$c
+done
+assert_eq 2 "$most" "the largest node with CPUs and memory has 2 CPUs"
+# round(3/4 x C), halves up, within 1..16
+want=$(((3 * most + 2) / 4))
+((want < 1)) && want=1
+assert_eq 2 "$want" "3/4 of 2 CPUs, rounded: 2"
+assert_file_eq "$KNOB_THROTTLE" "$want" "vm.max_direct_reclaimers as the rule gives it"
+assert_file_eq "$KNOB_THREADS" 1 "vm.kswapd_threads: 1 (one per 16 CPUs)"
 check_dmesg_clean
