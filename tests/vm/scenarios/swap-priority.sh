@@ -17,7 +17,7 @@
 #  - `swap priority --persist /dev/zram5 5` then moves it into the first ring
 #    (swapoff brings its pages back into memory, swapon with priority 5 and
 #    the discard flag of its fstab entry), sets pri=5 in /etc/fstab changing
-#    nothing else, and the hog finds every word it wrote and the checksum it
+#    nothing else (its mode and extended attributes kept), and the hog finds every word it wrote and the checksum it
 #    wrote: nothing was lost.
 # The kernel patches are not needed for any of this.
 #
@@ -189,6 +189,12 @@ still_holds "$used5" "/dev/zram5 keeps its contents"
 step "swap priority --persist /dev/zram5 5: into the first ring, nothing lost"
 fstab=$'# swap of this guest\n/dev/zram4\tnone\tswap\tsw,pri=1\t0 0\n\n/dev/zram5   none   swap   sw,discard,pri=1   0   0\n'
 printf '%s' "$fstab" >/etc/fstab
+# what an administrator's file carries besides its bytes: a mode, extended
+# attributes (an SELinux label is one, in the security.* namespace; trusted.*
+# and user.* here, which tmpfs keeps)
+chmod 0640 /etc/fstab
+xattr set /etc/fstab trusted.reclaimctl-test keep-me || die "cannot set a trusted.* xattr on /etc/fstab"
+xattr set /etc/fstab user.reclaimctl-test keep-me-too || die "cannot set a user.* xattr on /etc/fstab"
 rc=0
 reclaimctl --json swap priority --persist /dev/zram5 5 >/tmp/prio.json 2>/tmp/prio.err || rc=$?
 cat /tmp/prio.json /tmp/prio.err
@@ -207,6 +213,9 @@ assert_eq 5 "$(swap_prio /dev/zram5)" "/dev/zram5 has priority 5"
 assert_le "$(swap_used /dev/zram5)" 1024 "/dev/zram5 was emptied into memory (KiB used)"
 assert_eq "${fstab/sw,discard,pri=1/sw,discard,pri=5}" "$(cat /etc/fstab)"$'\n' \
 	"/etc/fstab: pri=5 on the zram5 line, every other byte as it was"
+assert_eq 640 "$(stat -c %a /etc/fstab)" "/etc/fstab keeps its mode"
+assert_eq keep-me "$(xattr get /etc/fstab trusted.reclaimctl-test)" "/etc/fstab keeps its trusted.* xattr"
+assert_eq keep-me-too "$(xattr get /etc/fstab user.reclaimctl-test)" "/etc/fstab keeps its user.* xattr"
 reclaimctl swap --json >/tmp/swap2.json || fail "reclaimctl swap --json failed"
 check_rings /tmp/swap2.json "/dev/zram0 /dev/zram1 /dev/zram2 /dev/zram3 /dev/zram5" "/dev/zram4"
 
