@@ -4,17 +4,19 @@
 the capture of this machine equals status on the machine itself, apart from
 what changes from one moment to the next (free memory, counters, CPU time).
 Both sides go through the same parsers, so the captured status is also held
-against the kernel's own files, read here: each node's CPUs (cpulist) and
-MemTotal, and the kswapd threads' pids and names (/proc/PID/comm).
+against the kernel's own files, read by kernelfiles.py: each node's CPUs
+(cpulist) and MemTotal, and the kswapd threads' pids and names
+(/proc/PID/comm).
 
 usage: check-capture.py RECLAIMCTL CAPTURE_SCRIPT
 """
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
+
+from kernelfiles import NODES, kswapd_threads, meminfo_kb, node_cpus
 
 VOLATILE_NODE = {"memory_free_kb", "zones", "vmstat"}
 VOLATILE_THREAD = {"state", "cpu_seconds", "last_cpu"}
@@ -39,34 +41,17 @@ def stable(status):
     return status
 
 
-def cpulist(text):
-    cpus = []
-    for part in text.strip().split(","):
-        if part:
-            a, _, b = part.partition("-")
-            cpus += range(int(a), int(b or a) + 1)
-    return cpus
-
-
 def independent(captured):
     """What the kernel's files say, against the captured status."""
     errors = []
-    base = "/sys/devices/system/node"
-    for node in captured["nodes"] if os.path.isdir(base) else []:
-        path = f"{base}/node{node['id']}"
-        if node["cpus"] != cpulist(open(f"{path}/cpulist").read()):
+    for node in captured["nodes"] if os.path.isdir(NODES) else []:
+        path = f"{NODES}/node{node['id']}"
+        if node["cpus"] != node_cpus(node["id"]):
             errors.append(f"node {node['id']}: cpus {node['cpus']} != {path}/cpulist")
-        total = next(int(l.split()[3]) for l in open(f"{path}/meminfo") if l.split()[2] == "MemTotal:")
+        total = meminfo_kb(f"{path}/meminfo", "MemTotal")
         if node["memory_total_kb"] != total:
             errors.append(f"node {node['id']}: memory_total_kb {node['memory_total_kb']} != {total}")
-    threads = {}
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            comm = open(f"/proc/{pid}/comm").read().strip()
-        except OSError:
-            continue
-        if re.fullmatch(r"kswapd\d+(:\d+)?", comm):
-            threads[int(pid)] = comm
+    threads = kswapd_threads()
     got = {k["pid"]: k["name"] for n in captured["nodes"] for k in n["kswapd"]}
     if got != threads:
         errors.append(f"kswapd threads {got} != {threads} from /proc")

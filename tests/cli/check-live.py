@@ -15,14 +15,7 @@ import re
 import subprocess
 import sys
 
-
-def cpulist(text):
-    cpus = []
-    for part in text.strip().split(","):
-        if part:
-            a, _, b = part.partition("-")
-            cpus += range(int(a), int(b or a) + 1)
-    return cpus
+from kernelfiles import NODES, kswapd_threads, meminfo_kb, node_cpus
 
 
 # counters of /proc/vmstat and the nodes' vmstat that never go down
@@ -36,22 +29,13 @@ def vmstat_now():
     for line in open("/proc/vmstat"):
         k, v = line.split()
         out["/proc/vmstat"][k] = int(v)
-    base = "/sys/devices/system/node"
+    base = NODES
     if os.path.isdir(base):
         for d in os.listdir(base):
             f = f"{base}/{d}/vmstat"
             if re.fullmatch(r"node\d+", d) and os.path.exists(f):
                 out[f] = {k: int(v) for k, v in (l.split() for l in open(f))}
     return out
-
-
-def meminfo_kb(path, key):
-    for line in open(path):
-        # "Node 0 MemTotal:       12413132 kB"
-        parts = line.split()
-        if len(parts) >= 4 and parts[2] == key + ":":
-            return int(parts[3])
-    return None
 
 
 def run(*args):
@@ -73,11 +57,11 @@ def main():
     if status["kernel"]["release"] != os.uname().release:
         errors.append(f"release {status['kernel']['release']} != {os.uname().release}")
 
-    base = "/sys/devices/system/node"
+    base = NODES
     if os.path.isdir(base):
         ids = sorted(int(d[4:]) for d in os.listdir(base) if re.fullmatch(r"node\d+", d))
         for node in status["nodes"]:
-            want = cpulist(open(f"{base}/node{node['id']}/cpulist").read())
+            want = node_cpus(node['id'])
             if node["cpus"] != want:
                 errors.append(f"node {node['id']}: cpus {node['cpus']} != {want}")
         for node in status["nodes"]:
@@ -95,14 +79,7 @@ def main():
         errors.append(f"node ids {[n['id'] for n in status['nodes']]} != {ids}")
 
     # Every kswapd thread, found the slow way.
-    want = {}
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            comm = open(f"/proc/{pid}/comm").read().strip()
-        except OSError:
-            continue
-        if re.fullmatch(r"kswapd\d+(:\d+)?", comm):
-            want[int(pid)] = comm
+    want = kswapd_threads()
     got = {k["pid"]: k["name"] for n in status["nodes"] for k in n["kswapd"]}
     if got != want:
         errors.append(f"kswapd threads {got} != {want}")
