@@ -70,6 +70,16 @@ static void assert_no_file(const struct fixture *f, const char *path)
 		fail_msg("%s exists: \"%s\"", path, text);
 }
 
+static void assert_file_has(const struct fixture *f, const char *path, const char *needle)
+{
+	char *text = tmproot_read(f->root, path);
+
+	if (!text || !strstr(text, needle))
+		fail_msg("%s does not hold \"%s\": \"%s\"", path, needle,
+			 text ? text : "(no file)");
+	free(text);
+}
+
 static struct reclaim_request *set_request(struct fixture *f, unsigned int flags, ...)
 {
 	struct reclaim_request *req;
@@ -298,8 +308,7 @@ static void test_persist_of_unchanged_value(void **state)
 	reclaim_eval_unref(e);
 	assert_int_equal(reclaim_request_apply(req, &e), 0);
 	assert_true(reclaim_eval_applied(e));
-	assert_non_null(strstr(tmproot_read(f->root, "/etc/sysctl.d/90-reclaimctl.conf"),
-			       "vm.swappiness = 60\n"));
+	assert_file_has(f, "/etc/sysctl.d/90-reclaimctl.conf", "vm.swappiness = 60\n");
 	reclaim_eval_unref(e);
 	/* Persisted already: nothing changes any more. */
 	assert_int_equal(reclaim_request_evaluate(req, &e), 0);
@@ -391,8 +400,7 @@ static void test_restore_says_persisted_value_stays(void **state)
 			       "/etc/sysctl.d/90-reclaimctl.conf: the next boot sets it again "
 			       "(restore --persist removes it)"));
 	reclaim_eval_unref(e);
-	assert_non_null(strstr(tmproot_read(f->root, "/etc/sysctl.d/90-reclaimctl.conf"),
-			       "vm.max_direct_reclaimers = 5\n"));
+	assert_file_has(f, "/etc/sysctl.d/90-reclaimctl.conf", "vm.max_direct_reclaimers = 5\n");
 }
 
 /* restore --boot: every knob's first old value; then restore has nothing left. */

@@ -143,8 +143,8 @@ static void test_parse_malformed(void **state)
 	    "pgscan_kswapd 5x\n",
 	    "pgscan_kswapd 5 6\n",
 	    /* a name longer than 127 */
-	    "pgscan_kswapd_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
-	    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx 1\n",
+	    ("pgscan_kswapd_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+	     "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx 1\n"),
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
