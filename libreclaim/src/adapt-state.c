@@ -64,7 +64,7 @@ static int parse_state(struct reclaim_ctx *ctx, char *text, pid_t *pid, int64_t 
 					     lineno);
 		has[k] = true;
 	}
-	if (!has[0] || !has[1] || !has[2] || v[0] <= 0 || v[0] > INT32_MAX)
+	if (!has[0] || !has[1] || !has[2] || v[0] <= 0 || v[0] > RECLAIM_PID_MAX)
 		return reclaim_error(ctx, EBADMSG, "%s: incomplete", ADAPT_STATE);
 	*pid = (pid_t)v[0];
 	*baseline = v[1];
@@ -81,8 +81,11 @@ RECLAIM_EXPORT int reclaim_adapt_state_load(struct reclaim_ctx *ctx, pid_t *pid,
 	assert_return(ctx && pid && baseline && threads, -EINVAL);
 	reclaim_error_reset(ctx);
 	r = reclaim_read_file(ctx, ADAPT_STATE, &text, NULL);
-	if (r == -ENOENT)
-		return r;
+	if (r == -ENOENT) {
+		int absent = reclaim_check_run_file_absent(ctx, ADAPT_STATE);
+
+		return absent < 0 ? absent : r;
+	}
 	if (r < 0)
 		return reclaim_error(ctx, -r, "cannot read %s: %s", ADAPT_STATE,
 				     reclaim_read_strerror(r));

@@ -14,6 +14,8 @@
 static int config_line(struct reclaim_ctx *ctx, char *line, size_t n, char **preset)
 {
 	char *key, *value;
+	const char *problem;
+	bool quote;
 	int r = reclaim_kv_split(line, &key, &value);
 
 	if (r == 0)
@@ -27,6 +29,13 @@ static int config_line(struct reclaim_ctx *ctx, char *line, size_t n, char **pre
 	if (!value[0])
 		return reclaim_error(ctx, EBADMSG, "%s:%zu: preset needs a name (or off)",
 				     RECLAIM_BOOT_CONFIG, n);
+	problem = strcmp(value, "off") == 0 ? NULL : reclaim_preset_name_problem(value, &quote);
+	if (problem && quote)
+		return reclaim_error(ctx, EBADMSG, "%s:%zu: invalid preset name '%s': %s",
+				     RECLAIM_BOOT_CONFIG, n, value, problem);
+	if (problem)
+		return reclaim_error(ctx, EBADMSG, "%s:%zu: invalid preset name: %s",
+				     RECLAIM_BOOT_CONFIG, n, problem);
 	free(*preset);
 	*preset = strdup(value);
 	return *preset ? 0 : reclaim_error(ctx, ENOMEM, "out of memory");

@@ -15,6 +15,8 @@ const char *reclaim_read_strerror(int r)
 		return "not a regular file";
 	if (r == -EFBIG)
 		return "larger than " RECLAIM_READ_MAX_TEXT;
+	if (r == -RECLAIM_EBINARY)
+		return "binary data (a NUL byte), not text";
 	return strerror(r < 0 ? -r : r);
 }
 
@@ -55,6 +57,23 @@ int reclaim_check_regular(const char *full)
 }
 
 /* /proc and /sys files report size 0, so read until EOF instead of trusting stat. */
+/*
+ * Some dumps of sysfs end a file with NUL bytes ("0-7\n\0"): they are
+ * dropped. Text after a NUL would be lost to every parser: binary data.
+ */
+int reclaim_text_length(const char *buf, size_t *len)
+{
+	const char *nul = memchr(buf, '\0', *len);
+
+	if (!nul)
+		return 0;
+	for (const char *p = nul; p < buf + *len; p++)
+		if (*p)
+			return -RECLAIM_EBINARY;
+	*len = (size_t)(nul - buf);
+	return 0;
+}
+
 int reclaim_read_file(const struct reclaim_ctx *ctx, const char *path, char **ret, size_t *ret_len)
 {
 	_cleanup_free_ char *full = reclaim_path(ctx, path);
@@ -98,6 +117,8 @@ int reclaim_read_file(const struct reclaim_ctx *ctx, const char *path, char **re
 		len += (size_t)n;
 	}
 	close(fd);
+	if (r == 0)
+		r = reclaim_text_length(buf, &len);
 	if (r < 0) {
 		free(buf);
 		return r;

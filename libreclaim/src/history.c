@@ -64,8 +64,9 @@ static int parse_time(const char *s, int64_t *sec, long *nsec)
 	memcpy(whole, s, (size_t)(dot - s));
 	whole[dot - s] = '\0';
 	digits = strlen(dot + 1);
-	if (reclaim_parse_i64(whole, sec) < 0 || *sec < 0 || digits != 9 ||
-	    reclaim_parse_u64(dot + 1, &frac) < 0)
+	/* in nanoseconds, a time must fit in an int64_t (until the year 2262) */
+	if (reclaim_parse_i64(whole, sec) < 0 || *sec < 0 || *sec >= INT64_MAX / 1000000000 ||
+	    digits != 9 || reclaim_parse_u64(dot + 1, &frac) < 0)
 		return -EINVAL;
 	*nsec = (long)frac;
 	return 0;
@@ -205,6 +206,10 @@ int reclaim_history_load(struct reclaim_ctx *ctx, struct reclaim_history **ret)
 		history_free(h);
 		return reclaim_error(ctx, -r, "cannot read %s: %s", HISTORY,
 				     reclaim_read_strerror(r));
+	}
+	if (r == -ENOENT && (r = reclaim_check_run_file_absent(ctx, HISTORY)) < 0) {
+		history_free(h);
+		return r;
 	}
 	/* What a restore writes comes from here: a planted history must not be believed. */
 	if (text) {

@@ -62,12 +62,17 @@ int reclaim_path_error(struct reclaim_ctx *ctx, const char *path);
 /*
  * What is read must be a regular file (a FIFO would hang the command, a
  * device like /dev/zero never end): -EISDIR, or -RECLAIM_ENOTREG for the
- * rest; and no larger than RECLAIM_READ_MAX: -EFBIG.
+ * rest; and no larger than RECLAIM_READ_MAX: -EFBIG. Every file read is
+ * text: one with anything but NUL bytes after a NUL (binary data, or blocks
+ * a crash left zeroed) is -RECLAIM_EBINARY, never read as if it ended there.
  */
 #define RECLAIM_ENOTREG	      EBADFD
+#define RECLAIM_EBINARY	      EILSEQ
 #define RECLAIM_READ_MAX      (16u << 20)
 #define RECLAIM_READ_MAX_TEXT "16 MiB"
-/* strerror() that also says what -RECLAIM_ENOTREG and -EFBIG mean here. */
+/* Drops NUL bytes that end @len bytes of text; -RECLAIM_EBINARY if text follows a NUL. */
+int reclaim_text_length(const char *buf, size_t *len);
+/* strerror() that also says what -RECLAIM_ENOTREG, -RECLAIM_EBINARY and -EFBIG mean here. */
 const char *reclaim_read_strerror(int r);
 /* Opens @full (a real path) to read it, refusing what is not a regular file. */
 int reclaim_open_regular(const char *full, int *fd);
@@ -175,7 +180,18 @@ int reclaim_check_owner(struct reclaim_ctx *ctx, const char *shown, const struct
  * one (not a regular file, another user's, writable by others) is refused.
  */
 int reclaim_check_run_file(struct reclaim_ctx *ctx, const char *path);
+/*
+ * For such a file that could not be read for want of it: 0 if nothing is
+ * there, else the refusal (a dangling link, say, leading out of the root).
+ */
+int reclaim_check_run_file_absent(struct reclaim_ctx *ctx, const char *path);
 void reclaim_lock_release(int fd);
+
+/*
+ * preset.c: what is wrong with @name as a preset name, or NULL if nothing;
+ * *quote is false when the name is not fit to be printed.
+ */
+const char *reclaim_preset_name_problem(const char *name, bool *quote);
 
 /* bootconf.c */
 #define RECLAIM_BOOT_CONFIG "/etc/reclaimctl/reclaimctl.conf"
@@ -210,6 +226,8 @@ struct kswapd_check {
 void reclaim_kswapd_check(const struct reclaim_topology *topo,
 			  const struct reclaim_kswapd_list *list, int64_t want,
 			  struct kswapd_check *check);
+/* The largest pid the kernel hands out (its PID_MAX_LIMIT on 64-bit). */
+#define RECLAIM_PID_MAX (4 * 1024 * 1024)
 /* kswapd.c: kswapd discovery starts from kthreadd's children. */
 #define RECLAIM_CHILDREN "/proc/2/task/2/children"
 /* The pids of a children file; -EINVAL "/proc/2/task/2/children: malformed". */

@@ -246,7 +246,8 @@ int reclaim_children_parse(struct reclaim_ctx *ctx, const char *text, pid_t **re
 		if (!*p)
 			break;
 		pid = strtol(p, &end, 10);
-		if (end == p || pid <= 0 || (*end && !isspace((unsigned char)*end))) {
+		if (end == p || pid <= 0 || pid > RECLAIM_PID_MAX ||
+		    (*end && !isspace((unsigned char)*end))) {
 			free(pids);
 			return reclaim_error(ctx, EINVAL, RECLAIM_CHILDREN ": malformed");
 		}

@@ -64,11 +64,7 @@ RECLAIM_EXPORT const char *reclaim_preset_shipped_dir(void)
 	return dir && dir[0] ? dir : RECLAIM_PRESET_DIR;
 }
 
-/*
- * What is wrong with @name as a preset name, or NULL if nothing; *quote is
- * false when the name is not fit to be printed.
- */
-static const char *name_problem(const char *name, bool *quote)
+const char *reclaim_preset_name_problem(const char *name, bool *quote)
 {
 	*quote = true;
 	if (!name[0]) {
@@ -320,7 +316,7 @@ RECLAIM_EXPORT int reclaim_preset_load(struct reclaim_ctx *ctx, const char *name
 
 	assert_return(ctx && name && ret, -EINVAL);
 	reclaim_error_reset(ctx);
-	problem = name_problem(name, &quote);
+	problem = reclaim_preset_name_problem(name, &quote);
 	if (problem && quote)
 		return reclaim_error(ctx, EINVAL, "invalid preset name '%s': %s", name, problem);
 	if (problem)
@@ -519,7 +515,7 @@ static int scan_dir(struct reclaim_ctx *ctx, struct reclaim_preset_list *l, cons
 			r = -ENOMEM;
 			break;
 		}
-		if (name_problem(name, &quote))
+		if (reclaim_preset_name_problem(name, &quote))
 			continue;
 		file = preset_file(full, name);
 		path = preset_file(shown, name);

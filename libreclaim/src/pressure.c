@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 
 #include "internal.h"
@@ -15,6 +16,12 @@ struct reclaim_pressure {
 	struct psi_line line[2];
 };
 
+/* The kernel's averages are shares of time: "nan", "inf" or 120 are no such thing. */
+static bool percent(double v)
+{
+	return isfinite(v) && v >= 0 && v <= 100;
+}
+
 /* "some avg10=0.00 avg60=0.00 avg300=0.00 total=0", then the same for "full". */
 int reclaim_pressure_parse(const char *text, struct reclaim_pressure **ret)
 {
@@ -27,10 +34,9 @@ int reclaim_pressure_parse(const char *text, struct reclaim_pressure **ret)
 	while (line && *line) {
 		const char *nl = strchr(line, '\n');
 		size_t len = nl ? (size_t)(nl - line) : strlen(line);
-		char kind[8], copy[160];
+		char kind[8], copy[160], total[21];
 		struct psi_line l = {.present = true};
-		unsigned long long total;
-		int k;
+		int k, end = 0;
 
 		/*
 		 * sscanf() on a copy of the line: on the whole rest of the text it
@@ -40,8 +46,10 @@ int reclaim_pressure_parse(const char *text, struct reclaim_pressure **ret)
 			goto fail;
 		memcpy(copy, line, len);
 		copy[len] = '\0';
-		if (sscanf(copy, "%7s avg10=%lf avg60=%lf avg300=%lf total=%llu", kind, &l.avg10,
-			   &l.avg60, &l.avg300, &total) != 5)
+		if (sscanf(copy, "%7s avg10=%lf avg60=%lf avg300=%lf total=%20[0-9]%n", kind,
+			   &l.avg10, &l.avg60, &l.avg300, total, &end) != 5 ||
+		    copy[end] != '\0' || !percent(l.avg10) || !percent(l.avg60) ||
+		    !percent(l.avg300) || reclaim_parse_u64(total, &l.total_us) < 0)
 			goto fail;
 		if (strcmp(kind, "some") == 0)
 			k = RECLAIM_PRESSURE_SOME;
@@ -49,7 +57,6 @@ int reclaim_pressure_parse(const char *text, struct reclaim_pressure **ret)
 			k = RECLAIM_PRESSURE_FULL;
 		else
 			goto fail;
-		l.total_us = total;
 		p->line[k] = l;
 		line = nl ? nl + 1 : NULL;
 	}

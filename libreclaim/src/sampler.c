@@ -104,6 +104,7 @@ static int open_under(struct reclaim_ctx *ctx, const char *path)
 static int pread_all(struct reclaim_sampler *s, int fd, size_t *len_out)
 {
 	size_t len = 0;
+	int r;
 
 	for (;;) {
 		ssize_t n;
@@ -136,6 +137,9 @@ static int pread_all(struct reclaim_sampler *s, int fd, size_t *len_out)
 		if (len + 1 < s->size)
 			break;
 	}
+	r = reclaim_text_length(s->buf, &len);
+	if (r < 0)
+		return r;
 	s->buf[len] = '\0';
 	if (len_out)
 		*len_out = len;

@@ -12,4 +12,13 @@
 int reclaim_taskstats_parse(const void *payload, size_t len, pid_t pid, const char *comm,
 			    struct reclaim_task_delays **delays);
 
+/*
+ * The delays of @pid in one reply of the kernel (a whole netlink message,
+ * nlmsg_len bytes): *delays stays NULL when the reply holds none. -EBADMSG
+ * for a message that is not a taskstats reply, else as reclaim_taskstats_parse().
+ */
+struct nlmsghdr;
+int reclaim_taskstats_reply(struct nlmsghdr *nlh, pid_t pid, const char *comm,
+			    struct reclaim_task_delays **delays);
+
 #endif

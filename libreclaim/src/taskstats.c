@@ -165,7 +165,7 @@ RECLAIM_EXPORT int reclaim_proc_pids(struct reclaim_ctx *ctx, pid_t **ret, size_
 		char *end;
 		long pid = strtol(de->d_name, &end, 10);
 
-		if (*end || pid <= 0 || de->d_name[0] == '\0')
+		if (*end || pid <= 0 || pid > RECLAIM_PID_MAX || de->d_name[0] == '\0')
 			continue;
 		r = pids_add(&pids, &n, (pid_t)pid);
 	}
@@ -270,28 +270,35 @@ static int on_error(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
 	return NL_STOP;
 }
 
-static int on_reply(struct nl_msg *msg, void *arg)
+int reclaim_taskstats_reply(struct nlmsghdr *nlh, pid_t pid, const char *comm,
+			    struct reclaim_task_delays **delays)
 {
 	struct nlattr *attrs[TASKSTATS_TYPE_MAX + 1], *aggr, *a;
-	struct query *q = arg;
-	int rem;
+	int rem, r = 0;
 
-	if (genlmsg_parse(nlmsg_hdr(msg), 0, attrs, TASKSTATS_TYPE_MAX, NULL) < 0) {
-		q->err = -EBADMSG;
-		return NL_STOP;
-	}
+	if (genlmsg_parse(nlh, 0, attrs, TASKSTATS_TYPE_MAX, NULL) < 0)
+		return -EBADMSG;
 	aggr = attrs[TASKSTATS_TYPE_AGGR_TGID] ? attrs[TASKSTATS_TYPE_AGGR_TGID]
 					       : attrs[TASKSTATS_TYPE_AGGR_PID];
 	if (!aggr)
-		return NL_OK;
+		return 0;
 	nla_for_each_nested(a, aggr, rem)
 	{
-		if (nla_type(a) != TASKSTATS_TYPE_STATS || q->delays)
+		if (nla_type(a) != TASKSTATS_TYPE_STATS || *delays)
 			continue;
-		q->err = reclaim_taskstats_parse(nla_data(a), (size_t)nla_len(a), q->pid, q->comm,
-						 &q->delays);
+		r = reclaim_taskstats_parse(nla_data(a), (size_t)nla_len(a), pid, comm, delays);
 	}
-	return NL_OK;
+	return r;
+}
+
+static int on_reply(struct nl_msg *msg, void *arg)
+{
+	struct query *q = arg;
+	int r = reclaim_taskstats_reply(nlmsg_hdr(msg), q->pid, q->comm, &q->delays);
+
+	if (r < 0)
+		q->err = r;
+	return r == -EBADMSG ? NL_STOP : NL_OK;
 }
 
 static char *read_comm(struct reclaim_ctx *ctx, pid_t pid)

@@ -383,6 +383,12 @@ static void test_list_errors(void **state)
 
 	tmproot_write(root, "/proc/2/task/2/children", "45 -3\n");
 	assert_int_equal(reclaim_kswapd_list_new(ctx, &l), -EINVAL);
+	/* found by fuzzing: a pid past the kernel's limit was cut to an int */
+	tmproot_write(root, "/proc/2/task/2/children", "45 4194305\n");
+	assert_int_equal(reclaim_kswapd_list_new(ctx, &l), -EINVAL);
+	tmproot_write(root, "/proc/2/task/2/children", "45 4294967341\n");
+	assert_int_equal(reclaim_kswapd_list_new(ctx, &l), -EINVAL);
+	assert_string_equal(reclaim_strerror(ctx), "/proc/2/task/2/children: malformed");
 
 	/* A malformed stat file is an error, not a missing thread. */
 	tmproot_write(root, "/proc/2/task/2/children", "45 46\n");

@@ -106,6 +106,16 @@ static void test_malformed(void **state)
 	    "somewhat avg10=0.00 avg60=0.00 avg300=0.00 total=0\n",
 	    "some avg10=0.00 avg60=0.00 avg300=0.00 total=0\nfull\n",
 	    "some avg10=0.00 avg60=0.00 avg300=0.00 total=0\n\n",
+	    /* found by fuzzing: averages are shares of time, totals have no sign */
+	    "some avg10=120.00 avg60=0.00 avg300=0.00 total=0\n",
+	    "some avg10=nan avg60=0.00 avg300=0.00 total=0\n",
+	    "some avg10=0.00 avg60=inf avg300=0.00 total=0\n",
+	    "some avg10=0.00 avg60=0.00 avg300=-1 total=0\n",
+	    "some avg10=0.00 avg60=0.00 avg300=0.00 total=-5\n",
+	    "some avg10=0.00 avg60=0.00 avg300=0.00 total=+5\n",
+	    "some avg10=0.00 avg60=0.00 avg300=0.00 total=18446744073709551616\n",
+	    "some avg10=0.00 avg60=0.00 avg300=0.00 total=5x\n",
+	    "some avg10=0.00 avg60=0.00 avg300=0.00 total=5 6\n",
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
