@@ -20,6 +20,8 @@ test_pkgs=(
 	mmdebstrap e2fsprogs systemd
 	# status --prometheus is checked with promtool, reports in headless Chromium
 	prometheus chromium
+	# the sanitizer build and the fuzz targets: clang with its runtimes (libFuzzer)
+	clang libclang-rt-14-dev
 )
 
 case "${1:-build}" in

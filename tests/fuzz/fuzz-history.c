@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The history of changes, /run/reclaimctl/history (what restore undoes). A
+ * history read is appended to as a change would be, and read again: the
+ * records it had are the same (unless the bound trimmed some), and the new
+ * one comes last with the next change number.
+ */
+#include "fuzz.h"
+#include "history-internal.h"
+
+static void same_record(const struct reclaim_history *a, size_t i, const struct reclaim_history *b,
+			size_t j)
+{
+	fuzz_check(reclaim_history_change(a, i) == reclaim_history_change(b, j) &&
+		       reclaim_history_time_ns(a, i) == reclaim_history_time_ns(b, j) &&
+		       reclaim_history_knob(a, i) == reclaim_history_knob(b, j) &&
+		       reclaim_history_old_value(a, i) == reclaim_history_old_value(b, j) &&
+		       reclaim_history_new_value(a, i) == reclaim_history_new_value(b, j) &&
+		       reclaim_history_undoes(a, i) == reclaim_history_undoes(b, j) &&
+		       reclaim_history_undone(a, i) == reclaim_history_undone(b, j) &&
+		       strcmp(reclaim_history_command(a, i), reclaim_history_command(b, j)) == 0 &&
+		       strcmp(reclaim_history_source(a, i), reclaim_history_source(b, j)) == 0,
+		   "record %zu read back as another", i);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct reclaim_history *h = NULL, *again = NULL;
+	struct history_record add = {
+	    .command = (char *)"set",
+	    .source = (char *)"value",
+	    .knob = reclaim_knob_get(0),
+	    .old_value = 1,
+	    .new_value = 2,
+	};
+	struct reclaim_ctx *ctx;
+	size_t n, m;
+	int r;
+
+	fuzz_root();
+	fuzz_write("/run/reclaimctl/history", (const char *)data, size, 0600);
+	chmod(fuzz_root_dir, 0755);
+	ctx = fuzz_ctx();
+	r = reclaim_history_load(ctx, &h);
+	fuzz_check_error(ctx, r);
+	if (r < 0)
+		goto out;
+	n = reclaim_history_count(h);
+	for (size_t i = 0; i < n; i++)
+		fuzz_check(reclaim_history_knob(h, i) && reclaim_history_command(h, i) &&
+			       reclaim_history_source(h, i),
+			   "record %zu incomplete", i);
+	r = reclaim_history_append(h, &add, 1);
+	fuzz_check(r == 0, "append: %s", reclaim_strerror(ctx));
+	r = reclaim_history_load(ctx, &again);
+	fuzz_check(r == 0, "reading back: %s", reclaim_strerror(ctx));
+	m = reclaim_history_count(again);
+	fuzz_check(m >= 1 && m <= n + 1, "%zu records after appending to %zu", m, n);
+	same_record(again, m - 1, again, m - 1);
+	fuzz_check(reclaim_history_change(again, m - 1) == add.change &&
+		       reclaim_history_new_value(again, m - 1) == 2,
+		   "the new record is not last");
+	if (m == n + 1 && reclaim_history_trimmed(again) == reclaim_history_trimmed(h))
+		for (size_t i = 0; i < n; i++)
+			same_record(h, i, again, i);
+out:
+	reclaim_history_unref(h);
+	reclaim_history_unref(again);
+	reclaim_unref(ctx);
+	return 0;
+}

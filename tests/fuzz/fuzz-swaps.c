@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * /proc/swaps and /proc/self/mountinfo (the two parts of the input), read
+ * with libmount: every device is in exactly one ring, the ring of its
+ * priority; a ring's size is the sum of its devices', its balance within 0..1.
+ */
+#include "fuzz.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct reclaim_swaps *swaps = NULL;
+	struct fuzz_part part[2];
+	struct reclaim_ctx *ctx;
+	size_t in_rings = 0;
+	int r;
+
+	fuzz_split(data, size, part, 2);
+	fuzz_root();
+	fuzz_write("/proc/swaps", part[0].data, part[0].size, 0444);
+	fuzz_write("/proc/self/mountinfo", part[1].data, part[1].size, 0444);
+	ctx = fuzz_ctx();
+	r = reclaim_swaps_new(ctx, &swaps);
+	fuzz_check_error(ctx, r);
+	for (size_t i = 0; r == 0 && i < reclaim_swaps_ring_count(swaps); i++) {
+		const struct reclaim_swap_ring *ring = reclaim_swaps_ring(swaps, i);
+		double balance = reclaim_swap_ring_balance(ring);
+		uint64_t kb = 0;
+
+		fuzz_check(balance >= 0 && balance <= 1, "ring %d: balance %g",
+			   reclaim_swap_ring_priority(ring), balance);
+
+		for (size_t d = 0; d < reclaim_swap_ring_count(ring); d++) {
+			const struct reclaim_swap *s = reclaim_swap_ring_get(ring, d);
+
+			fuzz_check(reclaim_swap_priority(s) == reclaim_swap_ring_priority(ring),
+				   "%s in ring %d", reclaim_swap_path(s),
+				   reclaim_swap_ring_priority(ring));
+			(void)reclaim_swap_kind(s);
+			(void)reclaim_swap_mountpoint(s);
+			(void)reclaim_swap_backing_device(s);
+			(void)reclaim_swap_disk(s);
+			(void)reclaim_swap_rotational(s);
+			kb += reclaim_swap_size_kb(s);
+			in_rings++;
+		}
+		fuzz_check(kb == reclaim_swap_ring_size_kb(ring), "ring %d: %llu kB, devices %llu",
+			   reclaim_swap_ring_priority(ring),
+			   (unsigned long long)reclaim_swap_ring_size_kb(ring),
+			   (unsigned long long)kb);
+	}
+	fuzz_check(r < 0 || in_rings == reclaim_swaps_count(swaps), "%zu in rings of %zu", in_rings,
+		   reclaim_swaps_count(swaps));
+	reclaim_swaps_unref(swaps);
+	reclaim_unref(ctx);
+	return 0;
+}

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The sysctl.d configuration: an administrator's file in /etc/sysctl.d, one
+ * in /run/sysctl.d, /etc/sysctl.conf and reclaimctl's own file are the four
+ * parts of the input. A knob has at most one winning line, a valid one, and
+ * it is the knob's boot entry; a line that is not valid never wins.
+ */
+#include "fuzz.h"
+
+static const char *const knob_files[] = {"kswapd_threads", "max_direct_reclaimers",
+					 "swap_round_robin_quota_kb", "swappiness",
+					 "watermark_scale_factor"};
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct reclaim_sysctl_conf *conf = NULL;
+	struct fuzz_part part[4];
+	struct reclaim_ctx *ctx;
+	char path[128];
+	int r;
+
+	fuzz_split(data, size, part, 4);
+	fuzz_root();
+	fuzz_write("/etc/sysctl.d/50-admin.conf", part[0].data, part[0].size, 0644);
+	fuzz_write("/run/sysctl.d/60-run.conf", part[1].data, part[1].size, 0644);
+	fuzz_write("/etc/sysctl.conf", part[2].data, part[2].size, 0644);
+	fuzz_write(RECLAIM_PERSIST_FILE, part[3].data, part[3].size, 0644);
+	for (size_t i = 0; i < sizeof(knob_files) / sizeof(knob_files[0]); i++) {
+		snprintf(path, sizeof(path), "/proc/sys/vm/%s", knob_files[i]);
+		fuzz_write(path, "1\n", 2, 0644);
+	}
+	ctx = fuzz_ctx();
+	r = reclaim_sysctl_conf_new(ctx, &conf);
+	fuzz_check(r == 0 || r == -ENOMEM, "%d: %s", r, reclaim_strerror(ctx));
+	for (size_t i = 0; r == 0 && i < reclaim_sysctl_conf_count(conf); i++) {
+		const struct reclaim_knob *k = reclaim_sysctl_conf_knob(conf, i);
+
+		fuzz_check(k, "entry %zu: no knob", i);
+		fuzz_check(reclaim_sysctl_conf_file(conf, i) &&
+			       reclaim_sysctl_conf_line(conf, i) > 0,
+			   "entry %zu: no file or line", i);
+		if (reclaim_sysctl_conf_wins(conf, i)) {
+			fuzz_check(reclaim_sysctl_conf_is_valid(conf, i),
+				   "entry %zu: wins, invalid", i);
+			fuzz_check(reclaim_sysctl_conf_boot_entry(conf, k) == (ssize_t)i,
+				   "entry %zu wins, the boot entry is %zd", i,
+				   reclaim_sysctl_conf_boot_entry(conf, k));
+		}
+	}
+	for (size_t i = 0; r == 0 && i < reclaim_knob_count(); i++) {
+		const struct reclaim_knob *k = reclaim_knob_get(i);
+		ssize_t b = reclaim_sysctl_conf_boot_entry(conf, k);
+		ssize_t a = reclaim_sysctl_conf_admin_entry(conf, k);
+
+		fuzz_check(b < 0 || (reclaim_sysctl_conf_knob(conf, (size_t)b) == k &&
+				     reclaim_sysctl_conf_is_valid(conf, (size_t)b)),
+			   "%s: boot entry %zd", reclaim_knob_name(k), b);
+		fuzz_check(a < 0 || (reclaim_sysctl_conf_knob(conf, (size_t)a) == k &&
+				     reclaim_sysctl_conf_is_valid(conf, (size_t)a) &&
+				     !reclaim_sysctl_conf_is_own(conf, (size_t)a)),
+			   "%s: admin entry %zd", reclaim_knob_name(k), a);
+	}
+	for (size_t i = 0; r == 0 && i < reclaim_sysctl_conf_problem_count(conf); i++) {
+		const char *m = reclaim_sysctl_conf_problem_message(conf, i);
+
+		fuzz_check(m && m[0] && !strchr(m, '\n'), "problem %zu: \"%s\"", i, m);
+	}
+	reclaim_sysctl_conf_unref(conf);
+	reclaim_unref(ctx);
+	return 0;
+}
