@@ -8,13 +8,27 @@ recording) is replaced, on a fresh copy of the patched fixture root, by
 - a FIFO (with no writer: a plain read would wait for ever),
 - a directory,
 - a file larger than any such file can be (17 MiB, sparse),
+- binary data (text after a NUL byte),
 and each command that reads it is run. Every run must end (a hang is a
 failure after 30 s), exit with status 1, print exactly one line on standard
 error that names the file, and leave every other file of the root as it
 was (hashed before and after; the writers' lock file may be created).
 
+Where a file may be absent or cut short, that is no error by itself (no
+history yet; a history's last line torn by a crash), so the expected outcome
+is another run's, on another fresh copy:
+- truncated (cut in the middle of a line): the same exit status, output and
+  files as with the file cut at its last complete line (or, where the cut
+  loses nothing, as with the whole file), or a refusal as above;
+- a link leading out of the root (absolute, or with enough "..") to a valid
+  file of the host with other values: the same as with no file at all, or a
+  refusal as above, and never the host file's values; in /run/reclaimctl,
+  whose files are written back, a refusal.
+
+Bad values on the command line exit with status 2, one line, nothing changed.
+
 Control characters, in an argument or in a file (a newline in a value, an
-escape sequence in reclaimctl.conf or a preset), come out as \ooo: the
+escape sequence in reclaimctl.conf or a preset), come out as \\ooo: the
 error is still one line and carries no raw control character.
 
 usage: check-badfiles.py RECLAIMCTL FIXTURES_DIR PRESET_DIR
@@ -45,9 +59,28 @@ CASES = [
      [["set", "--persist", "threads", "2"]]),
     ("run/reclaimctl/adapt", "/run/reclaimctl/adapt", [["adapt", "--reset"]]),
 ]
+PERSISTED = ("# This file is written by reclaimctl(8): knob values made persistent with "
+             "--persist.\n# systemd-sysctl applies it at boot. Do not edit it; to undo, run:\n"
+             "#   reclaimctl restore --persist\nvm.swappiness = 60\nvm.kswapd_threads = 3\n")
 # Recordings are files named on the command line, not under the root.
 RECORDING_COMMANDS = [["adapt", "--replay", "{file}"], ["report", "{file}", "-o", "{out}"]]
-KINDS = ["fifo", "directory", "huge"]
+KINDS = ["fifo", "directory", "huge", "binary"]
+# What is refused whatever the file: not text at all.
+BINARY = b"\x7fELF\x02\x01\x01\x00\x00\x00\x03\x00>\x00\x01\x00\n"
+# Kinds whose outcome is another run's (see above).
+COMPARED = ["truncated", "link-out", "link-up"]
+# Values no command takes: exit 2, one line, nothing changed.
+BAD_VALUES = [
+    ["set", "threads", ""], ["set", "threads", "abc"], ["set", "threads", "-1"],
+    ["set", "threads", "1e3"], ["set", "threads", "0x10"],
+    ["set", "threads", "99999999999999999999"], ["set", "threads", "3 4"],
+    ["set", "threads", " 2"], ["set", "threads", "2.5"], ["set", "throttle", "100000"],
+    ["set", "nosuchknob", "3"], ["swap", "priority", "/dev/zram0", "abc"],
+    ["swap", "priority", "/dev/zram0", "40000"], ["monitor", "-i", "abc"],
+    ["monitor", "-i", "-1"], ["monitor", "-c", "0"], ["adapt", "--min", "abc"],
+    ["adapt", "--once", "--max", "0"], ["preset", "apply", "../x"],
+    ["record", "-i", "0", "-o", "/dev/null"],
+]
 
 
 class Checker:
@@ -84,6 +117,9 @@ class Checker:
             os.mkfifo(path, 0o644)
         elif kind == "directory":
             os.mkdir(path, 0o755)
+        elif kind == "binary":
+            with open(path, "wb") as f:
+                f.write(BINARY)
         else:
             with open(path, "wb") as f:
                 f.truncate(17 << 20)
@@ -136,6 +172,98 @@ class Checker:
                 problems.append(f"other files changed: {diff}")
         if problems:
             self.failures.append(f"{label}: {'; '.join(problems)}: {p.stderr.strip()!r}")
+
+    def outcome(self, root, cmd, skip):
+        """Exit status, output and every file of @root but @skip, after @cmd."""
+        p = subprocess.run([self.reclaimctl, "--sysroot", root] + cmd, env=self.env,
+                           capture_output=True, text=True, timeout=30)
+        files = {os.path.relpath(k, root): v for k, v in self.snapshot(root, skip).items()}
+        files.pop("run/reclaimctl/lock", None)
+        return p.returncode, p.stdout.replace(root, "ROOT"), p.stderr.replace(root, "ROOT"), files
+
+    def fresh_root(self, rel):
+        root = self.root()
+        path = os.path.join(root, rel)
+        if rel == "run/reclaimctl/adapt":
+            with open(path, "w") as f:
+                f.write("pid=4242\nbaseline=1\nthreads=3\n")
+            os.chmod(path, 0o600)
+        elif rel == "etc/sysctl.d/90-reclaimctl.conf":
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w") as f:
+                f.write(PERSISTED)
+        return root
+
+    def plant_compared(self, root, ref, rel, kind):
+        """Plants @kind at @rel in @root, and in @ref what its outcome should be."""
+        path, refpath = os.path.join(root, rel), os.path.join(ref, rel)
+        with open(path, "rb") as f:
+            original = f.read()
+        if kind == "truncated":
+            cut = original[: max(1, len(original) // 2)].rstrip(b"\n")
+            for p, text in ((path, cut), (refpath, cut[: cut.rfind(b"\n") + 1])):
+                with open(p, "wb") as f:  # the mode stays
+                    f.write(text)
+            return None
+        # A valid file of the host, with other values than the root's.
+        self.serial += 1
+        host = os.path.join(self.tmp, f"host{self.serial}", os.path.basename(rel))
+        os.makedirs(os.path.dirname(host))
+        with open(host, "wb") as f:
+            f.write(b"7\n" if rel.startswith("proc/sys/") else original)
+        os.unlink(path)
+        os.symlink(host if kind == "link-out" else "../" * 24 + host.lstrip("/"), path)
+        os.unlink(refpath)
+        return host
+
+    def test_compared(self):
+        for rel, shown, commands in CASES:
+            for kind in COMPARED:
+                for cmd in commands:
+                    self.checks += 1
+                    label = f"{kind} {rel}: {' '.join(cmd)}"
+                    root, ref = self.fresh_root(rel), self.fresh_root(rel)
+                    path = os.path.join(root, rel)
+                    host = self.plant_compared(root, ref, rel, kind)
+                    host_hash = host and self.snapshot(os.path.dirname(host), "")
+                    before = {os.path.relpath(k, root): v
+                              for k, v in self.snapshot(root, path).items()}
+                    got = self.outcome(root, cmd, path)
+                    want = self.outcome(ref, cmd, os.path.join(ref, rel))
+                    # a file cut where nothing is lost ("3" for "3\n") reads as the whole
+                    w = self.fresh_root(rel) if kind == "truncated" else None
+                    whole = self.outcome(w, cmd, os.path.join(w, rel)) if w else want
+                    lines = got[2].strip().splitlines()
+                    refused = (got[0] == 1 and len(lines) == 1 and shown in lines[0]
+                               and got[3] == before)
+                    # reclaimctl's own files are written back: a link there is refused
+                    own = kind != "truncated" and rel.startswith("run/reclaimctl/")
+                    if own and not refused:
+                        self.failures.append(f"{label}: exit {got[0]} {got[2].strip()!r}: a "
+                                             "link in /run/reclaimctl is used, not refused")
+                    elif got != want and got != whole and not refused:
+                        self.failures.append(
+                            f"{label}: exit {got[0]} {got[2].strip()!r}, expected as with "
+                            f"{'the file cut at its last line' if kind == 'truncated' else 'no file'}"
+                            f": exit {want[0]} {want[2].strip()!r}"
+                            f"{'' if got[3] == want[3] else ' (and other files)'}")
+                    if host and self.snapshot(os.path.dirname(host), "") != host_hash:
+                        self.failures.append(f"{label}: the host's file changed")
+
+    def test_values(self):
+        for cmd in BAD_VALUES:
+            self.checks += 1
+            root = self.root()
+            before = self.snapshot(root, "")
+            p = subprocess.run([self.reclaimctl, "--sysroot", root] + cmd, env=self.env,
+                               capture_output=True, text=True, timeout=30)
+            after = self.snapshot(root, "")
+            after.pop(os.path.join(root, "run/reclaimctl/lock"), None)
+            lines = p.stderr.strip().splitlines()
+            if p.returncode != 2 or len(lines) != 1 or after != before or p.stdout:
+                self.failures.append(f"value {cmd}: exit {p.returncode}, {len(lines)} lines, "
+                                     f"{'files changed' if after != before else 'no change'}: "
+                                     f"{p.stderr.strip()!r}")
 
     def test_under_root(self):
         for rel, shown, commands in CASES:
@@ -204,6 +332,8 @@ def main():
     c = Checker(os.path.abspath(sys.argv[1]), sys.argv[2], os.path.abspath(sys.argv[3]))
     try:
         c.test_under_root()
+        c.test_compared()
+        c.test_values()
         c.test_recordings()
         c.test_control_characters()
     finally:
