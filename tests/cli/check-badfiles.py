@@ -18,8 +18,8 @@ Where a file may be absent or cut short, that is no error by itself (no
 history yet; a history's last line torn by a crash), so the expected outcome
 is another run's, on another fresh copy:
 - truncated (cut in the middle of a line): the same exit status, output and
-  files as with the file cut at its last complete line (or, where the cut
-  loses nothing, as with the whole file), or a refusal as above;
+  files as with the file cut at its last complete line, or as with the
+  last line ended with a newline ("3" as "3\\n"), or a refusal as above;
 - a link leading out of the root (absolute, or with enough "..") to a valid
   file of the host with other values: the same as with no file at all, or a
   refusal as above, and never the host file's values; in /run/reclaimctl,
@@ -58,7 +58,21 @@ CASES = [
     ("etc/sysctl.d/90-reclaimctl.conf", "/etc/sysctl.d/90-reclaimctl.conf",
      [["set", "--persist", "threads", "2"]]),
     ("run/reclaimctl/adapt", "/run/reclaimctl/adapt", [["adapt", "--reset"]]),
+    ("etc/fstab", "/etc/fstab", [["swap", "priority", "/dev/zram0", "5", "--persist"]]),
+    ("etc/reclaimctl/presets/db.preset", "/etc/reclaimctl/presets/db.preset",
+     [["preset", "show", "db"], ["preset", "apply", "db", "--dry-run"]]),
+    ("proc/zoneinfo", "/proc/zoneinfo", [["status"]]),
+    ("proc/pressure/memory", "/proc/pressure/memory",
+     [["status"], ["monitor", "-c", "1", "-i", "0.1"]]),
+    ("sys/devices/system/node/node1/cpulist", "/sys/devices/system/node/node1/cpulist",
+     [["status"], ["autotune", "--dry-run"]]),
 ]
+# Files of CASES a fresh fixture root lacks, as they would be.
+VALID = {
+    "run/reclaimctl/adapt": "pid=4242\nbaseline=1\nthreads=3\n",
+    "etc/fstab": "# swap\n/dev/zram0 none swap defaults 0 0\n/dev/zram1 none swap pri=3 0 0\n",
+    "etc/reclaimctl/presets/db.preset": "# databases\nkswapd_threads = 2\nswappiness = 10\n",
+}
 PERSISTED = ("# This file is written by reclaimctl(8): knob values made persistent with "
              "--persist.\n# systemd-sysctl applies it at boot. Do not edit it; to undo, run:\n"
              "#   reclaimctl restore --persist\nvm.swappiness = 60\nvm.kswapd_threads = 3\n")
@@ -184,14 +198,13 @@ class Checker:
     def fresh_root(self, rel):
         root = self.root()
         path = os.path.join(root, rel)
-        if rel == "run/reclaimctl/adapt":
-            with open(path, "w") as f:
-                f.write("pid=4242\nbaseline=1\nthreads=3\n")
-            os.chmod(path, 0o600)
-        elif rel == "etc/sysctl.d/90-reclaimctl.conf":
+        text = PERSISTED if rel == "etc/sysctl.d/90-reclaimctl.conf" else VALID.get(rel)
+        if text:
             os.makedirs(os.path.dirname(path), exist_ok=True)
             with open(path, "w") as f:
-                f.write(PERSISTED)
+                f.write(text)
+            if rel.startswith("run/"):
+                os.chmod(path, 0o600)
         return root
 
     def plant_compared(self, root, ref, rel, kind):
@@ -228,10 +241,13 @@ class Checker:
                     host_hash = host and self.snapshot(os.path.dirname(host), "")
                     before = {os.path.relpath(k, root): v
                               for k, v in self.snapshot(root, path).items()}
+                    # or as if its last line were whole: "3" for "3\n"
+                    w = self.fresh_root(rel) if kind == "truncated" else None
+                    if w:
+                        with open(path, "rb") as f, open(os.path.join(w, rel), "wb") as g:
+                            g.write(f.read() + b"\n")
                     got = self.outcome(root, cmd, path)
                     want = self.outcome(ref, cmd, os.path.join(ref, rel))
-                    # a file cut where nothing is lost ("3" for "3\n") reads as the whole
-                    w = self.fresh_root(rel) if kind == "truncated" else None
                     whole = self.outcome(w, cmd, os.path.join(w, rel)) if w else want
                     lines = got[2].strip().splitlines()
                     refused = (got[0] == 1 and len(lines) == 1 and shown in lines[0]
