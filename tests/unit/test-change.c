@@ -549,6 +549,36 @@ static void test_torn_record_is_ignored(void **state)
 	assert_history(f, REC(1, "swappiness", 60, 30) REC(2, "max_direct_reclaimers", 0, 5));
 }
 
+/*
+ * Found by fuzzing: NUL bytes ending the history (blocks a crash left
+ * zeroed) are dropped on reading, and the next change rewrites the file
+ * instead of appending after them, which would make it binary data.
+ */
+static void test_zeroed_tail_is_rewritten(void **state)
+{
+	static const char rec[] = "change=1 time=1.000000000 command=change source=value "
+				  "knob=swappiness old=60 new=30\n";
+	struct fixture *f = *state;
+	struct reclaim_history *h;
+	char path[PATH_MAX];
+	FILE *fp;
+
+	mock_writes = false;
+	tmproot_mkdirs(f->root, "run/reclaimctl");
+	snprintf(path, sizeof(path), "%s%s", f->root, HISTORY);
+	fp = fopen(path, "we");
+	assert_non_null(fp);
+	assert_int_equal(fwrite(rec, 1, sizeof(rec) - 1, fp), sizeof(rec) - 1);
+	assert_int_equal(fwrite("\0\0\0\0", 1, 4, fp), 4);
+	assert_int_equal(fclose(fp), 0);
+	assert_int_equal(chmod(path, 0600), 0);
+	assert_int_equal(reclaim_history_new(f->ctx, &h), 0);
+	assert_int_equal(reclaim_history_count(h), 1);
+	reclaim_history_unref(h);
+	apply_one(f, "throttle", 5);
+	assert_history(f, REC(1, "swappiness", 60, 30) REC(2, "max_direct_reclaimers", 0, 5));
+}
+
 /* The bound: the first record of each knob and the last reclaim_history_keep. */
 static void test_history_is_bounded(void **state)
 {
@@ -638,6 +668,7 @@ int main(void)
 	    T(test_failed_apply_keeps_history),
 	    T(test_damaged_history_stops_apply),
 	    T(test_torn_record_is_ignored),
+	    T(test_zeroed_tail_is_rewritten),
 	    T(test_run_dir_mode),
 	    T(test_history_is_bounded),
 	    T(test_lock_is_exclusive),
