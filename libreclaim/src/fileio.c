@@ -58,20 +58,27 @@ int reclaim_check_regular(const char *full)
 
 /* /proc and /sys files report size 0, so read until EOF instead of trusting stat. */
 /*
- * Some dumps of sysfs end a file with NUL bytes ("0-7\n\0"): they are
- * dropped. Text after a NUL would be lost to every parser: binary data.
+ * Some dumps of sysfs end a file with NUL bytes ("0-7\n\0"): in what the
+ * kernel writes (@kernel: /proc, /sys) they are dropped. Anywhere else, in
+ * a file an administrator or reclaimctl writes, a NUL is binary data, and
+ * so is text after a NUL anywhere: every parser would lose it.
  */
-int reclaim_text_length(const char *buf, size_t *len)
+int reclaim_text_length(const char *buf, size_t *len, bool kernel)
 {
 	const char *nul = memchr(buf, '\0', *len);
 
 	if (!nul)
 		return 0;
 	for (const char *p = nul; p < buf + *len; p++)
-		if (*p)
+		if (*p || !kernel)
 			return -RECLAIM_EBINARY;
 	*len = (size_t)(nul - buf);
 	return 0;
+}
+
+static bool kernel_file(const char *path)
+{
+	return strncmp(path, "/proc/", 6) == 0 || strncmp(path, "/sys/", 5) == 0;
 }
 
 int reclaim_read_file(const struct reclaim_ctx *ctx, const char *path, char **ret, size_t *ret_len)
@@ -118,7 +125,7 @@ int reclaim_read_file(const struct reclaim_ctx *ctx, const char *path, char **re
 	}
 	close(fd);
 	if (r == 0)
-		r = reclaim_text_length(buf, &len);
+		r = reclaim_text_length(buf, &len, kernel_file(path));
 	if (r < 0) {
 		free(buf);
 		return r;

@@ -16,7 +16,6 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -190,19 +189,10 @@ static int parse_history(struct reclaim_history *h, char *text)
 	return 0;
 }
 
-static size_t file_size(const struct reclaim_ctx *ctx)
-{
-	_cleanup_free_ char *full = reclaim_path_nofollow(ctx, HISTORY);
-	struct stat st;
-
-	return full && lstat(full, &st) == 0 ? (size_t)st.st_size : 0;
-}
-
 int reclaim_history_load(struct reclaim_ctx *ctx, struct reclaim_history **ret)
 {
 	_cleanup_free_ char *text = NULL;
 	struct reclaim_history *h;
-	size_t len = 0;
 	int r;
 
 	h = calloc(1, sizeof(*h));
@@ -210,7 +200,7 @@ int reclaim_history_load(struct reclaim_ctx *ctx, struct reclaim_history **ret)
 		return reclaim_error(ctx, ENOMEM, "out of memory");
 	h->refcount = 1;
 	h->ctx = reclaim_ref(ctx);
-	r = reclaim_read_file(ctx, HISTORY, &text, &len);
+	r = reclaim_read_file(ctx, HISTORY, &text, NULL);
 	if (r < 0 && r != -ENOENT) {
 		history_free(h);
 		return reclaim_error(ctx, -r, "cannot read %s: %s", HISTORY,
@@ -229,12 +219,6 @@ int reclaim_history_load(struct reclaim_ctx *ctx, struct reclaim_history **ret)
 			history_free(h);
 			return r;
 		}
-		/*
-		 * NUL bytes that ended the file (blocks a crash left zeroed) were
-		 * dropped: appending after them would make the file binary data.
-		 */
-		if (file_size(ctx) > len)
-			h->torn = true;
 	}
 	*ret = h;
 	return 0;

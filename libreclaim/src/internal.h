@@ -63,15 +63,18 @@ int reclaim_path_error(struct reclaim_ctx *ctx, const char *path);
  * What is read must be a regular file (a FIFO would hang the command, a
  * device like /dev/zero never end): -EISDIR, or -RECLAIM_ENOTREG for the
  * rest; and no larger than RECLAIM_READ_MAX: -EFBIG. Every file read is
- * text: one with anything but NUL bytes after a NUL (binary data, or blocks
- * a crash left zeroed) is -RECLAIM_EBINARY, never read as if it ended there.
+ * text: a NUL byte makes it -RECLAIM_EBINARY (it is never read as if it
+ * ended there), except NULs that only end a file of /proc or /sys.
  */
 #define RECLAIM_ENOTREG	      EBADFD
 #define RECLAIM_EBINARY	      EILSEQ
 #define RECLAIM_READ_MAX      (16u << 20)
 #define RECLAIM_READ_MAX_TEXT "16 MiB"
-/* Drops NUL bytes that end @len bytes of text; -RECLAIM_EBINARY if text follows a NUL. */
-int reclaim_text_length(const char *buf, size_t *len);
+/*
+ * Checks @len bytes of text: 0, with NUL bytes that end a file the kernel
+ * wrote (@kernel) dropped from *len; -RECLAIM_EBINARY for any other NUL.
+ */
+int reclaim_text_length(const char *buf, size_t *len, bool kernel);
 /* strerror() that also says what -RECLAIM_ENOTREG, -RECLAIM_EBINARY and -EFBIG mean here. */
 const char *reclaim_read_strerror(int r);
 /* Opens @full (a real path) to read it, refusing what is not a regular file. */

@@ -137,7 +137,8 @@ static int pread_all(struct reclaim_sampler *s, int fd, size_t *len_out)
 		if (len + 1 < s->size)
 			break;
 	}
-	r = reclaim_text_length(s->buf, &len);
+	/* the sampler reads only /proc and /sys */
+	r = reclaim_text_length(s->buf, &len, true);
 	if (r < 0)
 		return r;
 	s->buf[len] = '\0';
