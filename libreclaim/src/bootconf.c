@@ -13,9 +13,7 @@
 /* One line: 0, or -EBADMSG with "FILE:N: problem". */
 static int config_line(struct reclaim_ctx *ctx, char *line, size_t n, char **preset)
 {
-	char *key, *value;
-	const char *problem;
-	bool quote;
+	char *key, *value, where[sizeof(RECLAIM_BOOT_CONFIG) + 24];
 	int r = reclaim_kv_split(line, &key, &value);
 
 	if (r == 0)
@@ -29,13 +27,10 @@ static int config_line(struct reclaim_ctx *ctx, char *line, size_t n, char **pre
 	if (!value[0])
 		return reclaim_error(ctx, EBADMSG, "%s:%zu: preset needs a name (or off)",
 				     RECLAIM_BOOT_CONFIG, n);
-	problem = strcmp(value, "off") == 0 ? NULL : reclaim_preset_name_problem(value, &quote);
-	if (problem && quote)
-		return reclaim_error(ctx, EBADMSG, "%s:%zu: invalid preset name '%s': %s",
-				     RECLAIM_BOOT_CONFIG, n, value, problem);
-	if (problem)
-		return reclaim_error(ctx, EBADMSG, "%s:%zu: invalid preset name: %s",
-				     RECLAIM_BOOT_CONFIG, n, problem);
+	snprintf(where, sizeof(where), "%s:%zu: ", RECLAIM_BOOT_CONFIG, n);
+	if (strcmp(value, "off") != 0 &&
+	    (r = reclaim_preset_check_name(ctx, value, EBADMSG, where)) < 0)
+		return r;
 	free(*preset);
 	*preset = strdup(value);
 	return *preset ? 0 : reclaim_error(ctx, ENOMEM, "out of memory");

@@ -56,7 +56,6 @@ int reclaim_check_regular(const char *full)
 	return 0;
 }
 
-/* /proc and /sys files report size 0, so read until EOF instead of trusting stat. */
 /*
  * Some dumps of sysfs end a file with NUL bytes ("0-7\n\0"): in what the
  * kernel writes (@kernel: /proc, /sys) they are dropped. Anywhere else, in
@@ -69,8 +68,10 @@ int reclaim_text_length(const char *buf, size_t *len, bool kernel)
 
 	if (!nul)
 		return 0;
+	if (!kernel)
+		return -RECLAIM_EBINARY;
 	for (const char *p = nul; p < buf + *len; p++)
-		if (*p || !kernel)
+		if (*p)
 			return -RECLAIM_EBINARY;
 	*len = (size_t)(nul - buf);
 	return 0;
@@ -81,6 +82,7 @@ static bool kernel_file(const char *path)
 	return strncmp(path, "/proc/", 6) == 0 || strncmp(path, "/sys/", 5) == 0;
 }
 
+/* /proc and /sys files report size 0, so read until EOF instead of trusting stat. */
 int reclaim_read_file(const struct reclaim_ctx *ctx, const char *path, char **ret, size_t *ret_len)
 {
 	_cleanup_free_ char *full = reclaim_path(ctx, path);

@@ -184,8 +184,9 @@ int reclaim_check_owner(struct reclaim_ctx *ctx, const char *shown, const struct
  */
 int reclaim_check_run_file(struct reclaim_ctx *ctx, const char *path);
 /*
- * For such a file that could not be read for want of it: 0 if nothing is
- * there, else the refusal (a dangling link, say, leading out of the root).
+ * The same for such a file that could not be read for want of it: 0 if
+ * nothing is there, else the refusal (of a dangling link, say, that leads
+ * out of the root).
  */
 int reclaim_check_run_file_absent(struct reclaim_ctx *ctx, const char *path);
 void reclaim_lock_release(int fd);
@@ -195,6 +196,9 @@ void reclaim_lock_release(int fd);
  * *quote is false when the name is not fit to be printed.
  */
 const char *reclaim_preset_name_problem(const char *name, bool *quote);
+/* The same as an error @err ("@whereinvalid preset name ..."), or 0 for a good name. */
+int reclaim_preset_check_name(struct reclaim_ctx *ctx, const char *name, int err,
+			      const char *where);
 
 /* bootconf.c */
 #define RECLAIM_BOOT_CONFIG "/etc/reclaimctl/reclaimctl.conf"

@@ -101,16 +101,12 @@ int reclaim_check_run_file(struct reclaim_ctx *ctx, const char *path)
 
 int reclaim_check_run_file_absent(struct reclaim_ctx *ctx, const char *path)
 {
-	_cleanup_free_ char *full = reclaim_path_nofollow(ctx, path);
-	struct stat st;
+	int r = reclaim_check_run_file(ctx, path);
 
-	if (!full)
-		return reclaim_path_error(ctx, path);
-	if (lstat(full, &st) < 0)
-		return errno == ENOENT
-			   ? 0
-			   : reclaim_error(ctx, errno, "cannot read %s: %s", path, strerror(errno));
-	return reclaim_error(ctx, EPERM, "%s is not a regular file: refusing to use it", path);
+	if (r != -ENOENT)
+		return r;
+	reclaim_error_reset(ctx);
+	return 0;
 }
 
 /* /run/reclaimctl: made 0700 whatever the umask, and checked as above. */

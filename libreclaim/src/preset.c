@@ -87,6 +87,19 @@ const char *reclaim_preset_name_problem(const char *name, bool *quote)
 	return NULL;
 }
 
+int reclaim_preset_check_name(struct reclaim_ctx *ctx, const char *name, int err, const char *where)
+{
+	bool quote;
+	const char *problem = reclaim_preset_name_problem(name, &quote);
+
+	if (!problem)
+		return 0;
+	if (quote)
+		return reclaim_error(ctx, err, "%sinvalid preset name '%s': %s", where, name,
+				     problem);
+	return reclaim_error(ctx, err, "%sinvalid preset name: %s", where, problem);
+}
+
 /* "DIR/NAME.preset", DIR without its trailing slashes. */
 static char *preset_file(const char *dir, const char *name)
 {
@@ -308,19 +321,15 @@ RECLAIM_EXPORT int reclaim_preset_load(struct reclaim_ctx *ctx, const char *name
 				       struct reclaim_preset **ret)
 {
 	_cleanup_free_ char *admin = NULL, *admin_full = NULL, *shipped = NULL, *text = NULL;
-	const char *problem;
 	struct reclaim_preset *p;
 	size_t len = 0;
-	bool quote;
 	int r;
 
 	assert_return(ctx && name && ret, -EINVAL);
 	reclaim_error_reset(ctx);
-	problem = reclaim_preset_name_problem(name, &quote);
-	if (problem && quote)
-		return reclaim_error(ctx, EINVAL, "invalid preset name '%s': %s", name, problem);
-	if (problem)
-		return reclaim_error(ctx, EINVAL, "invalid preset name: %s", problem);
+	r = reclaim_preset_check_name(ctx, name, EINVAL, "");
+	if (r < 0)
+		return r;
 
 	admin = preset_file(ADMIN_DIR, name);
 	shipped = preset_file(reclaim_preset_shipped_dir(), name);
