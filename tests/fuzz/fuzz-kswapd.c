@@ -9,15 +9,12 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct reclaim_kswapd_list *list = NULL;
-	struct fuzz_part part[3];
+	static const char *const files[] = {"/proc/2/task/2/children", "/proc/100/stat",
+					    "/proc/100/status"};
 	struct reclaim_ctx *ctx;
 	int r;
 
-	fuzz_split(data, size, part, 3);
-	fuzz_root();
-	fuzz_write("/proc/2/task/2/children", part[0].data, part[0].size, 0444);
-	fuzz_write("/proc/100/stat", part[1].data, part[1].size, 0444);
-	fuzz_write("/proc/100/status", part[2].data, part[2].size, 0444);
+	fuzz_root_files(data, size, files, 3, 0444);
 	ctx = fuzz_ctx();
 	r = reclaim_kswapd_list_new(ctx, &list);
 	fuzz_check_error(ctx, r);

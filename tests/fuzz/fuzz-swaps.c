@@ -9,15 +9,12 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct reclaim_swaps *swaps = NULL;
-	struct fuzz_part part[2];
+	static const char *const files[] = {"/proc/swaps", "/proc/self/mountinfo"};
 	struct reclaim_ctx *ctx;
 	size_t in_rings = 0;
 	int r;
 
-	fuzz_split(data, size, part, 2);
-	fuzz_root();
-	fuzz_write("/proc/swaps", part[0].data, part[0].size, 0444);
-	fuzz_write("/proc/self/mountinfo", part[1].data, part[1].size, 0444);
+	fuzz_root_files(data, size, files, 2, 0444);
 	ctx = fuzz_ctx();
 	r = reclaim_swaps_new(ctx, &swaps);
 	fuzz_check_error(ctx, r);

@@ -14,17 +14,14 @@ static const char *const knob_files[] = {"kswapd_threads", "max_direct_reclaimer
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct reclaim_sysctl_conf *conf = NULL;
-	struct fuzz_part part[4];
+	static const char *const files[] = {"/etc/sysctl.d/50-admin.conf",
+					    "/run/sysctl.d/60-run.conf", "/etc/sysctl.conf",
+					    RECLAIM_PERSIST_FILE};
 	struct reclaim_ctx *ctx;
 	char path[128];
 	int r;
 
-	fuzz_split(data, size, part, 4);
-	fuzz_root();
-	fuzz_write("/etc/sysctl.d/50-admin.conf", part[0].data, part[0].size, 0644);
-	fuzz_write("/run/sysctl.d/60-run.conf", part[1].data, part[1].size, 0644);
-	fuzz_write("/etc/sysctl.conf", part[2].data, part[2].size, 0644);
-	fuzz_write(RECLAIM_PERSIST_FILE, part[3].data, part[3].size, 0644);
+	fuzz_root_files(data, size, files, 4, 0644);
 	for (size_t i = 0; i < sizeof(knob_files) / sizeof(knob_files[0]); i++) {
 		snprintf(path, sizeof(path), "/proc/sys/vm/%s", knob_files[i]);
 		fuzz_write(path, "1\n", 2, 0644);

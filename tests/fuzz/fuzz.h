@@ -128,6 +128,23 @@ static inline void fuzz_write(const char *path, const char *data, size_t size, m
 		abort();
 }
 
+/*
+ * A fresh scratch root holding the @n parts of an input as the files @paths
+ * (see fuzz_split()), each with mode @mode.
+ */
+static inline void fuzz_root_files(const uint8_t *data, size_t size, const char *const *paths,
+				   size_t n, mode_t mode)
+{
+	struct fuzz_part part[8];
+
+	if (n > sizeof(part) / sizeof(part[0]))
+		abort();
+	fuzz_split(data, size, part, n);
+	fuzz_root();
+	for (size_t i = 0; i < n; i++)
+		fuzz_write(paths[i], part[i].data, part[i].size, mode);
+}
+
 /* ROOT/@path's contents (NUL-terminated, *size without it), or NULL if absent. */
 static inline char *fuzz_read(const char *path, size_t *size)
 {
