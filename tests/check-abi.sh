@@ -3,6 +3,10 @@
 # The exported ABI is exactly what reclaim.h declares: every public function is
 # in libreclaim.sym and exported by the library, and nothing else is exported.
 #   check-abi.sh reclaim.h libreclaim.sym libreclaim.so
+# Names only, the three sources against each other, with nm: it runs on any
+# build. check-abidiff.sh compares the library with what was released (the
+# baseline libreclaim/libreclaim.abi): types of parameters and returns,
+# enumerators and symbol versions, from the debug information, with abidiff.
 set -euo pipefail
 header=$1 sym=$2 lib=$3
 tmp=$(mktemp -d)
