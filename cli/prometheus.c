@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "reclaimctl.h"
@@ -67,161 +68,360 @@ static void sample_double(struct prom *p, const char *name, const char *const *l
 	sample(p, name, labels, buf);
 }
 
+/*
+ * Every family, as data: its name, type and HELP. man/reclaimctl.8 (PROMETHEUS
+ * METRICS) lists the same names; tests/cli/check-prometheus.sh checks that each
+ * is exported on the patched fixture, and the Grafana dashboard's test that it
+ * queries no other.
+ */
+enum metric {
+	M_INFO,
+	M_KNOB_SUPPORTED,
+	M_KNOB_VALUE,
+	M_KNOB_SIZE,
+	M_KNOB_DRIFTED,
+	M_CHECK_CONFLICT,
+	M_CHECK_OVERRIDDEN,
+	M_BOOT_SUCCESS,
+	M_BOOT_TIME,
+	M_KSWAPD_THREADS,
+	M_KSWAPD_CPU,
+	M_NODE_TOTAL,
+	M_NODE_FREE,
+	M_RING_DEVICES,
+	M_RING_SIZE,
+	M_RING_USED,
+	M_RING_BALANCE,
+	M_DEVICE_SIZE,
+	M_DEVICE_USED,
+	M_TEXTFILE_TIME,
+};
+
+static const struct metric_info {
+	const char *name, *type, *help;
+} metrics[] = {
+    [M_INFO] = {"reclaim_info", "gauge", "reclaimctl's version and the kernel release; always 1."},
+    [M_KNOB_SUPPORTED] = {"reclaim_knob_supported", "gauge",
+			  "Whether the running kernel has the reclaim sysctl (1) or not (0)."},
+    [M_KNOB_VALUE] = {"reclaim_knob_value", "gauge",
+		      "Value of a reclaim sysctl that is a count or a mode (sizes are in "
+		      "reclaim_knob_size_bytes)."},
+    [M_KNOB_SIZE] = {"reclaim_knob_size_bytes", "gauge",
+		     "Value of a reclaim sysctl that is a size, in bytes (the kernel's KiB times "
+		     "1024)."},
+    [M_KNOB_DRIFTED] = {"reclaim_knob_drifted", "gauge",
+			"1 if the knob's value is no longer the one reclaimctl last applied since "
+			"boot (someone else wrote it); knobs reclaimctl changed since boot."},
+    [M_CHECK_CONFLICT] = {"reclaim_check_conflict", "gauge",
+			  "1 if a sysctl file other than reclaimctl's sets the knob (reclaimctl "
+			  "check, exit bit 8)."},
+    [M_CHECK_OVERRIDDEN] = {"reclaim_check_persisted_overridden", "gauge",
+			    "1 if the value persisted with --persist is overridden at boot by "
+			    "another sysctl file (reclaimctl check, exit bit 16)."},
+    [M_BOOT_SUCCESS] = {"reclaim_boot_success", "gauge",
+			"1 if the last run of the boot unit (reclaimctl boot) since boot "
+			"succeeded, 0 if it failed."},
+    [M_BOOT_TIME] = {"reclaim_boot_timestamp_seconds", "gauge",
+		     "When the boot unit last ran, in seconds since the epoch."},
+    [M_KSWAPD_THREADS] = {"reclaim_kswapd_threads", "gauge",
+			  "kswapd threads serving the NUMA node."},
+    [M_KSWAPD_CPU] = {"reclaim_kswapd_cpu_seconds_total", "counter",
+		      "CPU time (user + system) used by one kswapd thread."},
+    [M_NODE_TOTAL] = {"reclaim_node_memory_total_bytes", "gauge",
+		      "Memory of the NUMA node (MemTotal)."},
+    [M_NODE_FREE] = {"reclaim_node_memory_free_bytes", "gauge",
+		     "Free memory of the NUMA node (MemFree)."},
+    [M_RING_DEVICES] = {"reclaim_swap_ring_devices", "gauge",
+			"Swap devices in the priority ring (devices of one priority)."},
+    [M_RING_SIZE] = {"reclaim_swap_ring_size_bytes", "gauge",
+		     "Size of the swap devices of the priority ring."},
+    [M_RING_USED] = {"reclaim_swap_ring_used_bytes", "gauge",
+		     "Used space of the swap devices of the priority ring."},
+    [M_RING_BALANCE] = {"reclaim_swap_ring_balance_ratio", "gauge",
+			"How evenly the ring's devices are used: the least used device's "
+			"used/size over the most used one's (1: even)."},
+    [M_DEVICE_SIZE] = {"reclaim_swap_device_size_bytes", "gauge", "Size of the swap device."},
+    [M_DEVICE_USED] = {"reclaim_swap_device_used_bytes", "gauge", "Used space of the swap device."},
+    [M_TEXTFILE_TIME] = {"reclaim_textfile_timestamp_seconds", "gauge",
+			 "When reclaimctl status --textfile wrote this file, in seconds since "
+			 "the epoch (alert when it grows old)."},
+};
+
+/*
+ * The counters of /proc/vmstat, as data: a name (or a prefix, ending in '_',
+ * whose rest becomes the label @label) and its family, or NULL for what
+ * node_exporter's vmstat collector already exports by default (as
+ * node_vmstat_NAME). Counters not listed: reclaim_vmstat_NAME_total, with a
+ * generic HELP.
+ */
+static const struct counter_info {
+	const char *vmstat, *metric, *label, *help;
+} counter_infos[] = {
+    {"pgscan_kswapd", "reclaim_vmstat_pgscan_kswapd_total", NULL, "Pages scanned by kswapd"},
+    {"pgscan_direct", "reclaim_vmstat_pgscan_direct_total", NULL,
+     "Pages scanned by direct reclaim"},
+    {"pgsteal_kswapd", "reclaim_vmstat_pgsteal_kswapd_total", NULL, "Pages reclaimed by kswapd"},
+    {"pgsteal_direct", "reclaim_vmstat_pgsteal_direct_total", NULL,
+     "Pages reclaimed by direct reclaim"},
+    {"direct_reclaim_throttled", "reclaim_vmstat_direct_reclaim_throttled_total", NULL,
+     "Times a task waited because of vm.max_direct_reclaimers (the reclaim throttle)"},
+    {"pageoutrun", "reclaim_vmstat_pageoutrun_total", NULL, "Times kswapd ran a reclaim pass"},
+    {"pgrefill", "reclaim_vmstat_pgrefill_total", NULL,
+     "Pages moved from the active to the inactive lists"},
+    {"allocstall_", "reclaim_vmstat_allocstall_total", "zone",
+     "Allocations that entered direct reclaim, by zone"},
+    {"workingset_refault_", "reclaim_vmstat_workingset_refault_total", "type",
+     "Refaults of recently evicted pages, anon or file"},
+    {"pswpin", NULL, NULL, "node_vmstat_pswpin"},
+    {"pswpout", NULL, NULL, "node_vmstat_pswpout"},
+};
+
+static void family_of(struct prom *p, enum metric m)
+{
+	family(p, metrics[m].name, metrics[m].type, metrics[m].help);
+}
+
+static void knob_sample(struct prom *p, enum metric m, const struct reclaim_knob *k, uint64_t v)
+{
+	const char *l[] = {"knob", reclaim_knob_name(k), NULL};
+
+	sample_u64(p, metrics[m].name, l, v);
+}
+
+static bool is_size(const struct reclaim_knob *k)
+{
+	return reclaim_knob_unit(k) == RECLAIM_UNIT_KB;
+}
+
 static void knobs(struct prom *p, const struct snapshot *s)
 {
 	size_t n = reclaim_knob_count();
 
-	family(p, "reclaim_knob_supported", "gauge",
-	       "Whether the running kernel has the reclaim sysctl (1) or not (0).");
-	for (size_t i = 0; i < n; i++) {
-		const char *l[] = {"knob", reclaim_knob_name(reclaim_knob_get(i)), NULL};
+	family_of(p, M_KNOB_SUPPORTED);
+	for (size_t i = 0; i < n; i++)
+		knob_sample(p, M_KNOB_SUPPORTED, reclaim_knob_get(i), s->has_knob[i]);
+	for (enum metric m = M_KNOB_VALUE; m <= M_KNOB_SIZE; m++) {
+		family_of(p, m);
+		for (size_t i = 0; i < n; i++) {
+			const struct reclaim_knob *k = reclaim_knob_get(i);
+			const char *l[] = {"knob", reclaim_knob_name(k), NULL};
+			char buf[32];
 
-		sample_u64(p, "reclaim_knob_supported", l, (uint64_t)s->has_knob[i]);
+			if (!s->has_knob[i] || is_size(k) != (m == M_KNOB_SIZE))
+				continue;
+			snprintf(buf, sizeof(buf), "%" PRId64,
+				 m == M_KNOB_SIZE ? s->knob_value[i] * 1024 : s->knob_value[i]);
+			sample(p, metrics[m].name, l, buf);
+		}
 	}
-	family(p, "reclaim_knob_value", "gauge",
-	       "Value of a reclaim sysctl, in its own unit (KiB for knobs named *_kb or "
-	       "*_kbytes).");
-	for (size_t i = 0; i < n; i++) {
-		const char *l[] = {"knob", reclaim_knob_name(reclaim_knob_get(i)), NULL};
-		char buf[32];
+}
 
-		if (!s->has_knob[i])
+/* Knobs whose value is not the one reclaimctl last applied (the history since boot). */
+static void drift(struct prom *p, const struct snapshot *s)
+{
+	struct reclaim_history *h = NULL;
+	bool any = false;
+
+	if (reclaim_history_new(p->cli->ctx, &h) < 0) {
+		warnmsg("%s: no reclaim_knob_drifted", reclaim_strerror(p->cli->ctx));
+		return;
+	}
+	for (size_t i = 0; i < reclaim_knob_count(); i++) {
+		const struct reclaim_knob *k = reclaim_knob_get(i);
+		int64_t applied;
+
+		if (!s->has_knob[i] || reclaim_history_applied(h, k, &applied) < 0)
 			continue;
-		snprintf(buf, sizeof(buf), "%" PRId64, s->knob_value[i]);
-		sample(p, "reclaim_knob_value", l, buf);
+		if (!any)
+			family_of(p, M_KNOB_DRIFTED);
+		any = true;
+		knob_sample(p, M_KNOB_DRIFTED, k, applied != s->knob_value[i]);
 	}
+	reclaim_history_unref(h);
+}
+
+/* What reclaimctl check reports with its bits 8 and 16, per knob. */
+static void check(struct prom *p)
+{
+	struct reclaim_sysctl_conf *c = NULL;
+
+	if (reclaim_sysctl_conf_new(p->cli->ctx, &c) < 0) {
+		warnmsg("%s: no reclaim_check_*", reclaim_strerror(p->cli->ctx));
+		return;
+	}
+	for (enum metric m = M_CHECK_CONFLICT; m <= M_CHECK_OVERRIDDEN; m++) {
+		family_of(p, m);
+		for (size_t i = 0; i < reclaim_knob_count(); i++) {
+			const struct reclaim_knob *k = reclaim_knob_get(i);
+			bool v = m == M_CHECK_CONFLICT ? reclaim_sysctl_conf_admin_entry(c, k) >= 0
+						       : reclaim_sysctl_conf_overridden(c, k);
+
+			knob_sample(p, m, k, v);
+		}
+	}
+	reclaim_sysctl_conf_unref(c);
+}
+
+/* How the boot unit's last run ended; nothing when it has not run since boot. */
+static void boot(struct prom *p)
+{
+	int64_t ns;
+	bool ok;
+	int r = reclaim_boot_result_load(p->cli->ctx, &ok, &ns);
+
+	if (r == -ENOENT)
+		return;
+	if (r < 0) {
+		warnmsg("%s: no reclaim_boot_success", reclaim_strerror(p->cli->ctx));
+		return;
+	}
+	family_of(p, M_BOOT_SUCCESS);
+	sample_u64(p, metrics[M_BOOT_SUCCESS].name, NULL, ok);
+	family_of(p, M_BOOT_TIME);
+	sample_double(p, metrics[M_BOOT_TIME].name, NULL, (double)ns / 1e9);
 }
 
 static void threads(struct prom *p, const struct reclaim_topology *topo,
 		    const struct reclaim_kswapd_list *list)
 {
-	family(p, "reclaim_kswapd_threads", "gauge", "kswapd threads serving the NUMA node.");
+	family_of(p, M_KSWAPD_THREADS);
 	for (size_t i = 0; i < reclaim_topology_node_count(topo); i++) {
 		int id = reclaim_node_id(reclaim_topology_node(topo, i));
 		char node[16];
 		const char *l[] = {"node", node, NULL};
 
 		snprintf(node, sizeof(node), "%d", id);
-		sample_u64(p, "reclaim_kswapd_threads", l,
+		sample_u64(p, metrics[M_KSWAPD_THREADS].name, l,
 			   reclaim_kswapd_list_count_node(list, id));
 	}
-	family(p, "reclaim_kswapd_cpu_seconds_total", "counter",
-	       "CPU time (user + system) used by one kswapd thread.");
+	family_of(p, M_KSWAPD_CPU);
 	for (size_t i = 0; i < reclaim_kswapd_list_count(list); i++) {
 		const struct reclaim_kswapd *k = reclaim_kswapd_list_get(list, i);
 		char node[16];
 		const char *l[] = {"thread", reclaim_kswapd_name(k), "node", node, NULL};
 
 		snprintf(node, sizeof(node), "%d", reclaim_kswapd_node(k));
-		sample_double(p, "reclaim_kswapd_cpu_seconds_total", l,
-			      reclaim_kswapd_cpu_seconds(k));
+		sample_double(p, metrics[M_KSWAPD_CPU].name, l, reclaim_kswapd_cpu_seconds(k));
 	}
 }
 
 static void nodes(struct prom *p, const struct reclaim_topology *topo)
 {
-	static const char *const names[] = {"reclaim_node_memory_total_bytes",
-					    "reclaim_node_memory_free_bytes"};
-	static const char *const helps[] = {"Memory of the NUMA node (MemTotal).",
-					    "Free memory of the NUMA node (MemFree)."};
-
-	for (int f = 0; f < 2; f++) {
-		family(p, names[f], "gauge", helps[f]);
+	for (enum metric m = M_NODE_TOTAL; m <= M_NODE_FREE; m++) {
+		family_of(p, m);
 		for (size_t i = 0; i < reclaim_topology_node_count(topo); i++) {
 			const struct reclaim_node *n = reclaim_topology_node(topo, i);
-			uint64_t kb =
-			    f ? reclaim_node_mem_free_kb(n) : reclaim_node_mem_total_kb(n);
+			uint64_t kb = m == M_NODE_FREE ? reclaim_node_mem_free_kb(n)
+						       : reclaim_node_mem_total_kb(n);
 			char node[16];
 			const char *l[] = {"node", node, NULL};
 
 			snprintf(node, sizeof(node), "%d", reclaim_node_id(n));
-			sample_u64(p, names[f], l, kb * 1024);
+			sample_u64(p, metrics[m].name, l, kb * 1024);
 		}
 	}
 }
 
-static const char *counter_help(const char *name)
+/* The entry of counter_infos for @name, or NULL. */
+static const struct counter_info *counter_info(const char *name)
 {
-	static const struct {
-		const char *name, *help;
-	} helps[] = {
-	    {"pgscan_kswapd", "Pages scanned by kswapd"},
-	    {"pgscan_direct", "Pages scanned by direct reclaim"},
-	    {"pgsteal_kswapd", "Pages reclaimed by kswapd"},
-	    {"pgsteal_direct", "Pages reclaimed by direct reclaim"},
-	    {"direct_reclaim_throttled",
-	     "Times a task waited because of vm.max_direct_reclaimers (the reclaim throttle)"},
-	    {"pswpin", "Pages swapped in"},
-	    {"pswpout", "Pages swapped out"},
-	    {"pageoutrun", "Times kswapd ran a reclaim pass"},
-	    {"pgrefill", "Pages moved from the active to the inactive lists"},
-	};
+	for (size_t i = 0; i < ARRAY_LEN(counter_infos); i++) {
+		const char *v = counter_infos[i].vmstat;
+		size_t len = strlen(v);
 
-	for (size_t i = 0; i < sizeof(helps) / sizeof(helps[0]); i++)
-		if (strcmp(helps[i].name, name) == 0)
-			return helps[i].help;
-	if (strncmp(name, "allocstall_", 11) == 0)
-		return "Allocations that entered direct reclaim, by zone";
-	if (strncmp(name, "workingset_refault_", 19) == 0)
-		return "Refaults of recently evicted pages";
-	return "Reclaim counter";
+		if (v[len - 1] == '_' ? strncmp(name, v, len) == 0 && name[len]
+				      : strcmp(name, v) == 0)
+			return &counter_infos[i];
+	}
+	return NULL;
 }
 
 static void counters(struct prom *p, const struct reclaim_vmstat *vs)
 {
-	for (size_t i = 0; vs && i < reclaim_vmstat_count(vs); i++) {
+	size_t n = vs ? reclaim_vmstat_count(vs) : 0;
+
+	for (size_t i = 0; i < n; i++) {
 		const char *name = reclaim_vmstat_name(vs, i);
+		const struct counter_info *c = counter_info(name);
 		char metric[160], help[256];
 
+		if (c && !c->metric)
+			continue;
+		if (c && c->label) {
+			/* a family of several counters: once, at the first of them */
+			bool first = true;
+
+			for (size_t j = 0; j < i && first; j++)
+				first = counter_info(reclaim_vmstat_name(vs, j)) != c;
+			if (!first)
+				continue;
+			snprintf(help, sizeof(help), "%s (/proc/vmstat %s*).", c->help, c->vmstat);
+			family(p, c->metric, "counter", help);
+			for (size_t j = i; j < n; j++) {
+				const char *other = reclaim_vmstat_name(vs, j);
+
+				if (counter_info(other) == c) {
+					const char *l[] = {c->label, other + strlen(c->vmstat),
+							   NULL};
+
+					sample_u64(p, c->metric, l, reclaim_vmstat_value(vs, j));
+				}
+			}
+			continue;
+		}
 		snprintf(metric, sizeof(metric), "reclaim_vmstat_%s_total", name);
-		snprintf(help, sizeof(help), "%s (/proc/vmstat %s).", counter_help(name), name);
-		family(p, metric, "counter", help);
-		sample_u64(p, metric, NULL, reclaim_vmstat_value(vs, i));
-	}
-}
-
-static void pressure(struct prom *p, const struct reclaim_pressure *psi)
-{
-	static const char *const kinds[] = {"some", "full"};
-
-	if (!psi)
-		return;
-	family(p, "reclaim_pressure_stalled_seconds_total", "counter",
-	       "Time tasks stalled on memory (PSI total): some = at least one task, full = all "
-	       "non-idle tasks at once.");
-	for (int k = RECLAIM_PRESSURE_SOME; k <= RECLAIM_PRESSURE_FULL; k++) {
-		const char *l[] = {"kind", kinds[k], NULL};
-
-		if (reclaim_pressure_has(psi, k))
-			sample_double(p, "reclaim_pressure_stalled_seconds_total", l,
-				      (double)reclaim_pressure_total_us(psi, k) / 1e6);
+		snprintf(help, sizeof(help), "%s (/proc/vmstat %s).",
+			 c ? c->help : "Reclaim counter", name);
+		family(p, c ? c->metric : metric, "counter", help);
+		sample_u64(p, c ? c->metric : metric, NULL, reclaim_vmstat_value(vs, i));
 	}
 }
 
 static void swap_rings(struct prom *p, const struct reclaim_swaps *swaps)
 {
-	static const char *const names[] = {"reclaim_swap_ring_devices",
-					    "reclaim_swap_ring_size_bytes",
-					    "reclaim_swap_ring_used_bytes"};
-	static const char *const helps[] = {
-	    "Swap devices in the priority ring (devices of one priority).",
-	    "Size of the swap devices of the priority ring.",
-	    "Used space of the swap devices of the priority ring."};
-
 	if (!swaps)
 		return;
-	for (int f = 0; f < 3; f++) {
-		family(p, names[f], "gauge", helps[f]);
+	for (enum metric m = M_RING_DEVICES; m <= M_RING_BALANCE; m++) {
+		family_of(p, m);
 		for (size_t i = 0; i < reclaim_swaps_ring_count(swaps); i++) {
 			const struct reclaim_swap_ring *ring = reclaim_swaps_ring(swaps, i);
 			char prio[16];
 			const char *l[] = {"priority", prio, NULL};
-			uint64_t v = f == 0   ? reclaim_swap_ring_count(ring)
-				     : f == 1 ? reclaim_swap_ring_size_kb(ring) * 1024
-					      : reclaim_swap_ring_used_kb(ring) * 1024;
 
 			snprintf(prio, sizeof(prio), "%d", reclaim_swap_ring_priority(ring));
-			sample_u64(p, names[f], l, v);
+			if (m == M_RING_BALANCE)
+				sample_double(p, metrics[m].name, l,
+					      reclaim_swap_ring_balance(ring));
+			else
+				sample_u64(p, metrics[m].name, l,
+					   m == M_RING_DEVICES ? reclaim_swap_ring_count(ring)
+					   : m == M_RING_SIZE
+					       ? reclaim_swap_ring_size_kb(ring) * 1024
+					       : reclaim_swap_ring_used_kb(ring) * 1024);
+		}
+	}
+}
+
+static void swap_devices(struct prom *p, const struct reclaim_swaps *swaps)
+{
+	if (!swaps)
+		return;
+	for (enum metric m = M_DEVICE_SIZE; m <= M_DEVICE_USED; m++) {
+		family_of(p, m);
+		for (size_t i = 0; i < reclaim_swaps_count(swaps); i++) {
+			const struct reclaim_swap *sw = reclaim_swaps_get(swaps, i);
+			char prio[16];
+			const char *l[] = {
+			    "device",	reclaim_swap_path(sw),
+			    "priority", prio,
+			    "kind",	reclaim_swap_kind_name(reclaim_swap_kind(sw)),
+			    NULL};
+
+			snprintf(prio, sizeof(prio), "%d", reclaim_swap_priority(sw));
+			sample_u64(p, metrics[m].name, l,
+				   (m == M_DEVICE_SIZE ? reclaim_swap_size_kb(sw)
+						       : reclaim_swap_used_kb(sw)) *
+				       1024);
 		}
 	}
 }
@@ -232,20 +432,33 @@ static void info(struct prom *p)
 	const char *l[] = {"version", RECLAIMCTL_VERSION, "kernel", release ? release : "unknown",
 			   NULL};
 
-	family(p, "reclaim_info", "gauge",
-	       "reclaimctl's version and the kernel release; always 1.");
-	sample(p, "reclaim_info", l, "1");
+	family_of(p, M_INFO);
+	sample(p, metrics[M_INFO].name, l, "1");
 }
 
 static void collect(struct prom *p, const struct snapshot *s)
 {
 	info(p);
 	knobs(p, s);
+	drift(p, s);
+	check(p);
+	boot(p);
 	threads(p, s->topo, s->kswapd);
 	nodes(p, s->topo);
 	counters(p, s->vmstat);
-	pressure(p, s->pressure);
 	swap_rings(p, s->swaps);
+	swap_devices(p, s->swaps);
+}
+
+/* Last, in a textfile only: when it was written, to alert on a stale one. */
+static void textfile_time(struct prom *p)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	family_of(p, M_TEXTFILE_TIME);
+	sample_double(p, metrics[M_TEXTFILE_TIME].name, NULL,
+		      (double)now.tv_sec + (double)now.tv_nsec / 1e9);
 }
 
 /* DIR/reclaimctl.prom through a temporary file and rename(): node_exporter never reads half. */
@@ -289,6 +502,8 @@ int prometheus_status(struct cli *cli, const struct snapshot *s, const char *tex
 	if (!p.out)
 		abort();
 	collect(&p, s);
+	if (textfile_dir)
+		textfile_time(&p);
 	if (fclose(p.out) != 0)
 		abort();
 	if (r == 0 && textfile_dir)
