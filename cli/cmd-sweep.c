@@ -1,0 +1,917 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * reclaimctl sweep: a workload run under each combination of knob values,
+ * each repetition in turn, recorded as 'record -- COMMAND' records it, then
+ * compared in one table (summary.json, summary.csv, report.html). Every
+ * change of values is one request to the change engine, checked for every
+ * combination before the first run, and all of them are one change of the
+ * history: the first run's values make it, the next runs' join it. At the
+ * end (also after Ctrl-C or a failed run) a restore of that change puts back
+ * the values from before the sweep; if reclaimctl is killed, 'reclaimctl
+ * restore' does the same.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <regex.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "reclaimctl.h"
+#include "record.h"
+#include "report.h"
+#include "sampling.h"
+#include "sweep.h"
+
+/* ---- the command line ---- */
+
+static void sweep_help(FILE *out)
+{
+	fputs("Runs COMMAND once under each combination of the knob values given, each\n"
+	      "repetition in turn, and records each run as 'record -- COMMAND' does. The\n"
+	      "values are set as 'set' sets them, and every combination is checked before\n"
+	      "the first run: nothing is changed if a knob is missing or a value out of\n"
+	      "range. The whole sweep is one change in the history: at the end, on Ctrl-C\n"
+	      "(SIGINT, SIGTERM, SIGHUP: the command is sent the signal) and after a failed\n"
+	      "run, a restore of it puts back the knobs' values from before the sweep; if\n"
+	      "reclaimctl itself is killed, 'reclaimctl restore' does. If another change\n"
+	      "comes in between, the sweep stops and puts back the knobs nobody else\n"
+	      "changed.\n"
+	      "A run whose command exits non-zero stops the sweep (with --keep-going, the\n"
+	      "next runs go on); it is counted as failed and left out of the figures.\n"
+	      "DIR receives per run run-NNN-VALUE.jsonl (a record file) and\n"
+	      "run-NNN-VALUE.log (the command's standard output and error), then\n"
+	      "summary.json, summary.csv and report.html, with one row per value: the\n"
+	      "median, lowest and highest over the repetitions of the wall time, each\n"
+	      "metric, direct reclaims, pages scanned, kswapd CPU, throttled waits, PSI\n"
+	      "and swap, and a ratio to the first value. The table is also printed.\n"
+	      "\nOptions:\n"
+	      "  -o, --output DIR          the directory of the records and the summary\n"
+	      "      --repeat N            run each combination N times (default 1)\n"
+	      "      --interleave          all values, then all again, N times (the default)\n"
+	      "      --no-interleave       each value N times in a row\n"
+	      "  -i, --interval SECONDS    time between samples (default 1)\n"
+	      "  -m, --metric NAME=REGEX   a figure from the command's output: the last match\n"
+	      "                            of the extended REGEX, its first group if it has\n"
+	      "                            one; a unit prefix after the number scales it\n"
+	      "                            ('1.2 GB/s' is 1.2e9, '4 KiB' 4096)\n"
+	      "      --warmup COMMAND      run COMMAND with /bin/sh before each run, after\n"
+	      "                            the knobs are set, without recording it\n"
+	      "  -k, --keep-going          go on after a failed run\n"
+	      "  -f, --force               also knobs that another sysctl file sets\n"
+	      "  -J, --json                print summary.json instead of the table\n"
+	      "  -h, --help                this help\n",
+	      out);
+}
+
+static int parse_axis(struct sweep *s, const char *spec)
+{
+	const char *eq = strchr(spec, '=');
+	struct axis *a;
+	char *name, *list, *save = NULL, *tok;
+
+	if (!eq || eq == spec || !eq[1])
+		return usage_error("sweep: expected KNOB=VALUE,VALUE... before '--', not '%s'",
+				   spec);
+	name = strndup(spec, (size_t)(eq - spec));
+	if (!name)
+		abort();
+	a = realloc(s->axes, (s->naxes + 1) * sizeof(*a));
+	if (!a)
+		abort();
+	s->axes = a;
+	a = &s->axes[s->naxes++];
+	*a = (struct axis){.given = name, .knob = reclaim_knob_find(name)};
+	if (!a->knob)
+		return unknown_knob(name);
+	for (size_t i = 0; i + 1 < s->naxes; i++)
+		if (s->axes[i].knob == a->knob)
+			return usage_error("sweep: %s given twice", reclaim_knob_name(a->knob));
+	list = strdup(eq + 1);
+	if (!list)
+		abort();
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int64_t v;
+
+		if (reclaim_knob_parse(s->cli->ctx, a->knob, tok, &v) < 0) {
+			free(list);
+			return lib_fail(s->cli, EXIT_USAGE, "sweep");
+		}
+		a->texts = realloc(a->texts, (a->nvalues + 1) * sizeof(*a->texts));
+		a->values = realloc(a->values, (a->nvalues + 1) * sizeof(*a->values));
+		if (!a->texts || !a->values || !(a->texts[a->nvalues] = strdup(tok)))
+			abort();
+		a->values[a->nvalues++] = v;
+	}
+	free(list);
+	if (a->nvalues == 0)
+		return usage_error("sweep: no value for %s in '%s'", name, spec);
+	return 0;
+}
+
+static bool metric_name_ok(const char *name, size_t len)
+{
+	if (len == 0 || len > 64)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!(name[i] >= 'a' && name[i] <= 'z') && !(name[i] >= 'A' && name[i] <= 'Z') &&
+		    !(name[i] >= '0' && name[i] <= '9') && !strchr("_-./", name[i]))
+			return false;
+	return true;
+}
+
+static int parse_metric(struct sweep *s, const char *spec)
+{
+	const char *eq = strchr(spec, '=');
+	struct metric *m;
+	char err[128];
+	int r;
+
+	if (!eq || !metric_name_ok(spec, (size_t)(eq - spec)) || !eq[1])
+		return usage_error("sweep: --metric: expected NAME=REGEX (NAME of letters, digits, "
+				   "_-./), not '%s'",
+				   spec);
+	for (size_t f = 0; f < NFIGS + s->nmetrics; f++)
+		if (strlen(fig_key(s, f)) == (size_t)(eq - spec) &&
+		    strncmp(fig_key(s, f), spec, (size_t)(eq - spec)) == 0)
+			return usage_error("sweep: --metric: the name '%s' is taken",
+					   fig_key(s, f));
+	m = realloc(s->metrics, (s->nmetrics + 1) * sizeof(*m));
+	if (!m)
+		abort();
+	s->metrics = m;
+	m = &s->metrics[s->nmetrics];
+	r = regcomp(&m->re, eq + 1, REG_EXTENDED | REG_NEWLINE);
+	if (r) {
+		regerror(r, &m->re, err, sizeof(err));
+		return usage_error("sweep: --metric: '%s': %s", eq + 1, err);
+	}
+	m->name = strndup(spec, (size_t)(eq - spec));
+	if (!m->name)
+		abort();
+	s->nmetrics++;
+	return 0;
+}
+
+enum { OPT_REPEAT = OPT_COMMAND, OPT_INTERLEAVE, OPT_NO_INTERLEAVE, OPT_WARMUP };
+
+static int parse_options(struct sweep *s, int argc, char **argv)
+{
+	static const struct option opts[] = {
+	    {"output", required_argument, NULL, 'o'},
+	    {"repeat", required_argument, NULL, OPT_REPEAT},
+	    {"interleave", no_argument, NULL, OPT_INTERLEAVE},
+	    {"no-interleave", no_argument, NULL, OPT_NO_INTERLEAVE},
+	    {"interval", required_argument, NULL, 'i'},
+	    {"metric", required_argument, NULL, 'm'},
+	    {"warmup", required_argument, NULL, OPT_WARMUP},
+	    {"keep-going", no_argument, NULL, 'k'},
+	    {"force", no_argument, NULL, 'f'},
+	    COMMON_LONG_OPTIONS,
+	    {0},
+	};
+	int c, dashes, r;
+
+	/* The command is what follows "--": the options and KNOB=VALUES come before it. */
+	for (dashes = 1; dashes < argc && strcmp(argv[dashes], "--") != 0; dashes++)
+		;
+	if (dashes < argc) {
+		s->command = argv + dashes + 1;
+		argv[dashes] = NULL;
+		argc = dashes;
+	}
+	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS "o:i:m:kf", opts, NULL)) != -1) {
+		bool done;
+
+		switch (c) {
+		case 'o':
+			s->dir = optarg;
+			break;
+		case OPT_REPEAT:
+			if (!parse_count(optarg, &s->repeat) || s->repeat > SWEEP_MAX_RUNS)
+				return usage_error(
+				    "sweep: --repeat: not a count from 1 to %d: '%s'",
+				    SWEEP_MAX_RUNS, optarg);
+			break;
+		case OPT_INTERLEAVE:
+		case OPT_NO_INTERLEAVE:
+			s->interleave = c == OPT_INTERLEAVE;
+			break;
+		case 'i':
+			if (!parse_seconds(optarg, false, &s->interval) || s->interval < 0.01)
+				return usage_error("sweep: --interval: not a number of seconds "
+						   "(at least 0.01): '%s'",
+						   optarg);
+			break;
+		case 'm':
+			r = parse_metric(s, optarg);
+			if (r)
+				return r;
+			break;
+		case OPT_WARMUP:
+			s->warmup = optarg;
+			break;
+		case 'k':
+			s->keep_going = true;
+			break;
+		case 'f':
+			s->flags |= RECLAIM_REQUEST_FORCE;
+			break;
+		default:
+			r = common_option(s->cli, &cmd_sweep, c, argv, &done);
+			if (done)
+				return r ? r : -1;
+		}
+	}
+	if (optind >= argc)
+		return usage_error("sweep: expected KNOB=VALUE,VALUE... (see reclaimctl sweep "
+				   "--help)");
+	for (int i = optind; i < argc; i++) {
+		r = parse_axis(s, argv[i]);
+		if (r)
+			return r;
+	}
+	if (!s->dir)
+		return usage_error("sweep: needs --output DIR");
+	if (!s->command || !s->command[0])
+		return usage_error("sweep: needs a command after '--'");
+	return 0;
+}
+
+/* ---- the plan of runs ---- */
+
+static void make_runs(struct sweep *s)
+{
+	s->ncombos = 1;
+	for (size_t a = 0; a < s->naxes; a++)
+		s->ncombos *= s->axes[a].nvalues;
+	s->labels = calloc(s->ncombos, sizeof(*s->labels));
+	if (!s->labels)
+		abort();
+	for (size_t c = 0; c < s->ncombos; c++) {
+		char *l = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&l, &len);
+
+		if (!m)
+			abort();
+		for (size_t a = 0; a < s->naxes; a++)
+			fprintf(m, "%s%s=%s", a ? "," : "", s->axes[a].given,
+				s->axes[a].texts[value_index(s, c, a)]);
+		fclose(m);
+		s->labels[c] = l;
+	}
+	s->nruns = s->ncombos * (size_t)s->repeat;
+	s->runs = calloc(s->nruns, sizeof(*s->runs));
+	if (!s->runs)
+		abort();
+	for (size_t i = 0; i < s->nruns; i++) {
+		struct sweep_run *r = &s->runs[i];
+
+		r->combo = s->interleave ? i % s->ncombos : i / (size_t)s->repeat;
+		r->rep = s->interleave ? i / s->ncombos : i % (size_t)s->repeat;
+		r->exit_status = r->signal = -1;
+		r->has = calloc(nfigs(s), sizeof(*r->has));
+		r->fig = calloc(nfigs(s), sizeof(*r->fig));
+		if (!r->has || !r->fig)
+			abort();
+		/* '/' cannot be in a value that parsed, but keep the names plain anyway */
+		if (asprintf(&r->file, "run-%03zu-%s.jsonl", i + 1, s->labels[r->combo]) < 0 ||
+		    asprintf(&r->log, "run-%03zu-%s.log", i + 1, s->labels[r->combo]) < 0)
+			abort();
+		for (char *p = r->file; *p; p++)
+			if (*p == '/')
+				*p = '_';
+		for (char *p = r->log; *p; p++)
+			if (*p == '/')
+				*p = '_';
+	}
+}
+
+/* The request that sets combination @c. */
+static int combo_request(struct sweep *s, size_t c, struct reclaim_request **req)
+{
+	char reason[64];
+
+	if (reclaim_request_new(s->cli->ctx, RECLAIM_REQUEST_SET, s->flags | RECLAIM_REQUEST_STRICT,
+				req) < 0)
+		return lib_fail(s->cli, EXIT_FAILURE, NULL);
+	/* the history says which changes are the sweep's */
+	if (reclaim_request_set_source(*req, "sweep") < 0) {
+		*req = reclaim_request_unref(*req);
+		return lib_fail(s->cli, EXIT_FAILURE, NULL);
+	}
+	snprintf(reason, sizeof(reason), "sweep: %s", s->labels[c]);
+	for (size_t a = 0; a < s->naxes; a++) {
+		int64_t v = s->axes[a].values[value_index(s, c, a)];
+
+		if (reclaim_request_add(*req, s->axes[a].knob, v, reason) < 0) {
+			*req = reclaim_request_unref(*req);
+			return lib_fail(s->cli, EXIT_FAILURE, NULL);
+		}
+	}
+	return 0;
+}
+
+/* Every combination evaluated, and the values before the sweep read, before anything is written. */
+static int check_all(struct sweep *s)
+{
+	for (size_t c = 0; c < s->ncombos; c++) {
+		struct reclaim_request *req;
+		struct reclaim_eval *e = NULL;
+		int r = combo_request(s, c, &req);
+
+		if (r)
+			return r;
+		if (reclaim_request_evaluate(req, &e) < 0)
+			r = lib_fail(s->cli, EXIT_FAILURE, "sweep");
+		reclaim_eval_unref(e);
+		reclaim_request_unref(req);
+		if (r)
+			return r;
+	}
+	for (size_t a = 0; a < s->naxes; a++)
+		if (reclaim_knob_read(s->cli->ctx, s->axes[a].knob, &s->axes[a].before) < 0)
+			return lib_fail(s->cli, EXIT_FAILURE, "sweep");
+	return 0;
+}
+
+static void shell_quote(FILE *out, const char *s)
+{
+	if (s[0] && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+			      "_-./=:,+@%") == strlen(s)) {
+		fputs(s, out);
+		return;
+	}
+	fputc('\'', out);
+	for (; *s; s++)
+		if (*s == '\'')
+			fputs("'\\''", out);
+		else
+			fputc(*s, out);
+	fputc('\'', out);
+}
+
+/* "reclaimctl " and, on another root, "--sysroot DIR ": the start of a command to give. */
+static void print_reclaimctl(struct sweep *s, FILE *out)
+{
+	fputs("reclaimctl ", out);
+	if (!reclaim_is_live(s->cli->ctx)) {
+		fputs("--sysroot ", out);
+		shell_quote(out, reclaim_get_sysroot(s->cli->ctx));
+		fputc(' ', out);
+	}
+}
+
+/* The command that puts back the values from before the sweep, as one 'set'. */
+static void print_undo_command(struct sweep *s, FILE *out)
+{
+	print_reclaimctl(s, out);
+	fputs(s->flags & RECLAIM_REQUEST_FORCE ? "set --force" : "set", out);
+	for (size_t a = 0; a < s->naxes; a++)
+		fprintf(out, " %s %" PRId64, reclaim_knob_name(s->axes[a].knob), s->axes[a].before);
+}
+
+/* ---- one run ---- */
+
+static void progress_line(void *data)
+{
+	struct sweep *s = data;
+	uint64_t now = monotonic_ns();
+	const struct sweep_run *r = &s->runs[s->current];
+
+	fprintf(stderr, "\r\033[Krun %zu of %zu: %s, %.0f s (sweep %.0f s)", s->current + 1,
+		s->nruns, s->labels[r->combo], (double)(now - s->run_start_ns) / 1e9,
+		(double)(now - s->start_ns) / 1e9);
+	fflush(stderr);
+}
+
+static void progress_clear(struct sweep *s)
+{
+	if (s->progress) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+	}
+}
+
+static int wait_child(pid_t pid, int *status)
+{
+	bool sent = false;
+
+	for (;;) {
+		pid_t w = waitpid(pid, status, 0);
+
+		if (w == pid)
+			return 0;
+		if (w < 0 && errno != EINTR)
+			return -errno;
+		if (record_signal() && !sent) {
+			kill(pid, record_signal());
+			sent = true;
+		}
+	}
+}
+
+/* --warmup: /bin/sh -c COMMAND, its output in the run's log; true if it exited 0. */
+static bool warmup(struct sweep *s, int log_fd)
+{
+	int status = 0;
+	pid_t pid = fork();
+
+	if (pid < 0) {
+		warnmsg("sweep: cannot run the warmup command: %s", strerror(errno));
+		return false;
+	}
+	if (pid == 0) {
+		record_restore_signals();
+		if (dup2(log_fd, STDOUT_FILENO) < 0 || dup2(log_fd, STDERR_FILENO) < 0)
+			_exit(126);
+		execl("/bin/sh", "sh", "-c", s->warmup, (char *)NULL);
+		_exit(127);
+	}
+	if (wait_child(pid, &status) < 0)
+		return false;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		warnmsg("sweep: the warmup command failed (%s %d)",
+			WIFEXITED(status) ? "exit status" : "signal",
+			WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+		return false;
+	}
+	return true;
+}
+
+static char *read_text(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+	char chunk[8192];
+	size_t n;
+
+	if (!f)
+		return NULL;
+	m = open_memstream(&buf, &len);
+	if (!m)
+		abort();
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		fwrite(chunk, 1, n, m);
+	fclose(f);
+	fclose(m);
+	return buf;
+}
+
+/* The number at the start of @s, scaled by a unit prefix after it ("1.2 GB/s"). */
+static bool parse_figure(const char *s, size_t len, double *v)
+{
+	static const char prefixes[] = "kKMGTPE";
+	char buf[128], *end;
+	double x;
+
+	if (len >= sizeof(buf))
+		len = sizeof(buf) - 1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	s = buf + strspn(buf, " \t");
+	errno = 0;
+	x = strtod(s, &end);
+	if (end == s || errno || !isfinite(x))
+		return false;
+	end += strspn(end, " ");
+	if (*end && strchr(prefixes, *end)) {
+		int power = *end == 'k' ? 1 : (int)(strchr(prefixes, *end) - prefixes);
+		bool binary = end[1] == 'i';
+
+		x *= pow(binary ? 1024.0 : 1000.0, power);
+	}
+	*v = x;
+	return true;
+}
+
+/* The last match of each --metric in the run's output. */
+static void take_metrics(struct sweep *s, struct sweep_run *r, const char *log)
+{
+	char *text = read_text(log);
+
+	for (size_t i = 0; i < s->nmetrics; i++) {
+		const struct metric *m = &s->metrics[i];
+		regmatch_t match[2], last[2];
+		const char *p = text;
+		bool found = false;
+		int flags = 0;
+
+		while (p && regexec(&m->re, p, 2, match, flags) == 0) {
+			size_t g = m->re.re_nsub >= 1 && match[1].rm_so >= 0 ? 1 : 0;
+
+			last[0].rm_so = (regoff_t)(p - text) + match[g].rm_so;
+			last[0].rm_eo = (regoff_t)(p - text) + match[g].rm_eo;
+			found = true;
+			if (match[0].rm_eo == 0) {
+				if (!*p)
+					break;
+				p++;
+			} else {
+				p += match[0].rm_eo;
+			}
+			flags = REG_NOTBOL;
+		}
+		if (found &&
+		    parse_figure(text + last[0].rm_so, (size_t)(last[0].rm_eo - last[0].rm_so),
+				 &r->fig[NFIGS + i]))
+			r->has[NFIGS + i] = true;
+		else if (r->state == RUN_OK)
+			warnmsg("sweep: run %zu: no number for --metric %s in %s", s->current + 1,
+				m->name, log);
+	}
+	free(text);
+}
+
+static void take_totals(struct sweep *s, struct sweep_run *r, double wall)
+{
+	static const struct {
+		enum figure_id fig;
+		enum run_total total;
+	} from_total[] = {
+	    {FIG_ALLOCSTALL, TOTAL_ALLOCSTALL},
+	    {FIG_PGSCAN_KSWAPD, TOTAL_PGSCAN_KSWAPD},
+	    {FIG_PGSCAN_DIRECT, TOTAL_PGSCAN_DIRECT},
+	    {FIG_THROTTLED, TOTAL_THROTTLED},
+	    {FIG_PSWPIN, TOTAL_PSWPIN},
+	    {FIG_PSWPOUT, TOTAL_PSWPOUT},
+	};
+	char *file = path_in(s, r->file);
+	struct run rec;
+	struct summary sum;
+
+	r->fig[FIG_WALL] = wall;
+	r->has[FIG_WALL] = wall >= 0;
+	if (read_run(file, &rec) == 0) {
+		summarize(&rec, &sum);
+		for (size_t t = 0; t < ARRAY_LEN(from_total); t++) {
+			r->has[from_total[t].fig] = sum.has[from_total[t].total];
+			r->fig[from_total[t].fig] = sum.total[from_total[t].total];
+		}
+		r->fig[FIG_KSWAPD_CPU] = sum.kswapd_seconds;
+		r->fig[FIG_KSWAPD_BUSIEST] = sum.kswapd_busiest_seconds;
+		r->has[FIG_KSWAPD_CPU] = r->has[FIG_KSWAPD_BUSIEST] = true;
+		r->has[FIG_PSI_SOME] = sum.has_some;
+		r->fig[FIG_PSI_SOME] = sum.some_seconds;
+		r->has[FIG_PSI_FULL] = sum.has_full;
+		r->fig[FIG_PSI_FULL] = sum.full_seconds;
+	}
+	run_free(&rec);
+	free(file);
+}
+
+/*
+ * Said once the first run's values are recorded as the sweep's change, not
+ * before: a restore run earlier would undo someone else's change.
+ */
+static void announce_undo(struct sweep *s)
+{
+	fprintf(stderr, "reclaimctl: sweep: %zu run%s; if interrupted, '", s->nruns,
+		s->nruns == 1 ? "" : "s");
+	print_reclaimctl(s, stderr);
+	fputs("restore' puts the knobs back\n", stderr);
+	fflush(stderr);
+}
+
+/* Sets the values of run @i and records it; 0 or an exit status for a sweep that cannot go on. */
+static int one_run(struct sweep *s, size_t i)
+{
+	struct sweep_run *r = &s->runs[i];
+	struct record_run rec = {.interval = s->interval, .command = s->command};
+	struct reclaim_request *req = NULL;
+	struct reclaim_eval *e = NULL;
+	char *log = path_in(s, r->log), *file = path_in(s, r->file);
+	int fd, ret;
+
+	s->current = i;
+	ret = combo_request(s, r->combo, &req);
+	/* the runs after the first change join it: the sweep is one change */
+	if (ret == 0 && s->change > 0 && reclaim_request_set_change(req, s->change) < 0)
+		ret = lib_fail(s->cli, EXIT_FAILURE, "sweep");
+	if (ret == 0) {
+		int a = reclaim_request_apply(req, &e);
+
+		if (a == -ESTALE) {
+			/* said at the end, with what was put back */
+			s->stale = strdup(reclaim_strerror(s->cli->ctx));
+			if (!s->stale)
+				abort();
+			s->stale_run = i + 1;
+			ret = EXIT_FAILURE;
+		} else if (a < 0) {
+			ret = lib_fail(s->cli, EXIT_FAILURE, "sweep");
+		} else {
+			s->last_combo = r->combo;
+			if (s->change == 0 && (s->change = reclaim_eval_change(e)) > 0)
+				announce_undo(s);
+		}
+		reclaim_eval_unref(e);
+	}
+	reclaim_request_unref(req);
+	fd = ret ? -1 : open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (ret == 0 && fd < 0)
+		ret = fail(EXIT_FAILURE, "cannot write %s: %s", log, strerror(errno));
+	if (ret == 0 && s->warmup && !warmup(s, fd)) {
+		if (!record_signal()) {
+			r->state = RUN_FAILED;
+			s->done = i + 1;
+		}
+		goto out;
+	}
+	if (ret || record_signal())
+		goto out;
+	s->run_start_ns = monotonic_ns();
+	if (s->progress)
+		progress_line(s);
+	rec.output = file;
+	rec.command_output = fd;
+	rec.tick = s->progress ? progress_line : NULL;
+	rec.tick_data = s;
+	ret = record_run(s->cli, &rec);
+	progress_clear(s);
+	if (ret)
+		goto out;
+	r->recorded = true;
+	if (rec.reaped && WIFEXITED(rec.status))
+		r->exit_status = WEXITSTATUS(rec.status);
+	else if (rec.reaped && WIFSIGNALED(rec.status))
+		r->signal = WTERMSIG(rec.status);
+	if (record_signal())
+		r->state = RUN_INTERRUPTED;
+	else if (r->exit_status == 0)
+		r->state = RUN_OK;
+	else
+		r->state = RUN_FAILED;
+	take_totals(s, r, rec.reaped ? rec.wall_seconds : -1);
+	take_metrics(s, r, log);
+	s->done = i + 1;
+out:
+	if (fd >= 0)
+		close(fd);
+	free(log);
+	free(file);
+	return ret;
+}
+
+/* ---- the sweep ---- */
+
+static void add_text(char *buf, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void add_text(char *buf, size_t size, const char *fmt, ...)
+{
+	size_t len = strlen(buf);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf + len, size - len, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * The sweep's change cannot be joined or undone: another came after it (or
+ * undid it). The knobs still at the values the sweep wrote last go back to
+ * their values from before it, with one 'set'; the others are left as the
+ * other change made them. Said in one line, with why.
+ */
+static int put_back_own(struct sweep *s)
+{
+	struct reclaim_request *req = NULL;
+	struct reclaim_eval *e = NULL;
+	char put[1024] = "", left[1024] = "";
+	int r = 0;
+
+	if (reclaim_request_new(s->cli->ctx, RECLAIM_REQUEST_SET, s->flags | RECLAIM_REQUEST_STRICT,
+				&req) < 0 ||
+	    reclaim_request_set_source(req, "sweep:before") < 0)
+		r = -1;
+	for (size_t a = 0; r == 0 && a < s->naxes; a++) {
+		const struct axis *x = &s->axes[a];
+		int64_t now;
+
+		if (reclaim_knob_read(s->cli->ctx, x->knob, &now) < 0) {
+			r = -1;
+			break;
+		}
+		if (now == x->before)
+			continue;
+		if (s->last_combo != SIZE_MAX &&
+		    now == x->values[value_index(s, s->last_combo, a)]) {
+			add_text(put, sizeof(put), "%s%s=%" PRId64, *put ? ", " : "",
+				 reclaim_knob_sysctl(x->knob), x->before);
+			r = reclaim_request_add(req, x->knob, x->before,
+						"sweep: the value before the sweep");
+		} else {
+			add_text(left, sizeof(left), "%s%s=%" PRId64, *left ? ", " : "",
+				 reclaim_knob_sysctl(x->knob), now);
+		}
+	}
+	if (r == 0 && *put)
+		r = reclaim_request_apply(req, &e);
+	reclaim_eval_unref(e);
+	reclaim_request_unref(req);
+	if (s->stale_run)
+		fprintf(stderr, "reclaimctl: sweep: run %zu of %zu: %s; stopped", s->stale_run,
+			s->nruns, s->stale);
+	else
+		fprintf(stderr, "reclaimctl: sweep: cannot undo its change: %s", s->stale);
+	if (r < 0) {
+		fprintf(stderr, "; cannot put the knobs back: %s; to put them back: ",
+			reclaim_strerror(s->cli->ctx));
+		print_undo_command(s, stderr);
+	} else if (*put) {
+		fprintf(stderr, "; put back %s (the value%s before the sweep)", put,
+			strchr(put, ',') ? "s" : "");
+	}
+	if (*left)
+		fprintf(stderr, "; left %s as the other change made %s", left,
+			strchr(left, ',') ? "them" : "it");
+	if (r == 0 && !*put && !*left)
+		fputs("; the knobs are at their values from before the sweep", stderr);
+	fputc('\n', stderr);
+	return EXIT_FAILURE;
+}
+
+/* A restore of the sweep's change: the values from before the sweep. */
+static int put_back(struct sweep *s)
+{
+	struct reclaim_request *req = NULL;
+	struct reclaim_eval *e = NULL;
+	int r = 0, a = -1;
+
+	if (reclaim_request_new(s->cli->ctx, RECLAIM_REQUEST_RESTORE, 0, &req) == 0 &&
+	    reclaim_request_set_change(req, s->change) == 0)
+		a = reclaim_request_apply(req, &e);
+	reclaim_request_unref(req);
+	if (a == -ESTALE) {
+		s->stale = strdup(reclaim_strerror(s->cli->ctx));
+		if (!s->stale)
+			abort();
+		return put_back_own(s);
+	}
+	if (a < 0) {
+		r = lib_fail(s->cli, EXIT_FAILURE, "sweep: cannot put the knobs back");
+		fprintf(stderr, "reclaimctl: sweep: to put them back: ");
+		print_undo_command(s, stderr);
+		fputc('\n', stderr);
+		return r;
+	}
+	for (size_t i = 0; i < reclaim_eval_count(e); i++) {
+		const char *source = reclaim_eval_source(e, i);
+
+		if (reclaim_eval_action(e, i) != RECLAIM_ACTION_SET)
+			continue;
+		fprintf(stderr, "reclaimctl: sweep: %s: %" PRId64 " -> %" PRId64 " (%s)\n",
+			reclaim_knob_sysctl(reclaim_eval_knob(e, i)), reclaim_eval_old(e, i),
+			reclaim_eval_new(e, i),
+			strncmp(source, "change:", 7) == 0 ? "its value before the sweep"
+							   : reclaim_eval_reason(e, i));
+	}
+	reclaim_eval_unref(e);
+	return 0;
+}
+
+/* One line a run, when it ends. */
+static void print_run(const struct sweep *s, size_t i)
+{
+	const struct sweep_run *run = &s->runs[i];
+
+	printf("run %zu of %zu: %s: %s", i + 1, s->nruns, s->labels[run->combo],
+	       run_state_name(run->state));
+	if (run->exit_status > 0)
+		printf(" (exit status %d)", run->exit_status);
+	else if (run->signal >= 0)
+		printf(" (signal %d)", run->signal);
+	if (run->has[FIG_WALL])
+		printf(", %.2f s", run->fig[FIG_WALL]);
+	for (size_t m = 0; m < s->nmetrics; m++)
+		if (run->has[NFIGS + m]) {
+			char buf[64];
+
+			format_figure(buf, sizeof(buf), NFIGS + m, run->fig[NFIGS + m]);
+			printf(", %s %s", s->metrics[m].name, buf);
+		}
+	putchar('\n');
+	fflush(stdout);
+}
+
+static int sweep(struct sweep *s)
+{
+	int r = 0, sig, put;
+
+	if (mkdir(s->dir, 0755) < 0 && errno != EEXIST)
+		return fail(EXIT_FAILURE, "cannot create %s: %s", s->dir, strerror(errno));
+	if (access(s->dir, W_OK | X_OK) < 0)
+		return fail(EXIT_FAILURE, "cannot write in %s: %s", s->dir, strerror(errno));
+	s->start_ns = monotonic_ns();
+	record_catch_signals();
+	for (size_t i = 0; i < s->nruns && r == 0 && !record_signal(); i++) {
+		struct sweep_run *run = &s->runs[i];
+
+		r = one_run(s, i);
+		if (r || run->state == RUN_NOT_RUN)
+			break;
+		if (!s->cli->json)
+			print_run(s, i);
+		if (run->state == RUN_FAILED && !s->keep_going) {
+			r = fail(EXIT_FAILURE, "sweep: run %zu failed: stopped (see %s/%s)", i + 1,
+				 s->dir, run->log);
+			break;
+		}
+		if (run->state == RUN_FAILED)
+			r = 0;
+	}
+	/* Also after a signal: the handlers stay, so that a second Ctrl-C cannot cut it short. */
+	put = s->stale ? put_back_own(s) : s->change > 0 ? put_back(s) : 0;
+	sig = record_signal();
+	record_restore_signals();
+	if (s->done || sig) {
+		int w = write_summary(s, sig);
+
+		if (r == 0)
+			r = w;
+	}
+	if (r == 0)
+		r = put;
+	for (size_t i = 0; r == 0 && i < s->nruns; i++)
+		if (s->runs[i].state == RUN_FAILED)
+			r = EXIT_FAILURE;
+	if (sig) {
+		fprintf(stderr, "reclaimctl: sweep: interrupted by SIG%s after %zu of %zu runs\n",
+			sigabbrev_np(sig), s->done, s->nruns);
+		return 128 + sig;
+	}
+	return r;
+}
+
+static void sweep_free(struct sweep *s)
+{
+	for (size_t a = 0; a < s->naxes; a++) {
+		for (size_t v = 0; v < s->axes[a].nvalues; v++)
+			free(s->axes[a].texts[v]);
+		free(s->axes[a].texts);
+		free(s->axes[a].values);
+		free((char *)s->axes[a].given);
+	}
+	free(s->axes);
+	for (size_t m = 0; m < s->nmetrics; m++) {
+		regfree(&s->metrics[m].re);
+		free(s->metrics[m].name);
+	}
+	free(s->metrics);
+	for (size_t c = 0; s->labels && c < s->ncombos; c++)
+		free(s->labels[c]);
+	free(s->labels);
+	for (size_t i = 0; i < s->nruns; i++) {
+		free(s->runs[i].file);
+		free(s->runs[i].log);
+		free(s->runs[i].has);
+		free(s->runs[i].fig);
+	}
+	free(s->runs);
+	free(s->stale);
+}
+
+static int run_sweep(struct cli *cli, int argc, char **argv)
+{
+	struct sweep s = {
+	    .cli = cli, .interval = 1.0, .repeat = 1, .interleave = true, .last_combo = SIZE_MAX};
+	int r;
+
+	r = parse_options(&s, argc, argv);
+	if (r == 0) {
+		size_t runs = (size_t)s.repeat;
+
+		for (size_t a = 0; a < s.naxes; a++)
+			runs *= s.axes[a].nvalues;
+		if (runs > SWEEP_MAX_RUNS)
+			r = usage_error("sweep: %zu runs: at most %d", runs, SWEEP_MAX_RUNS);
+	}
+	if (r == 0) {
+		make_runs(&s);
+		s.progress = isatty(STDERR_FILENO);
+		r = check_all(&s);
+	}
+	if (r == 0)
+		r = sweep(&s);
+	sweep_free(&s);
+	return r < 0 ? 0 : r;
+}
+
+const struct command cmd_sweep = {
+    .name = "sweep",
+    .run = run_sweep,
+    .args = "[--repeat N] [--no-interleave] [-i SECONDS] [-m NAME=REGEX]... [--warmup COMMAND] "
+	    "-o DIR KNOB=VALUE[,VALUE...]... -- COMMAND [ARGS...]",
+    .summary = "Run a workload under each knob value, record each run, compare them",
+    .help = sweep_help,
+};

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * reclaimctl sweep: what cmd-sweep.c (the command line, the runs, putting
+ * the knobs back) and sweep-summary.c (the summary files, table and report)
+ * share.
+ */
+#pragma once
+
+#include <regex.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "reclaimctl.h"
+
+#define SWEEP_MAX_RUNS 10000
+
+struct axis {
+	const char *given; /* the knob as named on the command line */
+	const struct reclaim_knob *knob;
+	size_t nvalues;
+	char **texts; /* as given */
+	int64_t *values;
+	int64_t before; /* its value before the sweep */
+};
+
+struct metric {
+	char *name;
+	regex_t re;
+};
+
+enum run_state { RUN_NOT_RUN, RUN_OK, RUN_FAILED, RUN_INTERRUPTED };
+
+static inline const char *run_state_name(enum run_state state)
+{
+	static const char *const names[] = {
+	    [RUN_NOT_RUN] = "not run",
+	    [RUN_OK] = "ok",
+	    [RUN_FAILED] = "failed",
+	    [RUN_INTERRUPTED] = "interrupted",
+	};
+
+	return names[state];
+}
+
+/* The figures of the summary: the command's wall time, its metrics, the report's totals. */
+enum figure_id {
+	FIG_WALL,
+	FIG_ALLOCSTALL,
+	FIG_PGSCAN_KSWAPD,
+	FIG_PGSCAN_DIRECT,
+	FIG_KSWAPD_CPU,
+	FIG_KSWAPD_BUSIEST,
+	FIG_THROTTLED,
+	FIG_PSI_SOME,
+	FIG_PSI_FULL,
+	FIG_PSWPIN,
+	FIG_PSWPOUT,
+	NFIGS
+};
+
+struct sweep_figure {
+	const char *key, *column, *label;
+	int digits; /* in the tables */
+};
+extern const struct sweep_figure sweep_figures[NFIGS];
+
+struct sweep_run {
+	size_t combo, rep;
+	char *file, *log; /* names in the directory */
+	enum run_state state;
+	bool recorded;		 /* its record file is written */
+	int exit_status, signal; /* -1: none */
+	bool *has;		 /* NFIGS + nmetrics */
+	double *fig;
+};
+
+struct stat_value {
+	size_t n;
+	double median, min, max;
+};
+
+struct sweep {
+	struct cli *cli;
+	const char *dir;
+	char **command;
+	const char *warmup;
+	double interval;
+	long repeat;
+	bool interleave, keep_going;
+	unsigned int flags; /* RECLAIM_REQUEST_FORCE */
+	struct axis *axes;
+	size_t naxes;
+	struct metric *metrics;
+	size_t nmetrics;
+	size_t ncombos;
+	char **labels; /* per combination: "threads=4,throttle=3" */
+	struct sweep_run *runs;
+	size_t nruns, done;
+	unsigned long change; /* the sweep's change in the history; 0 before the first */
+	size_t last_combo;    /* the values written last; SIZE_MAX: none yet */
+	char *stale;	      /* why the sweep's change cannot be joined or undone */
+	size_t stale_run;     /* the run that could not join it; 0: the restore at the end */
+	bool progress;	      /* a progress line on stderr (a terminal) */
+	uint64_t start_ns, run_start_ns;
+	size_t current;
+};
+
+static inline size_t nfigs(const struct sweep *s)
+{
+	return NFIGS + s->nmetrics;
+}
+
+static inline const char *fig_key(const struct sweep *s, size_t f)
+{
+	return f < NFIGS ? sweep_figures[f].key : s->metrics[f - NFIGS].name;
+}
+
+/* The value of axis @a in combination @c: the first axis varies slowest. */
+static inline size_t value_index(const struct sweep *s, size_t c, size_t a)
+{
+	size_t stride = 1;
+
+	for (size_t j = a + 1; j < s->naxes; j++)
+		stride *= s->axes[j].nvalues;
+	return (c / stride) % s->axes[a].nvalues;
+}
+
+/* NAME in the sweep's directory (to free) */
+static inline char *path_in(const struct sweep *s, const char *name)
+{
+	char *p;
+
+	if (asprintf(&p, "%s/%s", s->dir, name) < 0)
+		abort();
+	return p;
+}
+
+/* sweep-summary.c */
+void format_figure(char *buf, size_t size, size_t f, double v);
+int write_summary(struct sweep *s, int sig);
