@@ -21,9 +21,12 @@
 # What a hog does here (measured, 96 MiB nodes, one CPU in node 0 and 1):
 # each kswapd thread of the busiest node uses 30-65% of a CPU with one
 # thread, shared with the hog; direct reclaim is rare (allocstall 0-3/s,
-# nothing throttled with max_direct_reclaimers 0). So the trigger is the
-# kswapd CPU (--up-cpu 15, met with 1 and 2 threads) with --up-direct 0;
-# quiet is kswapd below 10% and PSI some below 30% (PSI avg10 falls from
+# nothing throttled with max_direct_reclaimers 0). With 2 threads a node's
+# threads used 22-27% each in some runs and only 10-13% in others (whole
+# CI runs, where the VM had the host to itself: the 2 -> 3 step never came
+# at --up-cpu 15). So the trigger is the kswapd CPU (--up-cpu 8, met with
+# 1 and 2 threads) with --up-direct 0;
+# quiet is kswapd below 5% and PSI some below 30% (PSI avg10 falls from
 # ~60% to 30% in ~7-10 s after the hog). Bound of the way down from 3 to 1:
 # the PSI decay (<= 20 s) + 2 steps x (down-window 8 + cooldown 4 + a
 # sample 1) = 46 s; the test allows 60 s and logs what it took.
@@ -35,7 +38,7 @@ set -euo pipefail
 source /vm/lib.sh
 
 require_patched_kernel
-ADAPT_OPTS=(-i 1 --max 3 --up-cpu 15 --up-direct 0 --up-window 3 --down-cpu 10
+ADAPT_OPTS=(-i 1 --max 3 --up-cpu 8 --up-direct 0 --up-window 3 --down-cpu 5
 	--down-psi 30 --down-window 8 --cooldown 4)
 COOLDOWN=4
 STATE=/run/reclaimctl/adapt
@@ -133,7 +136,7 @@ cat /tmp/adapt1.out
 assert_eq "$(adapt_history)" "$(output_changes /tmp/adapt1.out)" "adapt printed every change of the history, in order"
 assert_eq 2 "$(grep -cE '^[0-9:]{8} kswapd_threads [12] -> [23]: node [0-9]+: kswapd threads at [0-9]+% CPU each for [0-9]+ s, [0-9,]+ direct reclaims/s -> [23] threads$' /tmp/adapt1.out)" \
 	"the steps up give the node, its kswapd CPU, the window and the direct reclaim rate"
-assert_eq 2 "$(grep -cE '^[0-9:]{8} kswapd_threads [32] -> [21]: kswapd threads below 10% CPU each and [0-9,]+ direct reclaims/s for [0-9]+ s -> [12] threads?$' /tmp/adapt1.out)" \
+assert_eq 2 "$(grep -cE '^[0-9:]{8} kswapd_threads [32] -> [21]: kswapd threads below 5% CPU each and [0-9,]+ direct reclaims/s for [0-9]+ s -> [12] threads?$' /tmp/adapt1.out)" \
 	"the steps down give the quiet figures and the window"
 
 step "3. up again, then SIGTERM: the baseline back"

@@ -43,11 +43,13 @@ zone_field() {
 		inzone && f == "free" && $1 == "pages" && $2 == "free" { print $3; exit }
 		inzone && $1 == f && NF == 2 { print $2; exit }' /proc/zoneinfo
 }
-# hog_locked PID MIB: the hog has locked its memory
-hog_locked() {
-	local lck
-	lck=$(status_field "$1" VmLck)
-	[[ -n $lck ]] && ((${lck%% *} >= $2 * 1024))
+# hog_resident PID MIB: the hog's memory is in place. Not VmLck: mlock()
+# accounts the locked size before it faults the pages in, and a next hog
+# sized from the free count meanwhile overshoots into the OOM killer.
+hog_resident() {
+	local rss
+	rss=$(status_field "$1" RssAnon)
+	[[ -n $rss ]] && ((${rss%% *} >= $2 * 1024))
 }
 free_below() { (($(zone_field "$1" "$ZONE" free) < $2)); }
 unreclaimable() {
@@ -62,13 +64,21 @@ node1_ticks() {
 }
 
 # make_reclaimable: reclaim with swap on node 1 makes progress, which resets
-# its failure count
+# its failure count. Once in many CI runs node 1 was still given up on after
+# such a fill (with 8 threads, the host loaded by other tests); a fill that
+# did not reset it is logged with its figures and tried again, twice at most:
+# what is measured starts from a reclaimable node either way.
 make_reclaimable() {
-	local dev
-	dev=$(zram_swap 256M)
-	memhog -N 1 -m $(($(node_free_mb 1) + 32)) -p 0 -q || fail "the hog on node 1 failed"
-	swapoff "$dev" || fail "swapoff $dev failed"
-	zram_remove "$dev"
+	local dev try r0 s0 d0
+	for try in 1 2 3; do
+		dev=$(zram_swap 256M)
+		r0=$(vmstat pageoutrun) s0=$(vmstat pgsteal_kswapd) d0=$(vmstat pgsteal_direct)
+		memhog -N 1 -m $(($(node_free_mb 1) + 32)) -p 0 -q || fail "the hog on node 1 failed"
+		swapoff "$dev" || fail "swapoff $dev failed"
+		zram_remove "$dev"
+		[[ $(unreclaimable 1) != 0 ]] || break
+		log "fill $try with swap left node 1 given up on: kswapd runs +$(($(vmstat pageoutrun) - r0)), pgsteal_kswapd +$(($(vmstat pgsteal_kswapd) - s0)), pgsteal_direct +$(($(vmstat pgsteal_direct) - d0))"
+	done
 	assert_eq 0 "$(unreclaimable 1)" "node 1 is reclaimable"
 }
 
@@ -100,7 +110,7 @@ runs() {
 		((free >= low)) || break
 		memhog -N 1 -L -m $(((free - target) * 4 / 1024 + 1)) -p 0 -H 600 -q &
 		HOGS+=($!)
-		wait_for 60 "the hog is written" -- hog_locked "$!" $(((free - target) * 4 / 1024 + 1)) || break
+		wait_for 60 "the hog is written" -- hog_resident "$!" $(((free - target) * 4 / 1024 + 1)) || break
 		sleep 1
 	done
 	log "node 1 filled by ${#HOGS[@]} hogs: free $(zone_field 1 "$ZONE" free) pages"
@@ -147,5 +157,6 @@ step "eight threads"
 measure 8
 log "FIGURES: 1 thread: $runs1 runs, $ticks1 ticks; 8 threads: $RUNS runs, $TICKS ticks"
 assert_gt "$runs1" 0 "1 thread: kswapd ran"
+assert_gt "$RUNS" 0 "8 threads: kswapd ran"
 assert_le "$RUNS" $((3 * runs1 + 8)) "8 threads gave up after at most about three times the runs of 1 thread"
 assert_rc 0 "reclaimctl set threads 1" -- reclaimctl set threads 1
