@@ -566,7 +566,7 @@ static void adapt_help(FILE *out)
 	      "      --min N             never fewer threads (default: the value at start)\n"
 	      "      --max N             never more threads (default: a quarter of the CPUs of\n"
 	      "                          the smallest node with CPUs and memory, at most 16)\n"
-	      "  -n, --dry-run           decide and log, never write\n"
+	      "      --dry-run           decide and log, never write\n"
 	      "      --once              one step (two samples an interval apart), then exit\n"
 	      "      --keep              on exit, leave the threads as they are\n"
 	      "  -f, --force             also when another sysctl file sets vm.kswapd_threads\n"
@@ -591,7 +591,7 @@ static void adapt_help(FILE *out)
 }
 
 enum {
-	OPT_MIN = 0x100,
+	OPT_MIN = OPT_COMMAND,
 	OPT_MAX,
 	OPT_ONCE,
 	OPT_KEEP,
@@ -631,7 +631,7 @@ static struct option *long_options(void)
 	    {"interval", required_argument, NULL, 'i'},
 	    {"min", required_argument, NULL, OPT_MIN},
 	    {"max", required_argument, NULL, OPT_MAX},
-	    {"dry-run", no_argument, NULL, 'n'},
+	    {"dry-run", no_argument, NULL, OPT_DRY_RUN},
 	    {"once", no_argument, NULL, OPT_ONCE},
 	    {"keep", no_argument, NULL, OPT_KEEP},
 	    {"force", no_argument, NULL, 'f'},
@@ -670,7 +670,7 @@ static int parse_option(struct cli *cli, struct adapt_options *o, int c, char **
 			return usage_error("adapt: --%s: not a number of threads (1-16): '%s'",
 					   c == OPT_MIN ? "min" : "max", optarg);
 		return 0;
-	case 'n':
+	case OPT_DRY_RUN:
 		o->dry_run = true;
 		return 0;
 	case OPT_ONCE:
@@ -702,7 +702,7 @@ static int parse_options(struct cli *cli, struct adapt_options *o, int argc, cha
 	int c, r = 0;
 
 	while (r == 0 &&
-	       (c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS "i:nf", opts, NULL)) != -1)
+	       (c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS "i:f", opts, NULL)) != -1)
 		r = parse_option(cli, o, c, argv);
 	free(opts);
 	if (r)

@@ -85,19 +85,17 @@ static void json_add_swap_plan(cJSON *root, struct autotune *a)
  */
 static void print_explained(struct table *t, char **reasons, size_t nrows)
 {
-	char *text = NULL, *line, *save = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&text, &len);
+	char *text = table_to_string(t), *line, *save = NULL;
+	bool header = table_has_header(t);
 	size_t row = 0;
 
-	if (!mem)
-		abort();
-	table_print(t, mem);
-	if (fclose(mem) != 0)
-		abort();
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		printf("%s\n", line);
-		if (line != text && row < nrows && reasons[row++])
+		if (header) {
+			header = false;
+			continue;
+		}
+		if (row < nrows && reasons[row++])
 			printf("  %s\n", reasons[row - 1]);
 	}
 	free(text);
@@ -136,9 +134,22 @@ static char *shell_word(const char *s)
 	return out;
 }
 
+enum { A_DEVICE, A_KIND, A_CURRENT, A_PROPOSED, A_REASON };
+
+static const struct colinfo swap_cols[] = {
+    [A_DEVICE] = {"DEVICE", 0, 0, "swap device or file", "device", CJ_STRING},
+    [A_KIND] = {"KIND", 0, 0, "zram, non-rotational, rotational or unknown", "kind", CJ_STRING},
+    [A_CURRENT] = {"CURRENT", 0, COL_RIGHT, "its priority now", "current_priority", CJ_NUMBER},
+    [A_PROPOSED] = {"PROPOSED", 0, COL_RIGHT, "the priority proposed, or -", "priority", CJ_NUMBER},
+    [A_REASON] = {"REASON", 0.4, COL_TRUNC, "why (--explain prints it under the row)", "reason",
+		  CJ_STRING},
+};
+
+static const struct coltable swap_columns =
+    COLTABLE("priorities", swap_cols, "DEVICE,KIND,CURRENT,PROPOSED", "swap[]");
+
 static void print_swap(struct cli *cli, struct autotune *a, bool explain)
 {
-	static const char *const headers[] = {"DEVICE", "KIND", ">CURRENT", ">PROPOSED"};
 	size_t n = reclaim_plan_swap_count(a->plan), changes = 0, proposed = 0;
 	struct table *t;
 	char **reasons;
@@ -152,26 +163,33 @@ static void print_swap(struct cli *cli, struct autotune *a, bool explain)
 		printf("No active swap devices: nothing to propose.\n");
 		return;
 	}
-	t = table_new(cli, headers, 4);
+	t = table_new(cli, &swap_columns);
 	reasons = calloc(n + 1, sizeof(*reasons));
 	if (!reasons)
 		abort();
 	for (size_t i = 0; i < n; i++) {
 		const struct reclaim_swap *d = reclaim_plan_swap(a->plan, i);
 		int prio = reclaim_plan_swap_priority(a->plan, i);
-		char cur[16], want[16] = "-";
 		char *path = printable(reclaim_swap_path(d));
+		char *reason = printable(reclaim_plan_swap_reason(a->plan, i));
 
-		snprintf(cur, sizeof(cur), "%d", reclaim_swap_priority(d));
+		table_row(t);
+		table_set(t, A_DEVICE, path);
+		free(path);
+		table_set(t, A_KIND, reclaim_swap_kind_name(reclaim_swap_kind(d)));
+		table_setf(t, A_CURRENT, "%d", reclaim_swap_priority(d));
 		if (prio >= 0) {
-			snprintf(want, sizeof(want), "%d", prio);
+			table_setf(t, A_PROPOSED, "%d", prio);
 			proposed++;
 			changes += prio != reclaim_swap_priority(d);
+		} else {
+			table_set(t, A_PROPOSED, NULL);
 		}
-		table_add(t, path, reclaim_swap_kind_name(reclaim_swap_kind(d)), cur, want);
-		free(path);
+		table_set(t, A_REASON, reason);
 		if (explain)
-			reasons[i] = printable(reclaim_plan_swap_reason(a->plan, i));
+			reasons[i] = reason;
+		else
+			free(reason);
 	}
 	print_explained(t, reasons, n);
 	for (size_t i = 0; i < n; i++)
@@ -210,7 +228,7 @@ static void autotune_help(FILE *out)
 	      "one swaps the device off and on (see swap priority). Knobs the kernel\n"
 	      "lacks are skipped. Without --apply nothing is written.\n"
 	      "\nOptions:\n"
-	      "  -n, --dry-run  show the plan without writing anything (the default; with\n"
+	      "      --dry-run  show the plan without writing anything (the default; with\n"
 	      "                 --apply: what --apply would do)\n"
 	      "  -a, --apply    set the knobs to the plan's values, as one change (undo it\n"
 	      "                 with reclaimctl restore); knobs a sysctl file sets are left alone\n"
@@ -278,7 +296,8 @@ static int autotune_run(struct cli *cli, struct autotune *a, const struct plan_o
 static int run_autotune(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {COMMON_LONG_OPTIONS,
-					     {"dry-run", no_argument, NULL, 'n'},
+					     TABLE_LONG_OPTIONS,
+					     {"dry-run", no_argument, NULL, OPT_DRY_RUN},
 					     {"explain", no_argument, NULL, 'e'},
 					     {"apply", no_argument, NULL, 'a'},
 					     {"persist", no_argument, NULL, 'p'},
@@ -289,11 +308,12 @@ static int run_autotune(struct cli *cli, int argc, char **argv)
 	bool apply = false;
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS "neapf", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS TABLE_SHORT_OPTIONS "eapf", opts,
+				NULL)) != -1) {
 		bool done;
 
-		if (strchr("nea", c)) {
-			*(c == 'n' ? &o.dry_run : c == 'e' ? &o.explain : &apply) = true;
+		if (c == OPT_DRY_RUN || c == 'e' || c == 'a') {
+			*(c == OPT_DRY_RUN ? &o.dry_run : c == 'e' ? &o.explain : &apply) = true;
 			continue;
 		}
 		if (c == 'p' || c == 'f') {
@@ -309,6 +329,10 @@ static int run_autotune(struct cli *cli, int argc, char **argv)
 	if (!apply && o.flags)
 		return usage_error("autotune: --%s needs --apply",
 				   o.flags & RECLAIM_REQUEST_PERSIST ? "persist" : "force");
+	r = apply ? table_options_refuse(cli, "autotune --apply")
+		  : table_check(cli, "autotune", &swap_columns);
+	if (r)
+		return r;
 	/* Without --apply, autotune only shows what --apply would do. */
 	if (!apply)
 		o.dry_run = true;
@@ -322,7 +346,9 @@ static int run_autotune(struct cli *cli, int argc, char **argv)
 const struct command cmd_autotune = {
     .name = "autotune",
     .run = run_autotune,
-    .args = "[--dry-run] [--apply [--persist] [--force]] [--explain] [--json]",
+    .args = "[--dry-run] [--apply [--persist] [--force]] [--explain] [-o LIST] [-n] [-r] "
+	    "[--json]",
     .summary = "Plan knobs and swap priorities for this machine; apply the plan",
     .help = autotune_help,
+    .tables = (const struct coltable *const[]){&swap_columns, NULL},
 };

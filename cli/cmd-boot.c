@@ -22,7 +22,7 @@ static void boot_help(FILE *out)
 	      "without the file, " DEFAULT_PRESET "; \"off\" does nothing), as the boot unit\n"
 	      "reclaimctl-autotune.service does, and logs each changed knob to the journal.\n"
 	      "\nOptions:\n"
-	      "  -n, --dry-run  show what would change without writing it\n"
+	      "      --dry-run  show what would change without writing it\n"
 	      "  -J, --json     JSON output\n"
 	      "  -h, --help     this help\n",
 	      out);
@@ -40,13 +40,26 @@ static int boot_fail(const char *preset, const char *msg)
 	return EXIT_FAILURE;
 }
 
+/*
+ * How the run ended, in /run/reclaimctl/boot for status --prometheus (the
+ * alert on a failed boot unit); not for --dry-run. A failure to record it
+ * is only a warning: the knobs are what the unit is for.
+ */
+static void boot_record(struct cli *cli, bool ok)
+{
+	if (reclaim_boot_result_save(cli->ctx, ok) < 0)
+		warnmsg("%s", reclaim_strerror(cli->ctx));
+}
+
 /* A failed boot: the journal entry names the configured preset, if there is one. */
-static int boot_failed(struct cli *cli)
+static int boot_failed(struct cli *cli, bool dry_run)
 {
 	char msg[512], *preset = NULL;
 	int r;
 
 	snprintf(msg, sizeof(msg), "%s", reclaim_strerror(cli->ctx));
+	if (!dry_run)
+		boot_record(cli, false);
 	if (reclaim_boot_preset(cli->ctx, &preset) < 0)
 		preset = NULL;
 	r = boot_fail(preset, msg);
@@ -57,17 +70,17 @@ static int boot_failed(struct cli *cli)
 static int run_boot(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
-	    COMMON_LONG_OPTIONS, {"dry-run", no_argument, NULL, 'n'}, {0}};
+	    COMMON_LONG_OPTIONS, {"dry-run", no_argument, NULL, OPT_DRY_RUN}, {0}};
 	struct plan_options o = {0};
 	struct reclaim_request *req = NULL;
 	struct reclaim_eval *e = NULL;
 	const char *preset;
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS "n", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, opts, NULL)) != -1) {
 		bool done;
 
-		if (c == 'n') {
+		if (c == OPT_DRY_RUN) {
 			o.dry_run = true;
 			continue;
 		}
@@ -81,7 +94,7 @@ static int run_boot(struct cli *cli, int argc, char **argv)
 	if (reclaim_request_new(cli->ctx, RECLAIM_REQUEST_BOOT, 0, &req) < 0 ||
 	    (o.dry_run ? reclaim_request_evaluate(req, &e) : reclaim_request_apply(req, &e)) < 0) {
 		reclaim_request_unref(req);
-		return boot_failed(cli);
+		return boot_failed(cli, o.dry_run);
 	}
 	reclaim_request_unref(req);
 	preset = reclaim_eval_preset(e);
@@ -97,6 +110,8 @@ static int run_boot(struct cli *cli, int argc, char **argv)
 		journal_entries(preset, e);
 		journal_applied(preset, e);
 	}
+	if (!o.dry_run)
+		boot_record(cli, true);
 	reclaim_eval_unref(e);
 	return EXIT_SUCCESS;
 }

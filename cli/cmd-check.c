@@ -161,14 +161,7 @@ static bool is_conflict(const struct findings *f, const struct reclaim_knob *k)
 /* reclaimctl's file sets @k, and another line decides it at boot. */
 static bool is_overridden(const struct findings *f, const struct reclaim_knob *k)
 {
-	const struct reclaim_sysctl_conf *c = f->conf;
-	ssize_t boot = reclaim_sysctl_conf_boot_entry(c, k);
-	bool own = false;
-
-	for (size_t i = 0; i < reclaim_sysctl_conf_count(c) && !own; i++)
-		own = reclaim_sysctl_conf_knob(c, i) == k && reclaim_sysctl_conf_is_own(c, i) &&
-		      reclaim_sysctl_conf_value(c, i);
-	return own && boot >= 0 && !reclaim_sysctl_conf_is_own(c, (size_t)boot);
+	return reclaim_sysctl_conf_overridden(f->conf, k);
 }
 
 static void print_json(const struct findings *f)
@@ -254,46 +247,71 @@ static void print_json(const struct findings *f)
 	cJSON_Delete(root);
 }
 
+enum { E_KNOB, E_VALUE, E_BOOT, E_FILE, E_PATH, E_LINE, E_KEY };
+
+static const struct colinfo entry_cols[] = {
+    [E_KNOB] = {"KNOB", 0, 0, "knob the line sets", "knob", CJ_STRING},
+    [E_VALUE] = {"VALUE", 0, 0, "value as written; - for a -KEY line", "value", CJ_STRING},
+    [E_BOOT] = {"BOOT", 0, 0, "wins, overridden, invalid or not set (-KEY) at boot", "wins",
+		CJ_BOOL},
+    [E_FILE] = {"FILE", 0, 0, "FILE:LINE, with (reclaimctl), (glob KEY) or (-KEY)", NULL, CJ_NONE},
+    [E_PATH] = {"PATH", 0, 0, "the sysctl.d file alone", "file", CJ_STRING},
+    [E_LINE] = {"LINE", 0, COL_RIGHT, "line in it", "line", CJ_NUMBER},
+    [E_KEY] = {"KEY", 0, 0, "key as written (a glob, a -KEY)", "key", CJ_STRING},
+};
+
+static const struct coltable entries_columns =
+    COLTABLE("check", entry_cols, "KNOB,VALUE,BOOT,FILE", "entries[]");
+
+static char *entry_where(const struct reclaim_sysctl_conf *c, size_t i)
+{
+	const char *file = reclaim_sysctl_conf_file(c, i), *key = reclaim_sysctl_conf_key(c, i);
+	unsigned int line = reclaim_sysctl_conf_line(c, i);
+
+	if (!reclaim_sysctl_conf_value(c, i))
+		return xasprintf("%s:%u (-%s)", file, line, key);
+	if (reclaim_sysctl_conf_is_glob(c, i))
+		return xasprintf("%s:%u (glob %s)", file, line, key);
+	return xasprintf("%s:%u%s", file, line,
+			 reclaim_sysctl_conf_is_own(c, i) ? " (reclaimctl)" : "");
+}
+
+static const char *entry_state(const struct reclaim_sysctl_conf *c, size_t i)
+{
+	if (!reclaim_sysctl_conf_is_valid(c, i))
+		return "invalid";
+	if (!reclaim_sysctl_conf_wins(c, i))
+		return "overridden";
+	return reclaim_sysctl_conf_value(c, i) ? "wins" : "not set";
+}
+
 static void print_entries(struct cli *cli, const struct findings *f)
 {
-	static const char *const headers[] = {"KNOB", "VALUE", "BOOT", "FILE"};
 	const struct reclaim_sysctl_conf *c = f->conf;
-	struct table *t = table_new(cli, headers, 4);
+	struct table *t = table_new(cli, &entries_columns);
 
 	heading(cli, "Set in sysctl files, in the order applied at boot");
 	for (size_t k = 0; k < reclaim_knob_count(); k++) {
 		const struct reclaim_knob *knob = reclaim_knob_get(k);
 
 		for (size_t i = 0; i < reclaim_sysctl_conf_count(c); i++) {
-			const char *value = reclaim_sysctl_conf_value(c, i);
-			bool wins = reclaim_sysctl_conf_wins(c, i);
 			char *where;
 
 			if (reclaim_sysctl_conf_knob(c, i) != knob)
 				continue;
-			if (!value)
-				where = xasprintf("%s:%u (-%s)", reclaim_sysctl_conf_file(c, i),
-						  reclaim_sysctl_conf_line(c, i),
-						  reclaim_sysctl_conf_key(c, i));
-			else if (reclaim_sysctl_conf_is_glob(c, i))
-				where = xasprintf("%s:%u (glob %s)", reclaim_sysctl_conf_file(c, i),
-						  reclaim_sysctl_conf_line(c, i),
-						  reclaim_sysctl_conf_key(c, i));
-			else
-				where = xasprintf("%s:%u%s", reclaim_sysctl_conf_file(c, i),
-						  reclaim_sysctl_conf_line(c, i),
-						  reclaim_sysctl_conf_is_own(c, i) ? " (reclaimctl)"
-										   : "");
-			table_add(t, reclaim_knob_name(knob), value,
-				  !reclaim_sysctl_conf_is_valid(c, i) ? "invalid"
-				  : !wins			      ? "overridden"
-				  : value			      ? "wins"
-								      : "not set",
-				  where);
+			table_row(t);
+			table_set(t, E_KNOB, reclaim_knob_name(knob));
+			table_set(t, E_VALUE, reclaim_sysctl_conf_value(c, i));
+			table_set(t, E_BOOT, entry_state(c, i));
+			where = entry_where(c, i);
+			table_set(t, E_FILE, where);
 			free(where);
+			table_set(t, E_PATH, reclaim_sysctl_conf_file(c, i));
+			table_setf(t, E_LINE, "%u", reclaim_sysctl_conf_line(c, i));
+			table_set(t, E_KEY, reclaim_sysctl_conf_key(c, i));
 		}
 	}
-	table_print(t, stdout);
+	table_print(t);
 	table_free(t);
 }
 
@@ -418,21 +436,26 @@ static void check_help(FILE *out)
 
 static int run_check(struct cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = {COMMON_LONG_OPTIONS, {0}};
+	static const struct option opts[] = {COMMON_LONG_OPTIONS, TABLE_LONG_OPTIONS, {0}};
 	struct findings f = {0};
 	size_t entries;
 	int bits;
-	int c;
+	int c, r;
 
-	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS TABLE_SHORT_OPTIONS, opts,
+				NULL)) != -1) {
 		bool done;
-		int r = common_option(cli, &cmd_check, c, argv, &done);
+
+		r = common_option(cli, &cmd_check, c, argv, &done);
 
 		if (done)
 			return r;
 	}
 	if (optind < argc)
 		return usage_error("check: unexpected argument '%s'", argv[optind]);
+	r = table_check(cli, "check", &entries_columns);
+	if (r)
+		return r;
 	if (reclaim_sysctl_conf_new(cli->ctx, &f.conf) < 0)
 		return lib_fail(cli, EXIT_FAILURE, NULL);
 	collect(cli, &f);
@@ -473,7 +496,8 @@ static int run_check(struct cli *cli, int argc, char **argv)
 const struct command cmd_check = {
     .name = "check",
     .run = run_check,
-    .args = "[--json]",
+    .args = "[-o LIST] [--output-all] [-n] [-r] [--json]",
     .summary = "Check the kernel's knobs and the sysctl files that set them",
     .help = check_help,
+    .tables = (const struct coltable *const[]){&entries_columns, NULL},
 };

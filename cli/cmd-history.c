@@ -60,10 +60,25 @@ static void history_json(const struct reclaim_history *h)
 	cJSON_Delete(root);
 }
 
+enum { H_TIME, H_CHANGE, H_COMMAND, H_SOURCE, H_KNOB, H_OLD, H_NEW, H_NOTE };
+
+static const struct colinfo history_cols[] = {
+    [H_TIME] = {"TIME", 0, 0, "when, in local time", "time", CJ_NUMBER},
+    [H_CHANGE] = {"CHANGE", 0, COL_RIGHT, "number of the change: its knobs share it", "change",
+		  CJ_NUMBER},
+    [H_COMMAND] = {"COMMAND", 0, 0, "command that made it", "command", CJ_STRING},
+    [H_SOURCE] = {"SOURCE", 0, COL_TRUNC, "where the value came from", "source", CJ_STRING},
+    [H_KNOB] = {"KNOB", 0, 0, "knob", "knob", CJ_STRING},
+    [H_OLD] = {"OLD", 0, COL_RIGHT, "value before", "old", CJ_NUMBER},
+    [H_NEW] = {"NEW", 0, COL_RIGHT, "value after", "new", CJ_NUMBER},
+    [H_NOTE] = {"NOTE", 0, 0, "undone, or the change it undid", "undoes", CJ_NUMBER},
+};
+
+static const struct coltable history_columns =
+    COLTABLE("history", history_cols, "TIME,CHANGE,COMMAND,SOURCE,KNOB,OLD,NEW,NOTE", "records[]");
+
 static void history_table(struct cli *cli, const struct reclaim_history *h)
 {
-	static const char *const headers[] = {"TIME", "CHANGE", "COMMAND", "SOURCE",
-					      "KNOB", ">OLD",	">NEW",	   "NOTE"};
 	struct table *t;
 
 	if (reclaim_history_trimmed(h))
@@ -73,44 +88,53 @@ static void history_table(struct cli *cli, const struct reclaim_history *h)
 		printf("no changes since boot\n");
 		return;
 	}
-	t = table_new(cli, headers, sizeof(headers) / sizeof(headers[0]));
+	t = table_new(cli, &history_columns);
 	for (size_t i = 0; i < reclaim_history_count(h); i++) {
-		char when[32], change[24], old[24], new[24], note[32] = "";
+		char when[32];
 		long undoes = reclaim_history_undoes(h, i);
 
 		local_time(when, sizeof(when), reclaim_history_time_ns(h, i));
-		snprintf(change, sizeof(change), "%lu", reclaim_history_change(h, i));
-		snprintf(old, sizeof(old), "%" PRId64, reclaim_history_old_value(h, i));
-		snprintf(new, sizeof(new), "%" PRId64, reclaim_history_new_value(h, i));
+		table_row(t);
+		table_set(t, H_TIME, when);
+		table_setf(t, H_CHANGE, "%lu", reclaim_history_change(h, i));
+		table_set(t, H_COMMAND, reclaim_history_command(h, i));
+		table_set(t, H_SOURCE, reclaim_history_source(h, i));
+		table_set(t, H_KNOB, reclaim_knob_name(reclaim_history_knob(h, i)));
+		table_setf(t, H_OLD, "%" PRId64, reclaim_history_old_value(h, i));
+		table_setf(t, H_NEW, "%" PRId64, reclaim_history_new_value(h, i));
 		if (reclaim_history_undone(h, i))
-			snprintf(note, sizeof(note), "undone");
+			table_set(t, H_NOTE, "undone");
 		else if (undoes > 0)
-			snprintf(note, sizeof(note), "undoes %ld", undoes);
+			table_setf(t, H_NOTE, "undoes %ld", undoes);
 		else if (undoes < 0)
-			snprintf(note, sizeof(note), "undoes all");
-		table_add(t, when, change, reclaim_history_command(h, i),
-			  reclaim_history_source(h, i),
-			  reclaim_knob_name(reclaim_history_knob(h, i)), old, new, note);
+			table_set(t, H_NOTE, "undoes all");
+		else
+			table_set(t, H_NOTE, NULL);
 	}
-	table_print(t, stdout);
+	table_print(t);
 	table_free(t);
 }
 
 static int run_history(struct cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = {COMMON_LONG_OPTIONS, {0}};
+	static const struct option opts[] = {COMMON_LONG_OPTIONS, TABLE_LONG_OPTIONS, {0}};
 	struct reclaim_history *h;
-	int c;
+	int c, r;
 
-	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS TABLE_SHORT_OPTIONS, opts,
+				NULL)) != -1) {
 		bool done;
-		int r = common_option(cli, &cmd_history, c, argv, &done);
+
+		r = common_option(cli, &cmd_history, c, argv, &done);
 
 		if (done)
 			return r;
 	}
 	if (optind < argc)
 		return usage_error("history: unexpected argument '%s'", argv[optind]);
+	r = table_check(cli, "history", &history_columns);
+	if (r)
+		return r;
 	if (reclaim_history_new(cli->ctx, &h) < 0)
 		return lib_fail(cli, EXIT_FAILURE, NULL);
 	if (cli->json)
@@ -124,7 +148,8 @@ static int run_history(struct cli *cli, int argc, char **argv)
 const struct command cmd_history = {
     .name = "history",
     .run = run_history,
-    .args = "[--json]",
+    .args = "[-o LIST] [--output-all] [-n] [-r] [--json]",
     .summary = "List the knob changes since boot",
     .help = history_help,
+    .tables = (const struct coltable *const[]){&history_columns, NULL},
 };

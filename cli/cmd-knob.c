@@ -8,7 +8,7 @@
 #include "apply.h"
 #include "reclaimctl.h"
 
-static int unknown_knob(const char *name)
+int unknown_knob(const char *name)
 {
 	char list[512] = "";
 	size_t len = 0;
@@ -29,7 +29,7 @@ static void get_help(FILE *out)
 	      "A knob is named by its name (kswapd_threads), sysctl name (vm.kswapd_threads)\n"
 	      "or alias (threads, throttle, swap-quota). Sizes are in KiB.\n"
 	      "\nOptions:\n"
-	      "  -n, --values  print only the values, one per line\n"
+	      "      --values  print only the values, one per line\n"
 	      "  -J, --json    JSON output\n"
 	      "  -h, --help    this help\n",
 	      out);
@@ -38,17 +38,17 @@ static void get_help(FILE *out)
 static int run_get(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
-	    COMMON_LONG_OPTIONS, {"values", no_argument, NULL, 'n'}, {0}};
+	    COMMON_LONG_OPTIONS, {"values", no_argument, NULL, OPT_VALUES}, {0}};
 	const struct reclaim_knob **knobs;
 	bool values_only = false;
 	size_t n = 0;
 	cJSON *root = NULL, *obj = NULL;
 	int c, r = EXIT_SUCCESS;
 
-	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS "n", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, opts, NULL)) != -1) {
 		bool done;
 
-		if (c == 'n') {
+		if (c == OPT_VALUES) {
 			values_only = true;
 			continue;
 		}
@@ -106,7 +106,8 @@ static int run_get(struct cli *cli, int argc, char **argv)
 
 static void set_help(FILE *out)
 {
-	fputs("Sets one knob. VALUE is checked against the knob's range before anything\n"
+	fputs("Sets one knob, or several as one change (KNOB VALUE pairs: all or none is\n"
+	      "written). VALUE is checked against the knob's range before anything\n"
 	      "is written; sizes (swap-quota, min_free_kbytes) accept K, M and G suffixes.\n"
 	      "After setting kswapd_threads, reclaimctl checks that every node with memory\n"
 	      "runs exactly that many kswapd threads; if not, the old value is put back\n"
@@ -116,7 +117,7 @@ static void set_help(FILE *out)
 	      "and the command fails. The change is recorded in the history (reclaimctl\n"
 	      "history); reclaimctl restore undoes it.\n"
 	      "\nOptions:\n"
-	      "  -n, --dry-run  check VALUE and show the change without writing it\n"
+	      "      --dry-run  check VALUE and show the change without writing it\n"
 	      "  -p, --persist  also write it to " RECLAIM_PERSIST_FILE "\n"
 	      "  -f, --force    set it even if a sysctl file sets it\n"
 	      "  -J, --json     JSON output\n"
@@ -125,38 +126,58 @@ static void set_help(FILE *out)
 }
 
 static const struct option set_opts[] = {COMMON_LONG_OPTIONS,
-					 {"dry-run", no_argument, NULL, 'n'},
+					 {"dry-run", no_argument, NULL, OPT_DRY_RUN},
 					 {"persist", no_argument, NULL, 'p'},
 					 {"force", no_argument, NULL, 'f'},
 					 {0}};
 
-/* KNOB VALUE as a request: 0, or an exit status after the error. */
-static int set_request(struct cli *cli, const char *name, const char *text, unsigned int flags,
-		       struct reclaim_request **req, bool *is_auto)
+/* Whether the knob of pair i was named (by any of its names) in an earlier pair. */
+static bool knob_given_before(char **pairs, int i, const struct reclaim_knob *k)
 {
-	const struct reclaim_knob *k = reclaim_knob_find(name);
-	int64_t value;
+	for (int j = 0; j < i; j++)
+		if (reclaim_knob_find(pairs[2 * j]) == k)
+			return true;
+	return false;
+}
+
+/* KNOB VALUE pairs as one request: 0, or an exit status after the error. */
+static int set_request(struct cli *cli, int npairs, char **pairs, unsigned int flags,
+		       struct reclaim_request **req, bool *any_auto)
+{
 	int r;
 
-	if (!k)
-		return unknown_knob(name);
-	*is_auto = strcmp(text, "auto") == 0;
-	if (!*is_auto && reclaim_knob_parse(cli->ctx, k, text, &value) < 0)
-		return lib_fail(cli, EXIT_USAGE, NULL);
+	*any_auto = false;
 	if (reclaim_request_new(cli->ctx, RECLAIM_REQUEST_SET, flags | RECLAIM_REQUEST_STRICT,
 				req) < 0)
 		return lib_fail(cli, EXIT_FAILURE, NULL);
-	r = *is_auto ? reclaim_request_add_auto(*req, k)
-		     : reclaim_request_add(*req, k, value, NULL);
-	if (r == -EOPNOTSUPP)
-		r = usage_error("invalid value 'auto' for %s: %s (auto is known for threads and "
-				"throttle)",
-				reclaim_knob_name(k), reclaim_strerror(cli->ctx));
-	else if (r < 0)
-		r = lib_fail(cli, EXIT_FAILURE, NULL);
-	if (r) {
-		*req = reclaim_request_unref(*req);
-		return r;
+	for (int i = 0; i < npairs; i++) {
+		const char *name = pairs[2 * i], *text = pairs[2 * i + 1];
+		const struct reclaim_knob *k = reclaim_knob_find(name);
+		bool is_auto = strcmp(text, "auto") == 0;
+		int64_t value;
+
+		if (!k)
+			r = unknown_knob(name);
+		else if (knob_given_before(pairs, i, k))
+			r = usage_error("set: %s given twice", reclaim_knob_name(k));
+		else if (!is_auto && reclaim_knob_parse(cli->ctx, k, text, &value) < 0)
+			r = lib_fail(cli, EXIT_USAGE, NULL);
+		else {
+			r = is_auto ? reclaim_request_add_auto(*req, k)
+				    : reclaim_request_add(*req, k, value, NULL);
+			if (r == -EOPNOTSUPP)
+				r = usage_error(
+				    "invalid value 'auto' for %s: %s (auto is known for "
+				    "threads and throttle)",
+				    reclaim_knob_name(k), reclaim_strerror(cli->ctx));
+			else if (r < 0)
+				r = lib_fail(cli, EXIT_FAILURE, NULL);
+		}
+		if (r) {
+			*req = reclaim_request_unref(*req);
+			return r;
+		}
+		*any_auto |= is_auto;
 	}
 	return 0;
 }
@@ -169,11 +190,10 @@ static int set_main(struct cli *cli, int argc, char **argv)
 	bool is_auto = false;
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, "+" COMMON_SHORT_OPTIONS "npf", set_opts, NULL)) !=
-	       -1) {
+	while ((c = getopt_long(argc, argv, "+" COMMON_SHORT_OPTIONS "pf", set_opts, NULL)) != -1) {
 		bool done;
 
-		if (c == 'n') {
+		if (c == OPT_DRY_RUN) {
 			o.dry_run = true;
 			continue;
 		}
@@ -185,9 +205,9 @@ static int set_main(struct cli *cli, int argc, char **argv)
 		if (done)
 			return r;
 	}
-	if (argc - optind != 2)
+	if (argc - optind < 2 || (argc - optind) % 2)
 		return usage_error("set: expected KNOB VALUE (see reclaimctl set --help)");
-	r = set_request(cli, argv[optind], argv[optind + 1], o.flags, &req, &is_auto);
+	r = set_request(cli, (argc - optind) / 2, argv + optind, o.flags, &req, &is_auto);
 	if (r)
 		return r;
 	/* An auto value says why. */
@@ -216,7 +236,7 @@ const struct command cmd_get = {
 const struct command cmd_set = {
     .name = "set",
     .run = run_set,
-    .args = "[--dry-run] [--persist] [--force] [--json] KNOB VALUE",
-    .summary = "Set a knob, checking its range first and its effect after",
+    .args = "[--dry-run] [--persist] [--force] [--json] KNOB VALUE [KNOB VALUE]...",
+    .summary = "Set knobs, checking their range first and their effect after",
     .help = set_help,
 };

@@ -4,6 +4,7 @@
  * kswapd CPU use and memory pressure.
  */
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,8 +174,9 @@ static void print_text(struct monitor *m, const struct reclaim_sample *prev,
 	int rows = 1 + (m->per_node ? (int)reclaim_sample_node_count(cur) : 0);
 	struct row r;
 
-	if (m->lines == 0 || m->lines + rows > m->lines_per_header) {
-		print_header(m);
+	if (m->lines == 0 || m->lines > m->lines_per_header - rows) {
+		if (!m->cli->out.noheadings)
+			print_header(m);
 		m->lines = 0;
 	}
 	row_compute(&r, prev, cur, -1);
@@ -222,12 +224,14 @@ static void print_json(const struct monitor *m, const struct reclaim_sample *fir
 	cJSON_Delete(o);
 }
 
-/* Data lines between headers: a screenful on a terminal, 22 otherwise (as vmstat). */
+/* Data lines between headers: a screenful on a terminal; elsewhere one header only. */
 static int lines_per_header(void)
 {
 	struct winsize ws;
 
-	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 5)
+	if (!isatty(STDOUT_FILENO))
+		return INT_MAX;
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 5)
 		return ws.ws_row - 3;
 	return 22;
 }
@@ -273,10 +277,13 @@ static void monitor_help(FILE *out)
 	      "the kswapd threads' CPU use (n threads, sum and busiest, % of one CPU) and\n"
 	      "memory pressure (PSI some/full avg10). A counter that went backwards\n"
 	      "counts 0 for that interval. The first line comes after one interval.\n"
+	      "The header is repeated every screenful on a terminal, printed once\n"
+	      "elsewhere; the columns are fixed, as vmstat's.\n"
 	      "\nOptions:\n"
 	      "  -i, --interval SECONDS  time between lines (default 1; fractions allowed)\n"
 	      "  -c, --count N           stop after N lines (default: until interrupted)\n"
 	      "  -N, --per-node          also a line per NUMA node (refaults, kswapd CPU)\n"
+	      "  -n, --noheadings        no header lines\n"
 	      "  -J, --json              one JSON object per line (JSON lines)\n"
 	      "  -h, --help              this help\n",
 	      out);
@@ -288,12 +295,13 @@ static int parse_options(struct monitor *m, int argc, char **argv)
 	    {"interval", required_argument, NULL, 'i'},
 	    {"count", required_argument, NULL, 'c'},
 	    {"per-node", no_argument, NULL, 'N'},
+	    {"noheadings", no_argument, NULL, 'n'},
 	    COMMON_LONG_OPTIONS,
 	    {0},
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS "i:c:N", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS "i:c:Nn", opts, NULL)) != -1) {
 		bool done;
 		int r;
 
@@ -311,6 +319,9 @@ static int parse_options(struct monitor *m, int argc, char **argv)
 			break;
 		case 'N':
 			m->per_node = true;
+			break;
+		case 'n':
+			m->cli->out.noheadings = true;
 			break;
 		default:
 			r = common_option(m->cli, &cmd_monitor, c, argv, &done);
@@ -343,7 +354,7 @@ static int run_monitor(struct cli *cli, int argc, char **argv)
 const struct command cmd_monitor = {
     .name = "monitor",
     .run = run_monitor,
-    .args = "[-i SECONDS] [-c COUNT] [--per-node] [--json]",
+    .args = "[-i SECONDS] [-c COUNT] [--per-node] [-n] [--json]",
     .summary = "Show reclaim rates, kswapd CPU and pressure every interval",
     .help = monitor_help,
 };

@@ -11,7 +11,6 @@
 #include "reclaimctl.h"
 
 #define ADMIN_PRESET_DIR "/etc/reclaimctl/presets"
-#define ARRAY_LEN(a)	 (sizeof(a) / sizeof((a)[0]))
 
 static void preset_help(FILE *out)
 {
@@ -29,7 +28,7 @@ static void preset_help(FILE *out)
 	    "             reclaimctl restore); knobs the kernel lacks or a sysctl file sets\n"
 	    "             are left alone\n"
 	    "\nOptions:\n"
-	    "  -n, --dry-run  (apply) show what would change without writing it\n"
+	    "      --dry-run  (apply) show what would change without writing it\n"
 	    "  -p, --persist  (apply, diff) also write the values to " RECLAIM_PERSIST_FILE "\n"
 	    "  -f, --force    (apply, diff) also set knobs that a sysctl file sets\n"
 	    "  -J, --json     JSON output\n"
@@ -133,9 +132,35 @@ static int preset_resolve(struct cli *cli, const struct reclaim_preset *p,
 	return 0;
 }
 
+enum { L_NAME, L_ORIGIN, L_FILE, L_DESCRIPTION };
+
+static const struct colinfo list_cols[] = {
+    [L_NAME] = {"NAME", 0, 0, "preset name", "name", CJ_STRING},
+    [L_ORIGIN] = {"ORIGIN", 0, 0, "shipped, admin, or admin overriding a shipped one", "origin",
+		  CJ_STRING},
+    [L_FILE] = {"FILE", 0, 0, "the file it is read from", "path", CJ_STRING},
+    [L_DESCRIPTION] = {"DESCRIPTION", 0.4, COL_TRUNC, "its description, or what is wrong with it",
+		       "description", CJ_STRING},
+};
+
+enum { E_LINE, E_KNOB, E_VALUE, E_AUTO };
+
+static const struct colinfo entry_cols[] = {
+    [E_LINE] = {"LINE", 0, COL_RIGHT, "line in the preset file", "line", CJ_NUMBER},
+    [E_KNOB] = {"KNOB", 0, 0, "knob it sets", "knob", CJ_STRING},
+    [E_VALUE] = {"VALUE", 0, 0, "the value; for auto, what it works out to and why", "value",
+		 CJ_NUMBER},
+    [E_AUTO] = {"AUTO", 0, 0, "whether the value is auto (worked out on this machine)", "auto",
+		CJ_BOOL},
+};
+
+static const struct coltable list_columns =
+    COLTABLE("list", list_cols, "NAME,ORIGIN,DESCRIPTION", "presets[]");
+static const struct coltable show_columns =
+    COLTABLE("show", entry_cols, "LINE,KNOB,VALUE", "entries[]");
+
 static int preset_list(struct cli *cli)
 {
-	static const char *const headers[] = {"NAME", "ORIGIN", "DESCRIPTION"};
 	struct reclaim_preset_list *list;
 	cJSON *root = NULL, *arr = NULL;
 	struct table *t = NULL;
@@ -148,7 +173,7 @@ static int preset_list(struct cli *cli)
 		root = json_document();
 		arr = cJSON_AddArrayToObject(root, "presets");
 	} else if (n > 0) {
-		t = table_new(cli, headers, ARRAY_LEN(headers));
+		t = table_new(cli, &list_columns);
 	} else {
 		printf("no presets (looked in %s, %s)\n", ADMIN_PRESET_DIR,
 		       reclaim_preset_shipped_dir());
@@ -183,7 +208,11 @@ static int preset_list(struct cli *cli)
 		} else {
 			if (error && asprintf(&cell, "INVALID: %s", error) < 0)
 				cell = NULL;
-			table_add(t, name, origin_text(admin, overrides), error ? cell : desc);
+			table_row(t);
+			table_set(t, L_NAME, name);
+			table_set(t, L_ORIGIN, origin_text(admin, overrides));
+			table_set(t, L_FILE, reclaim_preset_list_path(list, i));
+			table_set(t, L_DESCRIPTION, error ? cell : desc);
 			free(cell);
 		}
 		reclaim_preset_unref(p);
@@ -191,7 +220,7 @@ static int preset_list(struct cli *cli)
 	if (root)
 		json_print(root);
 	if (t)
-		table_print(t, stdout);
+		table_print(t);
 	cJSON_Delete(root);
 	if (t)
 		table_free(t);
@@ -253,7 +282,6 @@ static int load_resolved(struct cli *cli, const char *name, struct reclaim_prese
 
 static int preset_show(struct cli *cli, const char *name)
 {
-	static const char *const headers[] = {">LINE", "KNOB", "VALUE"};
 	struct reclaim_preset *p;
 	struct preset_resolved *res = NULL;
 	size_t n;
@@ -281,24 +309,27 @@ static int preset_show(struct cli *cli, const char *name)
 		json_print(root);
 		cJSON_Delete(root);
 	} else {
-		struct table *t = table_new(cli, headers, ARRAY_LEN(headers));
+		struct table *t = table_new(cli, &show_columns);
 
 		show_header(p, true);
 		printf("\n");
 		for (size_t i = 0; i < n; i++) {
 			const struct reclaim_knob *k = reclaim_preset_knob(p, i);
-			char line[16], value[64], *cell = NULL;
+			char value[64], *cell = NULL;
 
-			snprintf(line, sizeof(line), "%u", reclaim_preset_line(p, i));
 			format_value(value, sizeof(value), k, res[i].value);
 			if (reclaim_preset_is_auto(p, i) &&
 			    asprintf(&cell, "auto (= %s: %s)", value, res[i].reason) < 0)
 				cell = NULL;
-			table_add(t, line, reclaim_knob_name(k), cell ? cell : value);
+			table_row(t);
+			table_setf(t, E_LINE, "%u", reclaim_preset_line(p, i));
+			table_set(t, E_KNOB, reclaim_knob_name(k));
+			table_set(t, E_VALUE, cell ? cell : value);
+			table_set(t, E_AUTO, reclaim_preset_is_auto(p, i) ? "yes" : "no");
 			free(cell);
 		}
 		if (n)
-			table_print(t, stdout);
+			table_print(t);
 		else
 			printf("No entries: applying this preset changes nothing.\n");
 		table_free(t);
@@ -353,7 +384,8 @@ static int preset_apply(struct cli *cli, const char *name, const struct plan_opt
 }
 
 static const struct option preset_opts[] = {COMMON_LONG_OPTIONS,
-					    {"dry-run", no_argument, NULL, 'n'},
+					    TABLE_LONG_OPTIONS,
+					    {"dry-run", no_argument, NULL, OPT_DRY_RUN},
 					    {"persist", no_argument, NULL, 'p'},
 					    {"force", no_argument, NULL, 'f'},
 					    {0}};
@@ -362,14 +394,13 @@ static int preset_main(struct cli *cli, int argc, char **argv)
 {
 	struct plan_options o = {0};
 	const char *sub, *apply_opt = NULL, *dry_opt = NULL;
-	int c, n;
+	int c, n, r;
 
-	while ((c = getopt_long(argc, argv, "+" COMMON_SHORT_OPTIONS "npf", preset_opts, NULL)) !=
-	       -1) {
+	while ((c = getopt_long(argc, argv, "+" COMMON_SHORT_OPTIONS TABLE_SHORT_OPTIONS "pf",
+				preset_opts, NULL)) != -1) {
 		bool done;
-		int r;
 
-		if (c == 'n') {
+		if (c == OPT_DRY_RUN) {
 			o.dry_run = true;
 			dry_opt = argv[optind - 1];
 			continue;
@@ -394,7 +425,8 @@ static int preset_main(struct cli *cli, int argc, char **argv)
 		if (n > 1)
 			return usage_error("preset list: unexpected argument '%s'",
 					   argv[optind + 1]);
-		return preset_list(cli);
+		r = table_check(cli, "preset", &list_columns);
+		return r ? r : preset_list(cli);
 	}
 	if (strcmp(sub, "show") == 0 || strcmp(sub, "diff") == 0 || strcmp(sub, "apply") == 0) {
 		if (n < 2)
@@ -403,8 +435,13 @@ static int preset_main(struct cli *cli, int argc, char **argv)
 		if (n > 2)
 			return usage_error("preset %s: unexpected argument '%s'", sub,
 					   argv[optind + 2]);
-		if (sub[0] == 's')
-			return preset_show(cli, argv[optind + 1]);
+		if (sub[0] == 's') {
+			r = table_check(cli, "preset", &show_columns);
+			return r ? r : preset_show(cli, argv[optind + 1]);
+		}
+		r = table_options_refuse(cli, sub[0] == 'a' ? "preset apply" : "preset diff");
+		if (r)
+			return r;
 		if (sub[0] == 'a')
 			return preset_apply(cli, argv[optind + 1], &o, false);
 		/* diff is apply's dry run, with each value's reason */
@@ -426,4 +463,5 @@ const struct command cmd_preset = {
 	    "[--force] NAME",
     .summary = "List, show, compare and apply presets of knob values",
     .help = preset_help,
+    .tables = (const struct coltable *const[]){&list_columns, &show_columns, NULL},
 };

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "reclaimctl.h"
+#include "record.h"
 #include "sampling.h"
 
 #define RECORD_SCHEMA 1
@@ -31,6 +32,10 @@ struct recorder {
 	int status;
 	bool reaped, timed_out;
 	uint64_t child_start, child_end;
+	int command_output; /* the command's stdout and stderr, or -1: reclaimctl's */
+	bool forward_sigint;
+	void (*tick)(void *data);
+	void *tick_data;
 };
 
 static volatile sig_atomic_t got_signal, got_child;
@@ -45,7 +50,7 @@ static void on_child(int sig)
 	got_child = 1;
 }
 
-static void catch_signals(void)
+void record_catch_signals(void)
 {
 	struct sigaction sa = {.sa_handler = on_signal};
 	struct sigaction sc = {.sa_handler = on_child, .sa_flags = SA_NOCLDSTOP};
@@ -58,7 +63,7 @@ static void catch_signals(void)
 	sigaction(SIGCHLD, &sc, NULL);
 }
 
-static void restore_signals(void)
+void record_restore_signals(void)
 {
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
@@ -338,7 +343,10 @@ static int start_command(struct recorder *rec)
 		return fail(EXIT_FAILURE, "cannot start '%s': %s", rec->command[0],
 			    strerror(errno));
 	if (rec->child == 0) {
-		restore_signals();
+		record_restore_signals();
+		if (rec->command_output >= 0 && (dup2(rec->command_output, STDOUT_FILENO) < 0 ||
+						 dup2(rec->command_output, STDERR_FILENO) < 0))
+			_exit(126);
 		if (rec->out != stdout)
 			fclose(rec->out);
 		execvp(rec->command[0], rec->command);
@@ -430,6 +438,8 @@ static int sample_loop(struct recorder *rec, const char **reason)
 		r = take_sample(rec);
 		if (r || last)
 			return r;
+		if (rec->tick)
+			rec->tick(rec->tick_data);
 	}
 }
 
@@ -438,7 +448,7 @@ static void finish_command(struct recorder *rec)
 {
 	if (rec->child <= 0 || rec->reaped)
 		return;
-	if (got_signal && got_signal != SIGINT)
+	if (got_signal && (got_signal != SIGINT || rec->forward_sigint))
 		kill(rec->child, got_signal);
 	else if (!got_signal) {
 		rec->timed_out = true;
@@ -468,6 +478,41 @@ static int record(struct recorder *rec)
 	finish_command(rec);
 	if (r == 0)
 		r = write_end(rec, reason);
+	return r;
+}
+
+int record_signal(void)
+{
+	return got_signal;
+}
+
+int record_run(struct cli *cli, struct record_run *run)
+{
+	struct recorder rec = {
+	    .cli = cli,
+	    .interval = run->interval,
+	    .output = run->output,
+	    .command = run->command,
+	    .command_output = run->command_output,
+	    .forward_sigint = true,
+	    .tick = run->tick,
+	    .tick_data = run->tick_data,
+	};
+	int r;
+
+	rec.out = fopen(rec.output, "we");
+	if (!rec.out)
+		return fail(EXIT_FAILURE, "cannot write %s: %s", rec.output, strerror(errno));
+	r = record(&rec);
+	if (fclose(rec.out) != 0 && r == 0)
+		r = fail(EXIT_FAILURE, "cannot write %s: %s", rec.output, strerror(errno));
+	run->reaped = rec.child > 0 && rec.reaped;
+	run->status = rec.status;
+	run->wall_seconds = run->reaped ? (double)(rec.child_end - rec.child_start) / 1e9 : -1.0;
+	run->samples = rec.samples;
+	reclaim_sample_unref(rec.prev);
+	reclaim_sample_unref(rec.first);
+	reclaim_sampler_unref(rec.sampler);
 	return r;
 }
 
@@ -549,9 +594,10 @@ static int run_record(struct cli *cli, int argc, char **argv)
 			return fail(EXIT_FAILURE, "cannot write %s: %s", rec.output,
 				    strerror(errno));
 	}
-	catch_signals();
+	rec.command_output = -1;
+	record_catch_signals();
 	r = record(&rec);
-	restore_signals();
+	record_restore_signals();
 	if (rec.out != stdout && fclose(rec.out) != 0 && r == 0)
 		r = fail(EXIT_FAILURE, "cannot write %s: %s", rec.output, strerror(errno));
 	reclaim_sample_unref(rec.prev);

@@ -64,13 +64,7 @@ static const struct {
 
 #define NTOTALS (sizeof(totals) / sizeof(totals[0]))
 
-struct summary {
-	bool has[NTOTALS];
-	double total[NTOTALS];
-	double kswapd_seconds, kswapd_peak;
-	bool has_some, has_full;
-	double some_seconds, full_seconds;
-};
+_Static_assert(NTOTALS == NRUN_TOTALS, "report.h's enum run_total follows totals[]");
 
 /* ---- reading a recorded file ---- */
 
@@ -303,8 +297,31 @@ static void add_counter_deltas(struct summary *s, const cJSON *a, const cJSON *b
 	}
 }
 
+/* Each kswapd thread's CPU seconds over a run, by name: the busiest one's. */
+struct thread_time {
+	const char *name;
+	double seconds;
+};
+
+static void thread_add(struct thread_time **t, size_t *n, const char *name, double seconds)
+{
+	struct thread_time *v;
+
+	for (size_t i = 0; i < *n; i++)
+		if (strcmp((*t)[i].name, name) == 0) {
+			(*t)[i].seconds += seconds;
+			return;
+		}
+	v = realloc(*t, (*n + 1) * sizeof(*v));
+	if (!v)
+		abort();
+	*t = v;
+	v[(*n)++] = (struct thread_time){name, seconds};
+}
+
 /* The rule of the library: a thread new in @b (another pid) counts from 0. */
-static void add_thread_deltas(struct summary *s, const cJSON *a, const cJSON *b)
+static void add_thread_deltas(struct summary *s, const cJSON *a, const cJSON *b,
+			      struct thread_time **t, size_t *nt)
 {
 	const cJSON *ta = cJSON_GetObjectItemCaseSensitive(a, "threads");
 	const cJSON *tb = cJSON_GetObjectItemCaseSensitive(b, "threads"), *x, *y;
@@ -318,8 +335,11 @@ static void add_thread_deltas(struct summary *s, const cJSON *a, const cJSON *b)
 			if (number_of(x, "pid", -1) == number_of(y, "pid", -2))
 				before = number_of(x, "cpu_seconds", 0);
 		}
-		if (now > before)
+		if (now > before) {
 			s->kswapd_seconds += now - before;
+			thread_add(t, nt, string_of(y, "name") ? string_of(y, "name") : "?",
+				   now - before);
+		}
 	}
 }
 
@@ -338,8 +358,11 @@ static void add_pressure_deltas(struct summary *s, const cJSON *a, const cJSON *
 	}
 }
 
-static void summarize(const struct run *r, struct summary *s)
+void summarize(const struct run *r, struct summary *s)
 {
+	struct thread_time *t = NULL;
+	size_t nt = 0;
+
 	memset(s, 0, sizeof(*s));
 	for (size_t i = 0; i < r->nsamples; i++) {
 		double peak = number_of(r->samples[i], "kswapd_cpu_percent", 0);
@@ -349,9 +372,13 @@ static void summarize(const struct run *r, struct summary *s)
 		if (i == 0)
 			continue;
 		add_counter_deltas(s, r->samples[i - 1], r->samples[i]);
-		add_thread_deltas(s, r->samples[i - 1], r->samples[i]);
+		add_thread_deltas(s, r->samples[i - 1], r->samples[i], &t, &nt);
 		add_pressure_deltas(s, r->samples[i - 1], r->samples[i]);
 	}
+	for (size_t i = 0; i < nt; i++)
+		if (t[i].seconds > s->kswapd_busiest_seconds)
+			s->kswapd_busiest_seconds = t[i].seconds;
+	free(t);
 }
 
 /* ---- HTML ---- */
@@ -586,7 +613,7 @@ static void chart_section(FILE *out, const struct chart *chart, const struct run
 	fputs("</div>\n", out);
 }
 
-static void write_html(FILE *out, const struct run *runs, size_t n)
+static void write_html(FILE *out, const struct run *runs, size_t n, const struct report_extra *x)
 {
 	double tmax = 0;
 
@@ -600,6 +627,8 @@ static void write_html(FILE *out, const struct run *runs, size_t n)
 		"recordings of <code>reclaimctl record</code>. Knob changes are marked with "
 		"dashed lines.</p>\n",
 		style, n, n == 1 ? "" : "s", RECLAIMCTL_VERSION);
+	if (x && x->section)
+		x->section(out, x->data);
 	summary_table(out, runs, n);
 	for (size_t c = 0; c < NCHARTS; c++)
 		chart_section(out, &charts[c], runs, n, tmax);
@@ -622,13 +651,13 @@ static void report_help(FILE *out)
 	      out);
 }
 
-static int write_report(const char *output, const struct run *runs, size_t n)
+int write_report(const char *output, const struct run *runs, size_t n, const struct report_extra *x)
 {
 	FILE *out = strcmp(output, "-") == 0 ? stdout : fopen(output, "we");
 
 	if (!out)
 		return fail(EXIT_FAILURE, "cannot write %s: %s", output, strerror(errno));
-	write_html(out, runs, n);
+	write_html(out, runs, n, x);
 	if (out != stdout && fclose(out) != 0)
 		return fail(EXIT_FAILURE, "cannot write %s: %s", output, strerror(errno));
 	return 0;
@@ -667,7 +696,7 @@ static int run_report(struct cli *cli, int argc, char **argv)
 	for (int i = optind; i < argc && r == 0; i++)
 		r = read_run(argv[i], &runs[n++]);
 	if (r == 0)
-		r = write_report(output, runs, n);
+		r = write_report(output, runs, n, NULL);
 	for (size_t i = 0; i < n; i++)
 		run_free(&runs[i]);
 	free(runs);

@@ -20,7 +20,7 @@ static void restore_help(FILE *out)
 	      "persisted with --persist.\n"
 	      "\nOptions:\n"
 	      "  -b, --boot     put back every knob's value from before the first change\n"
-	      "  -n, --dry-run  show what would be restored without writing it\n"
+	      "      --dry-run  show what would be restored without writing it\n"
 	      "  -p, --persist  also remove the persisted values\n"
 	      "  -J, --json     JSON output\n"
 	      "  -h, --help     this help\n",
@@ -74,7 +74,7 @@ static int run_restore(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {COMMON_LONG_OPTIONS,
 					     {"boot", no_argument, NULL, 'b'},
-					     {"dry-run", no_argument, NULL, 'n'},
+					     {"dry-run", no_argument, NULL, OPT_DRY_RUN},
 					     {"persist", no_argument, NULL, 'p'},
 					     {0}};
 	/* A restore always says why each value. */
@@ -84,10 +84,10 @@ static int run_restore(struct cli *cli, int argc, char **argv)
 	bool boot = false;
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS "bnp", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS "bp", opts, NULL)) != -1) {
 		bool done;
 
-		if (c == 'b' || c == 'n') {
+		if (c == 'b' || c == OPT_DRY_RUN) {
 			*(c == 'b' ? &boot : &o.dry_run) = true;
 			continue;
 		}

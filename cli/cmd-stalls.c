@@ -180,50 +180,95 @@ static int cmp_task(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
-static void format_ms(char *buf, size_t size, uint64_t ns)
+enum {
+	S_PID,
+	S_COMMAND,
+	S_RECLAIMS,
+	S_RECLAIM_MS,
+	S_AVG_MS,
+	S_THRASHING,
+	S_THRASHING_MS,
+	S_SWAPINS,
+	S_SWAPIN_MS,
+	S_COMPACTIONS,
+	S_COMPACT_MS,
+};
+
+/* The count and time columns of each delay kind, in kind_keys' order. */
+static const int kind_count_col[NKINDS] = {S_RECLAIMS, S_THRASHING, S_SWAPINS, S_COMPACTIONS};
+static const int kind_ms_col[NKINDS] = {S_RECLAIM_MS, S_THRASHING_MS, S_SWAPIN_MS, S_COMPACT_MS};
+
+static const struct colinfo stall_cols[] = {
+    [S_PID] = {"PID", 0, COL_RIGHT, "process ID", "pid", CJ_NUMBER},
+    [S_COMMAND] = {"COMMAND", 0.2, COL_TRUNC, "its name (comm)", "comm", CJ_STRING},
+    [S_RECLAIMS] = {"RECLAIMS", 0, COL_RIGHT, "times in direct reclaim", "reclaim.count",
+		    CJ_NUMBER},
+    [S_RECLAIM_MS] = {"RECLAIM_MS", 0, COL_RIGHT, "milliseconds in direct reclaim",
+		      "reclaim.delay_ms", CJ_NUMBER},
+    [S_AVG_MS] = {"AVG_MS", 0, COL_RIGHT, "milliseconds per direct reclaim", NULL, CJ_NONE},
+    [S_THRASHING] = {"THRASHING", 0, COL_RIGHT, "waits on thrashing pages", "thrashing.count",
+		     CJ_NUMBER},
+    [S_THRASHING_MS] = {"THRASHING_MS", 0, COL_RIGHT, "milliseconds of them", "thrashing.delay_ms",
+			CJ_NUMBER},
+    [S_SWAPINS] = {"SWAPINS", 0, COL_RIGHT, "waits for swap-in", "swapin.count", CJ_NUMBER},
+    [S_SWAPIN_MS] = {"SWAPIN_MS", 0, COL_RIGHT, "milliseconds of them", "swapin.delay_ms",
+		     CJ_NUMBER},
+    [S_COMPACTIONS] = {"COMPACTIONS", 0, COL_RIGHT, "times in memory compaction", "compact.count",
+		       CJ_NUMBER},
+    [S_COMPACT_MS] = {"COMPACT_MS", 0, COL_RIGHT, "milliseconds in compaction", "compact.delay_ms",
+		      CJ_NUMBER},
+};
+
+static const struct coltable stalls_columns =
+    COLTABLE("stalls", stall_cols,
+	     "PID,COMMAND,RECLAIMS,RECLAIM_MS,AVG_MS,THRASHING,THRASHING_MS,SWAPINS,SWAPIN_MS,"
+	     "COMPACTIONS,COMPACT_MS",
+	     "tasks[]");
+
+static void set_ms(struct table *t, int id, uint64_t ns)
 {
-	snprintf(buf, size, "%.1f", (double)ns / 1e6);
+	table_setf(t, id, "%.1f", (double)ns / 1e6);
 }
 
 static void print_text(struct stalls *s, size_t shown)
 {
-	static const char *const headers[] = {
-	    ">PID",	     "COMMAND",	 ">RECLAIMS",  ">RECLAIM_MS",  ">AVG_MS",     ">THRASHING",
-	    ">THRASHING_MS", ">SWAPINS", ">SWAPIN_MS", ">COMPACTIONS", ">COMPACT_MS",
-	};
+	/* with -n or -r, for scripts: the rows alone */
+	bool titles = !s->cli->out.noheadings && !s->cli->out.raw;
 	struct table *t;
 
-	if (s->interval > 0)
+	if (titles && s->interval > 0)
 		printf("Delays over %.1f s of %zu processes (taskstats version %d), "
 		       "by time in direct reclaim:\n",
 		       s->interval, s->npids, s->version);
-	else
+	else if (titles)
 		printf("Delays since each of %zu processes started (taskstats version %d), "
 		       "by time in direct reclaim:\n",
 		       s->npids, s->version);
 	if (!shown) {
-		printf("no process was delayed by reclaim, thrashing, swap-in or compaction\n");
+		if (titles)
+			printf("no process was delayed by reclaim, thrashing, swap-in or "
+			       "compaction\n");
 		return;
 	}
-	t = table_new(s->cli, headers, 11);
+	t = table_new(s->cli, &stalls_columns);
 	for (size_t i = 0; i < shown; i++) {
 		const struct task *k = &s->tasks[i];
-		char pid[16], c[NKINDS][24], ms[NKINDS][24], avg[24], *comm;
+		char *comm = printable(k->comm); /* a process names itself: no escape sequences */
 
-		snprintf(pid, sizeof(pid), "%d", (int)k->pid);
+		table_row(t);
+		table_setf(t, S_PID, "%d", (int)k->pid);
+		table_set(t, S_COMMAND, comm);
+		free(comm);
 		for (int j = 0; j < NKINDS; j++) {
-			snprintf(c[j], sizeof(c[j]), "%llu", (unsigned long long)k->count[j]);
-			format_ms(ms[j], sizeof(ms[j]), k->total_ns[j]);
+			table_setf(t, kind_count_col[j], "%llu", (unsigned long long)k->count[j]);
+			set_ms(t, kind_ms_col[j], k->total_ns[j]);
 		}
 		if (k->count[0])
-			format_ms(avg, sizeof(avg), k->total_ns[0] / k->count[0]);
+			set_ms(t, S_AVG_MS, k->total_ns[0] / k->count[0]);
 		else
-			snprintf(avg, sizeof(avg), "-");
-		comm = printable(k->comm); /* a process names itself: no escape sequences */
-		table_add(t, pid, comm, c[0], ms[0], avg, c[1], ms[1], c[2], ms[2], c[3], ms[3]);
-		free(comm);
+			table_set(t, S_AVG_MS, NULL);
 	}
-	table_print(t, stdout);
+	table_print(t);
 	table_free(t);
 }
 
@@ -323,7 +368,7 @@ static void stalls_help(FILE *out)
 	      "\nOptions:\n"
 	      "  -i, --interval SECONDS  measure over this long (default 5); 0: the totals\n"
 	      "                          since each process started\n"
-	      "  -n, --top N             show at most N processes (default 10)\n"
+	      "  -t, --top N             show at most N processes (default 10)\n"
 	      "      --enable            turn delay accounting on for the run if it is off\n"
 	      "                          (turned off again at the end, also on Ctrl-C)\n"
 	      "  -J, --json              JSON output\n"
@@ -335,14 +380,16 @@ static int parse_options(struct stalls *s, int argc, char **argv)
 {
 	static const struct option opts[] = {
 	    {"interval", required_argument, NULL, 'i'},
-	    {"top", required_argument, NULL, 'n'},
+	    {"top", required_argument, NULL, 't'},
 	    {"enable", no_argument, NULL, 'E'},
 	    COMMON_LONG_OPTIONS,
+	    TABLE_LONG_OPTIONS,
 	    {0},
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS "i:n:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS TABLE_SHORT_OPTIONS "i:t:", opts,
+				NULL)) != -1) {
 		bool done;
 		int r;
 
@@ -354,7 +401,7 @@ static int parse_options(struct stalls *s, int argc, char **argv)
 				return usage_error(
 				    "stalls: --interval: not a number of seconds: '%s'", optarg);
 			break;
-		case 'n':
+		case 't':
 			if (!parse_count(optarg, &s->top))
 				return usage_error("stalls: --top: not a positive number: '%s'",
 						   optarg);
@@ -370,7 +417,7 @@ static int parse_options(struct stalls *s, int argc, char **argv)
 	}
 	if (optind < argc)
 		return usage_error("stalls: unexpected argument '%s'", argv[optind]);
-	return 0;
+	return table_check(s->cli, "stalls", &stalls_columns);
 }
 
 static void stalls_free(struct stalls *s)
@@ -407,7 +454,8 @@ static int run_stalls(struct cli *cli, int argc, char **argv)
 const struct command cmd_stalls = {
     .name = "stalls",
     .run = run_stalls,
-    .args = "[-i SECONDS] [-n TOP] [--enable] [--json]",
+    .args = "[-i SECONDS] [-t TOP] [--enable] [-o LIST] [--output-all] [-n] [-r] [--json]",
     .summary = "Show the processes delayed most by reclaim (taskstats)",
     .help = stalls_help,
+    .tables = (const struct coltable *const[]){&stalls_columns, NULL},
 };

@@ -123,7 +123,8 @@ static cJSON *json_psi_line(const struct reclaim_pressure *p, enum reclaim_press
 	return o;
 }
 
-static void status_json(struct cli *cli, const struct snapshot *s)
+/* The whole document, or with @only_key only that key of it. */
+static void status_json(struct cli *cli, const struct snapshot *s, const char *only_key)
 {
 	cJSON *root = json_document(), *o, *a;
 	const char *release = reclaim_kernel_release(cli->ctx);
@@ -164,6 +165,13 @@ static void status_json(struct cli *cli, const struct snapshot *s)
 	cJSON_AddItemToObject(root, "throttle", json_throttle(s));
 	o = cJSON_AddObjectToObject(root, "swap");
 	json_add_swap(o, s->swaps, knob_value(s, "swap_round_robin_quota_kb"));
+	if (only_key) {
+		cJSON *part = json_document();
+
+		cJSON_AddItemToObject(part, only_key, cJSON_DetachItemFromObject(root, only_key));
+		cJSON_Delete(root);
+		root = part;
+	}
 	json_print(root);
 	cJSON_Delete(root);
 }
@@ -204,15 +212,83 @@ static void format_value(char *buf, size_t size, const struct reclaim_knob *k, i
 		snprintf(buf, size, "%" PRId64, v);
 }
 
+enum { K_KNOB, K_VALUE, K_DEFAULT, K_MIN, K_MAX, K_UNIT, K_PATH, K_DESCRIPTION };
+
+static const struct colinfo knob_cols[] = {
+    [K_KNOB] = {"KNOB", 0, 0, "knob name", NULL, CJ_NONE},
+    [K_VALUE] = {"VALUE", 0, COL_RIGHT, "current value, unsupported or unknown", "value",
+		 CJ_NUMBER},
+    [K_DEFAULT] = {"DEFAULT", 0, COL_RIGHT, "kernel default, or boot-time", "default", CJ_NUMBER},
+    [K_MIN] = {"MIN", 0, COL_RIGHT, "smallest value accepted", "min", CJ_NUMBER},
+    [K_MAX] = {"MAX", 0, COL_RIGHT, "largest value accepted", "max", CJ_NUMBER},
+    [K_UNIT] = {"UNIT", 0, 0, "unit of the value (KiB), or -", "unit", CJ_STRING},
+    [K_PATH] = {"PATH", 0, 0, "the file under /proc/sys", "path", CJ_STRING},
+    [K_DESCRIPTION] = {"DESCRIPTION", 0.3, COL_TRUNC, "what the knob does", NULL, CJ_NONE},
+};
+
+enum { N_NODE, N_ONLINE, N_MEMORY, N_TOTAL, N_FREE, N_CPUS, N_KSWAPD, N_DISTANCE };
+
+static const struct colinfo node_cols[] = {
+    [N_NODE] = {"NODE", 0, COL_RIGHT, "NUMA node", "id", CJ_NUMBER},
+    [N_ONLINE] = {"ONLINE", 0, 0, "whether the node is online", "online", CJ_BOOL},
+    [N_MEMORY] = {"MEMORY", 0, 0, "whether it has memory", "has_memory", CJ_BOOL},
+    [N_TOTAL] = {"TOTAL", 0, COL_RIGHT | COL_SIZE, "its memory (MemTotal)", "memory_total_kb",
+		 CJ_NUMBER},
+    [N_FREE] = {"FREE", 0, COL_RIGHT | COL_SIZE, "its free memory (MemFree)", "memory_free_kb",
+		CJ_NUMBER},
+    [N_CPUS] = {"CPUS", 0, 0, "its CPUs, or none", "cpus", CJ_ARRAY},
+    [N_KSWAPD] = {"KSWAPD", 0, COL_RIGHT, "kswapd threads running for it", "kswapd", CJ_ARRAY},
+    [N_DISTANCE] = {"DISTANCE", 0, 0, "distances to every node, as in sysfs", "distance", CJ_ARRAY},
+};
+
+enum { Z_NODE, Z_ZONE, Z_MANAGED, Z_FREE, Z_MIN, Z_LOW, Z_HIGH };
+
+static const struct colinfo zone_cols[] = {
+    [Z_NODE] = {"NODE", 0, COL_RIGHT, "NUMA node", NULL, CJ_NONE},
+    [Z_ZONE] = {"ZONE", 0, 0, "zone name", "name", CJ_STRING},
+    [Z_MANAGED] = {"MANAGED", 0, COL_RIGHT, "pages the buddy allocator manages", "managed_pages",
+		   CJ_NUMBER},
+    [Z_FREE] = {"FREE", 0, COL_RIGHT, "free pages", "free_pages", CJ_NUMBER},
+    [Z_MIN] = {"MIN", 0, COL_RIGHT, "min watermark, in pages", "min", CJ_NUMBER},
+    [Z_LOW] = {"LOW", 0, COL_RIGHT, "low watermark: kswapd wakes below it", "low", CJ_NUMBER},
+    [Z_HIGH] = {"HIGH", 0, COL_RIGHT, "high watermark: kswapd sleeps above it", "high", CJ_NUMBER},
+};
+
+enum { C_COUNTER, C_VALUE };
+
+static const struct colinfo counter_cols[] = {
+    [C_COUNTER] = {"COUNTER", 0, 0, "reclaim counter of /proc/vmstat", NULL, CJ_NONE},
+    [C_VALUE] = {"VALUE", 0, COL_RIGHT, "its value since boot", NULL, CJ_NUMBER},
+};
+
+enum { P_KIND, P_AVG10, P_AVG60, P_AVG300, P_TOTAL };
+
+static const struct colinfo pressure_cols[] = {
+    [P_KIND] = {"KIND", 0, 0, "some (a task stalled) or full (all stalled)", NULL, CJ_NONE},
+    [P_AVG10] = {"AVG10", 6, COL_RIGHT, "% of time stalled over 10 s", "avg10", CJ_NUMBER},
+    [P_AVG60] = {"AVG60", 6, COL_RIGHT, "% of time stalled over 60 s", "avg60", CJ_NUMBER},
+    [P_AVG300] = {"AVG300", 6, COL_RIGHT, "% of time stalled over 300 s", "avg300", CJ_NUMBER},
+    [P_TOTAL] = {"TOTAL", 0, COL_RIGHT, "time stalled since boot", "total_us", CJ_NUMBER},
+};
+
+static const struct coltable knobs_columns =
+    COLTABLE("knobs", knob_cols, "KNOB,VALUE,DEFAULT,MIN,MAX,DESCRIPTION", "knobs{}");
+static const struct coltable nodes_columns =
+    COLTABLE("nodes", node_cols, "NODE,ONLINE,MEMORY,TOTAL,FREE,CPUS,KSWAPD,DISTANCE", "nodes[]");
+static const struct coltable zones_columns =
+    COLTABLE("zones", zone_cols, "NODE,ZONE,MANAGED,FREE,MIN,LOW,HIGH", "nodes[].zones[]");
+static const struct coltable counters_columns =
+    COLTABLE("counters", counter_cols, "COUNTER,VALUE", "vmstat{}");
+static const struct coltable pressure_columns =
+    COLTABLE("pressure", pressure_cols, "KIND,AVG10,AVG60,AVG300,TOTAL", "pressure{}");
+
 static void print_knobs(struct cli *cli, const struct snapshot *s)
 {
-	static const char *const headers[] = {"KNOB", ">VALUE", ">DEFAULT",
-					      ">MIN", ">MAX",	"DESCRIPTION"};
-	struct table *t = table_new(cli, headers, 6);
+	struct table *t = table_new(cli, &knobs_columns);
 
 	for (size_t i = 0; i < reclaim_knob_count(); i++) {
 		const struct reclaim_knob *k = reclaim_knob_get(i);
-		char value[48], def[48], min[32], max[32];
+		char value[48], def[48];
 
 		if (s->has_knob[i])
 			format_value(value, sizeof(value), k, s->knob_value[i]);
@@ -222,75 +298,76 @@ static void print_knobs(struct cli *cli, const struct snapshot *s)
 			format_value(def, sizeof(def), k, reclaim_knob_default(k));
 		else
 			snprintf(def, sizeof(def), "boot-time");
-		snprintf(min, sizeof(min), "%" PRId64, reclaim_knob_min(k));
-		snprintf(max, sizeof(max), "%" PRId64, reclaim_knob_max(k));
-		table_add(t, reclaim_knob_name(k), value, def, min, max,
-			  reclaim_knob_description(k));
+		table_row(t);
+		table_set(t, K_KNOB, reclaim_knob_name(k));
+		table_set(t, K_VALUE, value);
+		table_set(t, K_DEFAULT, def);
+		table_setf(t, K_MIN, "%" PRId64, reclaim_knob_min(k));
+		table_setf(t, K_MAX, "%" PRId64, reclaim_knob_max(k));
+		table_set(t, K_UNIT, reclaim_knob_unit(k) == RECLAIM_UNIT_KB ? "KiB" : NULL);
+		table_set(t, K_PATH, reclaim_knob_path(k));
+		table_set(t, K_DESCRIPTION, reclaim_knob_description(k));
 	}
-	table_print(t, stdout);
+	table_print(t);
 	table_free(t);
 }
 
 static void print_nodes(struct cli *cli, const struct snapshot *s)
 {
-	static const char *const headers[] = {">NODE", "ONLINE", "MEMORY",  ">TOTAL",
-					      ">FREE", "CPUS",	 ">KSWAPD", "DISTANCE"};
-	struct table *t = table_new(cli, headers, 8);
+	struct table *t = table_new(cli, &nodes_columns);
 
 	for (size_t i = 0; i < reclaim_topology_node_count(s->topo); i++) {
 		const struct reclaim_node *n = reclaim_topology_node(s->topo, i);
-		char id[16], total[16], freekb[16], nk[16], dist[256] = "";
+		char dist[256] = "";
 		const unsigned int *cpus;
 		const int *d;
 		size_t count, len = 0;
 		char *cpulist;
 
-		snprintf(id, sizeof(id), "%d", reclaim_node_id(n));
-		format_kb(total, sizeof(total), reclaim_node_mem_total_kb(n));
-		format_kb(freekb, sizeof(freekb), reclaim_node_mem_free_kb(n));
-		snprintf(nk, sizeof(nk), "%zu",
-			 reclaim_kswapd_list_count_node(s->kswapd, reclaim_node_id(n)));
+		table_row(t);
+		table_setf(t, N_NODE, "%d", reclaim_node_id(n));
+		table_set(t, N_ONLINE, reclaim_node_is_online(n) ? "yes" : "no");
+		table_set(t, N_MEMORY, reclaim_node_has_memory(n) ? "yes" : "no");
+		table_set_size(t, N_TOTAL, reclaim_node_mem_total_kb(n));
+		table_set_size(t, N_FREE, reclaim_node_mem_free_kb(n));
 		cpus = reclaim_node_cpus(n, &count);
 		cpulist = format_cpulist(cpus, count);
+		table_set(t, N_CPUS, cpulist[0] ? cpulist : "none");
+		free(cpulist);
+		table_setf(t, N_KSWAPD, "%zu",
+			   reclaim_kswapd_list_count_node(s->kswapd, reclaim_node_id(n)));
 		d = reclaim_node_distance(n, &count);
 		for (size_t j = 0; j < count && len + 8 < sizeof(dist); j++)
 			len += (size_t)snprintf(dist + len, sizeof(dist) - len, "%s%d",
 						j ? " " : "", d[j]);
-		table_add(t, id, reclaim_node_is_online(n) ? "yes" : "no",
-			  reclaim_node_has_memory(n) ? "yes" : "no", total, freekb,
-			  cpulist[0] ? cpulist : "none", nk, dist[0] ? dist : "-");
-		free(cpulist);
+		table_set(t, N_DISTANCE, dist[0] ? dist : NULL);
 	}
-	table_print(t, stdout);
+	table_print(t);
 	table_free(t);
 }
 
 static void print_zones(struct cli *cli, const struct snapshot *s)
 {
-	static const char *const headers[] = {">NODE", "ZONE", ">MANAGED", ">FREE",
-					      ">MIN",  ">LOW", ">HIGH"};
-	struct table *t = table_new(cli, headers, 7);
-	size_t rows = 0;
+	struct table *t = table_new(cli, &zones_columns);
 
 	for (size_t i = 0; i < reclaim_topology_node_count(s->topo); i++) {
 		const struct reclaim_node *n = reclaim_topology_node(s->topo, i);
 
 		for (size_t j = 0; j < reclaim_node_zone_count(n); j++) {
 			const struct reclaim_zone *z = reclaim_node_zone(n, j);
-			char id[16], m[24], f[24], mi[24], lo[24], hi[24];
 
-			snprintf(id, sizeof(id), "%d", reclaim_node_id(n));
-			snprintf(m, sizeof(m), "%" PRIu64, reclaim_zone_managed_pages(z));
-			snprintf(f, sizeof(f), "%" PRIu64, reclaim_zone_free_pages(z));
-			snprintf(mi, sizeof(mi), "%" PRIu64, reclaim_zone_min_pages(z));
-			snprintf(lo, sizeof(lo), "%" PRIu64, reclaim_zone_low_pages(z));
-			snprintf(hi, sizeof(hi), "%" PRIu64, reclaim_zone_high_pages(z));
-			table_add(t, id, reclaim_zone_name(z), m, f, mi, lo, hi);
-			rows++;
+			table_row(t);
+			table_setf(t, Z_NODE, "%d", reclaim_node_id(n));
+			table_set(t, Z_ZONE, reclaim_zone_name(z));
+			table_setf(t, Z_MANAGED, "%" PRIu64, reclaim_zone_managed_pages(z));
+			table_setf(t, Z_FREE, "%" PRIu64, reclaim_zone_free_pages(z));
+			table_setf(t, Z_MIN, "%" PRIu64, reclaim_zone_min_pages(z));
+			table_setf(t, Z_LOW, "%" PRIu64, reclaim_zone_low_pages(z));
+			table_setf(t, Z_HIGH, "%" PRIu64, reclaim_zone_high_pages(z));
 		}
 	}
-	if (rows)
-		table_print(t, stdout);
+	if (table_rows(t))
+		table_print(t);
 	else
 		printf("no /proc/zoneinfo\n");
 	table_free(t);
@@ -298,27 +375,24 @@ static void print_zones(struct cli *cli, const struct snapshot *s)
 
 static void print_counters(struct cli *cli, const struct snapshot *s)
 {
-	static const char *const headers[] = {"COUNTER", ">VALUE"};
 	struct table *t;
 
 	if (!s->vmstat) {
 		printf("no /proc/vmstat\n");
 		return;
 	}
-	t = table_new(cli, headers, 2);
+	t = table_new(cli, &counters_columns);
 	for (size_t i = 0; i < reclaim_vmstat_count(s->vmstat); i++) {
-		char v[24];
-
-		snprintf(v, sizeof(v), "%" PRIu64, reclaim_vmstat_value(s->vmstat, i));
-		table_add(t, reclaim_vmstat_name(s->vmstat, i), v);
+		table_row(t);
+		table_set(t, C_COUNTER, reclaim_vmstat_name(s->vmstat, i));
+		table_setf(t, C_VALUE, "%" PRIu64, reclaim_vmstat_value(s->vmstat, i));
 	}
-	table_print(t, stdout);
+	table_print(t);
 	table_free(t);
 }
 
 static void print_pressure(struct cli *cli, const struct snapshot *s)
 {
-	static const char *const headers[] = {"", ">AVG10", ">AVG60", ">AVG300", ">TOTAL"};
 	static const char *const kinds[] = {"some", "full"};
 	struct table *t;
 
@@ -326,26 +400,25 @@ static void print_pressure(struct cli *cli, const struct snapshot *s)
 		printf("%s\n", s->pressure_missing);
 		return;
 	}
-	t = table_new(cli, headers, 5);
+	t = table_new(cli, &pressure_columns);
 	for (int k = RECLAIM_PRESSURE_SOME; k <= RECLAIM_PRESSURE_FULL; k++) {
-		char a[16], b[16], c[16], tot[32];
-
 		if (!reclaim_pressure_has(s->pressure, k))
 			continue;
-		snprintf(a, sizeof(a), "%.2f", reclaim_pressure_avg10(s->pressure, k));
-		snprintf(b, sizeof(b), "%.2f", reclaim_pressure_avg60(s->pressure, k));
-		snprintf(c, sizeof(c), "%.2f", reclaim_pressure_avg300(s->pressure, k));
-		snprintf(tot, sizeof(tot), "%.3fs",
-			 (double)reclaim_pressure_total_us(s->pressure, k) / 1e6);
-		table_add(t, kinds[k], a, b, c, tot);
+		table_row(t);
+		table_set(t, P_KIND, kinds[k]);
+		table_setf(t, P_AVG10, "%.2f", reclaim_pressure_avg10(s->pressure, k));
+		table_setf(t, P_AVG60, "%.2f", reclaim_pressure_avg60(s->pressure, k));
+		table_setf(t, P_AVG300, "%.2f", reclaim_pressure_avg300(s->pressure, k));
+		table_setf(t, P_TOTAL, "%.3fs",
+			   (double)reclaim_pressure_total_us(s->pressure, k) / 1e6);
 	}
-	table_print(t, stdout);
+	table_print(t);
 	table_free(t);
 }
 
 #define NO_SYSCTLS "unknown (no /proc/sys/vm under this root)"
 
-static void print_throttle(const struct snapshot *s)
+static void print_throttle(struct cli *cli, const struct snapshot *s)
 {
 	const int64_t *limit = knob_value(s, "max_direct_reclaimers");
 	uint64_t n;
@@ -368,38 +441,85 @@ static void print_throttle(const struct snapshot *s)
 		       "/proc/vmstat)\n");
 }
 
-static void status_text(struct cli *cli, const struct snapshot *s)
+static void print_threads(struct cli *cli, const struct snapshot *s)
 {
-	print_kernel(cli, s);
-	printf("\n");
-	heading(cli, "Knobs");
-	print_knobs(cli, s);
-	printf("\n");
-	heading(cli, reclaim_topology_is_numa(s->topo) ? "NUMA nodes"
-						       : "NUMA nodes (no NUMA in sysfs: one node)");
-	print_nodes(cli, s);
-	printf("\n");
-	heading(cli, "kswapd threads");
 	if (reclaim_kswapd_list_count(s->kswapd))
-		threads_table(cli, s->kswapd, stdout);
+		threads_table(cli, s->kswapd);
 	else
 		printf("none found\n");
-	printf("\n");
-	heading(cli, "Direct reclaim throttle");
-	print_throttle(s);
-	printf("\n");
-	heading(cli, "Swap");
+}
+
+static void print_swap(struct cli *cli, const struct snapshot *s, unsigned int parts)
+{
 	swap_print(cli, s->swaps, knob_value(s, "swap_round_robin_quota_kb"),
-		   s->sysctls ? NULL : NO_SYSCTLS, s->swaps_missing);
-	printf("\n");
-	heading(cli, "Zones (pages)");
-	print_zones(cli, s);
-	printf("\n");
-	heading(cli, "Reclaim counters");
-	print_counters(cli, s);
-	printf("\n");
-	heading(cli, "Memory pressure");
-	print_pressure(cli, s);
+		   s->sysctls ? NULL : NO_SYSCTLS, s->swaps_missing, parts);
+}
+
+static void print_swap_all(struct cli *cli, const struct snapshot *s)
+{
+	print_swap(cli, s, SWAP_QUOTA | SWAP_RINGS | SWAP_DEVICES);
+}
+
+static void print_rings(struct cli *cli, const struct snapshot *s)
+{
+	print_swap(cli, s, SWAP_RINGS);
+}
+
+static void print_devices(struct cli *cli, const struct snapshot *s)
+{
+	print_swap(cli, s, SWAP_DEVICES);
+}
+
+/* status SECTION shows one part; -o needs a part with one table. */
+struct section {
+	const char *name;
+	const char *title; /* in plain status, above the part */
+	void (*print)(struct cli *cli, const struct snapshot *s);
+	const struct coltable *columns;
+	const char *json_key; /* what status SECTION --json keeps */
+	bool in_all;	      /* part of plain status */
+};
+
+static const struct section sections[] = {
+    {"knobs", "Knobs", print_knobs, &knobs_columns, "knobs", true},
+    {"nodes", "NUMA nodes", print_nodes, &nodes_columns, "nodes", true},
+    {"threads", "kswapd threads", print_threads, &threads_columns, "nodes", true},
+    {"throttle", "Direct reclaim throttle", print_throttle, NULL, "throttle", true},
+    {"swap", "Swap", print_swap_all, NULL, "swap", true},
+    {"rings", NULL, print_rings, &rings_columns, "swap", false},
+    {"devices", NULL, print_devices, &devices_columns, "swap", false},
+    {"zones", "Zones (pages)", print_zones, &zones_columns, "nodes", true},
+    {"counters", "Reclaim counters", print_counters, &counters_columns, "vmstat", true},
+    {"pressure", "Memory pressure", print_pressure, &pressure_columns, "pressure", true},
+};
+
+static const struct section *find_section(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_LEN(sections); i++)
+		if (strcmp(sections[i].name, name) == 0)
+			return &sections[i];
+	return NULL;
+}
+
+static void status_text(struct cli *cli, const struct snapshot *s, const struct section *only)
+{
+	/* One part alone is printed bare, for scripts. */
+	if (only) {
+		only->print(cli, s);
+		return;
+	}
+	print_kernel(cli, s);
+	for (size_t i = 0; i < ARRAY_LEN(sections); i++) {
+		const char *title = sections[i].title;
+
+		if (!sections[i].in_all)
+			continue;
+		if (sections[i].print == print_nodes && !reclaim_topology_is_numa(s->topo))
+			title = "NUMA nodes (no NUMA in sysfs: one node)";
+		printf("\n");
+		heading(cli, title);
+		sections[i].print(cli, s);
+	}
 }
 
 static void status_help(FILE *out)
@@ -408,30 +528,59 @@ static void status_help(FILE *out)
 	      "with their CPUs, memory, zones and kswapd threads, the direct reclaim\n"
 	      "throttle, the swap rings, the reclaim counters of /proc/vmstat and memory\n"
 	      "pressure (PSI). What the kernel lacks is shown as unsupported.\n"
+	      "\n"
+	      "With a SECTION, only that part: knobs, nodes, threads, throttle, swap,\n"
+	      "rings, devices, zones, counters or pressure (with --json, only its key).\n"
+	      "-o and --output-all need a section with one table.\n"
 	      "\nOptions:\n"
-	      "  -J, --json   JSON output (schema 1, see reclaimctl(8))\n"
-	      "  -h, --help   this help\n"
+	      "  -J, --json          JSON output (schema 1, see reclaimctl(8))\n"
 	      "  -P, --prometheus    Prometheus text format (see PROMETHEUS METRICS in\n"
 	      "                      reclaimctl(8))\n"
 	      "      --textfile DIR  write it to DIR/reclaimctl.prom, atomically (for\n"
-	      "                      node_exporter's textfile collector)\n",
+	      "                      node_exporter's textfile collector)\n"
+	      "  -h, --help          this help\n",
 	      out);
+}
+
+/* The section named by the operand, and the checks of -o against its table. */
+static int status_section(struct cli *cli, int argc, char **argv, const struct section **only)
+{
+	*only = NULL;
+	if (argc > 1)
+		return usage_error("status: unexpected argument '%s'", argv[1]);
+	if (argc == 1) {
+		*only = find_section(argv[0]);
+		if (!*only)
+			return usage_error("status: unknown section '%s' (knobs, nodes, threads, "
+					   "throttle, swap, rings, devices, zones, counters, "
+					   "pressure)",
+					   argv[0]);
+	}
+	if (!table_columns_given(cli))
+		return 0;
+	if (!*only || !(*only)->columns)
+		return usage_error("status: -o and --output-all are for one table: status knobs, "
+				   "nodes, threads, rings, devices, zones, counters or pressure");
+	return table_check(cli, "status", (*only)->columns);
 }
 
 static int run_status(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
 	    COMMON_LONG_OPTIONS,
+	    TABLE_LONG_OPTIONS,
 	    {"prometheus", no_argument, NULL, 'P'},
 	    {"textfile", required_argument, NULL, 'T'},
 	    {0},
 	};
+	const struct section *only;
 	struct snapshot s = {0};
 	const char *textfile = NULL;
 	bool prometheus = false;
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS "P", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS TABLE_SHORT_OPTIONS "P", opts,
+				NULL)) != -1) {
 		bool done;
 
 		if (c == 'P' || c == 'T') {
@@ -443,18 +592,21 @@ static int run_status(struct cli *cli, int argc, char **argv)
 		if (done)
 			return r;
 	}
-	if (optind < argc)
-		return usage_error("status: unexpected argument '%s'", argv[optind]);
+	r = status_section(cli, argc - optind, argv + optind, &only);
+	if (r)
+		return r;
 	if (prometheus && cli->json)
 		return usage_error("status: --json and --prometheus exclude each other");
+	if (prometheus && only)
+		return usage_error("status: --prometheus exports every section");
 	r = snapshot_read(cli, &s);
 	if (r == 0) {
 		if (prometheus)
 			r = prometheus_status(cli, &s, textfile);
 		else if (cli->json)
-			status_json(cli, &s);
+			status_json(cli, &s, only ? only->json_key : NULL);
 		else
-			status_text(cli, &s);
+			status_text(cli, &s, only);
 	}
 	snapshot_free(&s);
 	return r;
@@ -463,7 +615,11 @@ static int run_status(struct cli *cli, int argc, char **argv)
 const struct command cmd_status = {
     .name = "status",
     .run = run_status,
-    .args = "[--json | --prometheus | --textfile DIR]",
+    .args = "[SECTION] [-o LIST] [--output-all] [-n] [-r] [-b] [--json | --prometheus | "
+	    "--textfile DIR]",
     .summary = "Show kernel support, knobs, nodes, kswapd threads, counters and pressure",
     .help = status_help,
+    .tables = (const struct coltable *const[]){&knobs_columns, &nodes_columns, &threads_columns,
+					       &rings_columns, &devices_columns, &zones_columns,
+					       &counters_columns, &pressure_columns, NULL},
 };

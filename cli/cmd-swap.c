@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "reclaimctl.h"
 
@@ -124,34 +125,66 @@ char *printable(const char *s)
 	return out;
 }
 
-static void percent(char *buf, size_t size, uint64_t used, uint64_t total)
+enum { R_PRIO, R_DEVICES, R_SIZE, R_USED, R_USE, R_BALANCE };
+
+static const struct colinfo ring_cols[] = {
+    [R_PRIO] = {"PRIO", 0, COL_RIGHT, "priority of the ring's devices", "priority", CJ_NUMBER},
+    [R_DEVICES] = {"DEVICES", 0, COL_RIGHT, "devices in the ring", "devices", CJ_ARRAY},
+    [R_SIZE] = {"SIZE", 0, COL_RIGHT | COL_SIZE, "their size", "size_kb", CJ_NUMBER},
+    [R_USED] = {"USED", 0, COL_RIGHT | COL_SIZE, "what they hold", "used_kb", CJ_NUMBER},
+    [R_USE] = {"USE%", 0, COL_RIGHT, "used, in percent of the size", NULL, CJ_NONE},
+    [R_BALANCE] = {"BALANCE", 0, COL_RIGHT,
+		   "lowest / highest used fraction of its devices: 1.00 is even", "balance",
+		   CJ_NUMBER},
+};
+
+enum { D_PRIO, D_DEVICE, D_TYPE, D_KIND, D_DISK, D_ROTA, D_SIZE, D_USED, D_USE, D_ON };
+
+static const struct colinfo device_cols[] = {
+    [D_PRIO] = {"PRIO", 0, COL_RIGHT, "priority", "priority", CJ_NUMBER},
+    [D_DEVICE] = {"DEVICE", 0, 0, "device or file, as /proc/swaps names it", "path", CJ_STRING},
+    [D_TYPE] = {"TYPE", 0, 0, "partition or file", "type", CJ_STRING},
+    [D_KIND] = {"KIND", 0, 0, "zram, non-rotational, rotational or unknown", "kind", CJ_STRING},
+    [D_DISK] = {"DISK", 0, 0, "the whole disk under it", "disk", CJ_STRING},
+    [D_ROTA] = {"ROTA", 0, COL_RIGHT, "rotational (1) or not (0), from sysfs", "rotational",
+		CJ_BOOL},
+    [D_SIZE] = {"SIZE", 0, COL_RIGHT | COL_SIZE, "size", "size_kb", CJ_NUMBER},
+    [D_USED] = {"USED", 0, COL_RIGHT | COL_SIZE, "what it holds", "used_kb", CJ_NUMBER},
+    [D_USE] = {"USE%", 0, COL_RIGHT, "used, in percent of the size", NULL, CJ_NONE},
+    [D_ON] = {"ON", 0, 0, "for a swap file: its block device and mount point", "mountpoint",
+	      CJ_STRING},
+};
+
+const struct coltable rings_columns =
+    COLTABLE("rings", ring_cols, "PRIO,DEVICES,SIZE,USED,USE%,BALANCE", "rings[]");
+const struct coltable devices_columns =
+    COLTABLE("devices", device_cols, "PRIO,DEVICE,TYPE,KIND,DISK,ROTA,SIZE,USED,USE%,ON",
+	     "rings[].devices[]");
+
+static void set_percent(struct table *t, int id, uint64_t used, uint64_t total)
 {
 	if (total == 0)
-		snprintf(buf, size, "-");
+		table_set(t, id, NULL);
 	else
-		snprintf(buf, size, "%" PRIu64 "%%", (used * 100 + total / 2) / total);
+		table_setf(t, id, "%" PRIu64 "%%", (used * 100 + total / 2) / total);
 }
 
 static void print_rings(struct cli *cli, const struct reclaim_swaps *swaps)
 {
-	static const char *const headers[] = {">PRIO", ">DEVICES", ">SIZE",
-					      ">USED", ">USE%",	   ">BALANCE"};
-	struct table *t = table_new(cli, headers, 6);
+	struct table *t = table_new(cli, &rings_columns);
 
 	for (size_t i = 0; i < reclaim_swaps_ring_count(swaps); i++) {
 		const struct reclaim_swap_ring *r = reclaim_swaps_ring(swaps, i);
-		char prio[16], n[16], size[16], used[16], use[16], bal[16];
 
-		snprintf(prio, sizeof(prio), "%d", reclaim_swap_ring_priority(r));
-		snprintf(n, sizeof(n), "%zu", reclaim_swap_ring_count(r));
-		format_kb(size, sizeof(size), reclaim_swap_ring_size_kb(r));
-		format_kb(used, sizeof(used), reclaim_swap_ring_used_kb(r));
-		percent(use, sizeof(use), reclaim_swap_ring_used_kb(r),
-			reclaim_swap_ring_size_kb(r));
-		snprintf(bal, sizeof(bal), "%.2f", reclaim_swap_ring_balance(r));
-		table_add(t, prio, n, size, used, use, bal);
+		table_row(t);
+		table_setf(t, R_PRIO, "%d", reclaim_swap_ring_priority(r));
+		table_setf(t, R_DEVICES, "%zu", reclaim_swap_ring_count(r));
+		table_set_size(t, R_SIZE, reclaim_swap_ring_size_kb(r));
+		table_set_size(t, R_USED, reclaim_swap_ring_used_kb(r));
+		set_percent(t, R_USE, reclaim_swap_ring_used_kb(r), reclaim_swap_ring_size_kb(r));
+		table_setf(t, R_BALANCE, "%.2f", reclaim_swap_ring_balance(r));
 	}
-	table_print(t, stdout);
+	table_print(t);
 	table_free(t);
 }
 
@@ -174,48 +207,55 @@ static void format_on(char *buf, size_t size, const struct reclaim_swap *d)
 
 static void print_devices(struct cli *cli, const struct reclaim_swaps *swaps)
 {
-	static const char *const headers[] = {">PRIO", "DEVICE", "TYPE",  "KIND",  "DISK",
-					      ">ROTA", ">SIZE",	 ">USED", ">USE%", "ON"};
-	struct table *t = table_new(cli, headers, 10);
+	struct table *t = table_new(cli, &devices_columns);
 
 	for (size_t i = 0; i < reclaim_swaps_ring_count(swaps); i++) {
 		const struct reclaim_swap_ring *r = reclaim_swaps_ring(swaps, i);
 
 		for (size_t j = 0; j < reclaim_swap_ring_count(r); j++) {
 			const struct reclaim_swap *d = reclaim_swap_ring_get(r, j);
-			char prio[16], rota[4] = "-", size[16], used[16], use[16], on[1024];
+			char on[1024];
 			char *path = printable(reclaim_swap_path(d));
 
-			snprintf(prio, sizeof(prio), "%d", reclaim_swap_priority(d));
-			if (reclaim_swap_rotational(d) >= 0)
-				snprintf(rota, sizeof(rota), "%d", reclaim_swap_rotational(d));
-			format_kb(size, sizeof(size), reclaim_swap_size_kb(d));
-			format_kb(used, sizeof(used), reclaim_swap_used_kb(d));
-			percent(use, sizeof(use), reclaim_swap_used_kb(d), reclaim_swap_size_kb(d));
-			format_on(on, sizeof(on), d);
-			table_add(t, prio, path, reclaim_swap_type(d),
-				  reclaim_swap_kind_name(reclaim_swap_kind(d)),
-				  reclaim_swap_disk(d), rota, size, used, use, on);
+			table_row(t);
+			table_setf(t, D_PRIO, "%d", reclaim_swap_priority(d));
+			table_set(t, D_DEVICE, path);
 			free(path);
+			table_set(t, D_TYPE, reclaim_swap_type(d));
+			table_set(t, D_KIND, reclaim_swap_kind_name(reclaim_swap_kind(d)));
+			table_set(t, D_DISK, reclaim_swap_disk(d));
+			if (reclaim_swap_rotational(d) >= 0)
+				table_setf(t, D_ROTA, "%d", reclaim_swap_rotational(d));
+			else
+				table_set(t, D_ROTA, NULL);
+			table_set_size(t, D_SIZE, reclaim_swap_size_kb(d));
+			table_set_size(t, D_USED, reclaim_swap_used_kb(d));
+			set_percent(t, D_USE, reclaim_swap_used_kb(d), reclaim_swap_size_kb(d));
+			format_on(on, sizeof(on), d);
+			table_set(t, D_ON, on);
 		}
 	}
-	table_print(t, stdout);
+	table_print(t);
 	table_free(t);
 }
 
 void swap_print(struct cli *cli, const struct reclaim_swaps *swaps, const int64_t *quota,
-		const char *quota_missing, const char *missing)
+		const char *quota_missing, const char *missing, unsigned int parts)
 {
-	if (quota)
-		printf("Round-robin quota: %" PRId64
-		       " KiB from a device before the next of its ring "
-		       "(vm.swap_round_robin_quota_kb)\n",
-		       *quota);
-	else
-		printf("Round-robin quota: %s\n",
-		       quota_missing ? quota_missing
-				     : "not supported by this kernel "
-				       "(no /proc/sys/vm/swap_round_robin_quota_kb)");
+	bool both = (parts & (SWAP_RINGS | SWAP_DEVICES)) == (SWAP_RINGS | SWAP_DEVICES);
+
+	if (parts & SWAP_QUOTA) {
+		if (quota)
+			printf("Round-robin quota: %" PRId64
+			       " KiB from a device before the next of its ring "
+			       "(vm.swap_round_robin_quota_kb)\n",
+			       *quota);
+		else
+			printf("Round-robin quota: %s\n",
+			       quota_missing ? quota_missing
+					     : "not supported by this kernel "
+					       "(no /proc/sys/vm/swap_round_robin_quota_kb)");
+	}
 	if (!swaps) {
 		printf("%s\n", missing ? missing : "no /proc/swaps");
 		return;
@@ -224,17 +264,25 @@ void swap_print(struct cli *cli, const struct reclaim_swaps *swaps, const int64_
 		printf("No active swap devices.\n");
 		return;
 	}
-	printf("\n");
-	heading(cli, "Rings (highest priority first)");
-	print_rings(cli, swaps);
-	printf("\n");
-	heading(cli, "Devices");
-	print_devices(cli, swaps);
+	if (parts & SWAP_RINGS) {
+		if (parts & SWAP_QUOTA)
+			printf("\n");
+		if (both)
+			heading(cli, "Rings (highest priority first)");
+		print_rings(cli, swaps);
+	}
+	if (parts & SWAP_DEVICES) {
+		if (parts & (SWAP_QUOTA | SWAP_RINGS))
+			printf("\n");
+		if (both)
+			heading(cli, "Devices");
+		print_devices(cli, swaps);
+	}
 }
 
-/* ---- swap [rings] ---- */
+/* ---- swap [rings|devices] ---- */
 
-static int swap_rings(struct cli *cli)
+static int swap_show(struct cli *cli, unsigned int parts)
 {
 	struct reclaim_swaps *swaps;
 	int64_t quota;
@@ -253,7 +301,7 @@ static int swap_rings(struct cli *cli)
 		json_print(root);
 		cJSON_Delete(root);
 	} else {
-		swap_print(cli, swaps, has_quota ? &quota : NULL, NULL, NULL);
+		swap_print(cli, swaps, has_quota ? &quota : NULL, NULL, NULL, parts);
 	}
 	reclaim_swaps_unref(swaps);
 	return EXIT_SUCCESS;
@@ -367,6 +415,61 @@ static void print_plan_json(const struct reclaim_swap_plan *p, const struct prio
 }
 
 /*
+ * What swapoff is doing, while it does it: the library calls this once
+ * before swapoff(2) with @used = @total, which says what moves where, then
+ * from its own thread about every half second while swapoff runs; on a
+ * terminal each of those rewrites one line in place.
+ */
+struct progress {
+	bool tty;
+	bool started;
+	int width; /* of the progress line on the terminal, 0: none shown */
+};
+
+static void on_progress(const struct reclaim_swap_plan *p, uint64_t used, uint64_t total,
+			void *userdata)
+{
+	struct progress *pr = userdata;
+	uint64_t back = used < total ? total - used : 0;
+	char done[16], all[16], line[64];
+	int n;
+
+	format_kb(all, sizeof(all), total);
+	if (!pr->started) {
+		char *device = printable(reclaim_swap_plan_device(p));
+
+		pr->started = true;
+		printf("moving %s back to memory from %s...\n", all, device);
+		free(device);
+		fflush(stdout);
+		return;
+	}
+	if (!pr->tty)
+		return;
+	format_kb(done, sizeof(done), back);
+	/* rounded down: 100% only once everything is back */
+	n = snprintf(line, sizeof(line), "  %s of %s back in memory (%" PRIu64 "%%)", done, all,
+		     total ? back * 100 / total : 100);
+	/* spaces over what is left of a longer line before */
+	printf("\r%s%*s", line, n < pr->width ? pr->width - n : 0, "");
+	if (n > pr->width)
+		pr->width = n;
+	fflush(stdout);
+}
+
+/* swapoff has returned: a done change leaves no progress line, a failed one its last reading. */
+static void progress_end(struct progress *pr, bool ok)
+{
+	if (pr->width == 0)
+		return;
+	if (ok)
+		printf("\r%*s\r", pr->width, "");
+	else
+		printf("\n");
+	fflush(stdout);
+}
+
+/*
  * Under --sysroot the live change cannot happen: everything is checked as on
  * the running system, then --persist edits ROOT/etc/fstab alone, and without
  * it the command fails saying why.
@@ -374,6 +477,8 @@ static void print_plan_json(const struct reclaim_swap_plan *p, const struct prio
 static int apply_plan(struct cli *cli, struct reclaim_swap_plan *p, const struct prio_opts *o)
 {
 	unsigned int flags = RECLAIM_SWAP_LIVE | (o->persist ? RECLAIM_SWAP_PERSIST : 0);
+	struct progress pr = {.tty = isatty(STDOUT_FILENO)};
+	int r;
 
 	if (reclaim_swap_plan_check(p, flags) < 0)
 		return lib_fail(cli, EXIT_FAILURE, NULL);
@@ -391,7 +496,11 @@ static int apply_plan(struct cli *cli, struct reclaim_swap_plan *p, const struct
 			    reclaim_get_sysroot(cli->ctx));
 	else if (!on_live_root(cli))
 		return 0;
-	if (reclaim_swap_plan_apply(p, flags) < 0)
+	if (!cli->json && reclaim_swap_plan_set_progress(p, 0, on_progress, &pr) < 0)
+		return lib_fail(cli, EXIT_FAILURE, NULL);
+	r = reclaim_swap_plan_apply(p, flags);
+	progress_end(&pr, r == 0);
+	if (r < 0)
 		return lib_fail(cli, EXIT_FAILURE, NULL);
 	return 0;
 }
@@ -422,40 +531,67 @@ static int swap_priority(struct cli *cli, const char *device, const char *prio_t
 
 static void swap_help(FILE *out)
 {
-	fputs("swap [rings] shows the swap devices grouped into rings of equal priority,\n"
-	      "highest first, with size, use and balance (min/max of the devices' used\n"
-	      "fractions: 1.00 is even), and the round-robin quota.\n"
+	fputs("swap shows the round-robin quota and the swap devices grouped into rings\n"
+	      "of equal priority, highest first, with size, use and balance (min/max of the\n"
+	      "devices' used fractions: 1.00 is even); swap rings the quota and the rings\n"
+	      "only, swap devices the devices only.\n"
 	      "\n"
 	      "swap priority DEVICE PRIO changes an active device's priority (0..32767):\n"
 	      "it checks that MemAvailable exceeds what the device holds plus a margin\n"
 	      "(64 MiB or 1/32 of MemTotal, the larger), swaps it off and on again with\n"
 	      "the new priority and its /etc/fstab discard option, and puts it back with\n"
-	      "the old priority if that fails. Needs CAP_SYS_ADMIN. Under --sysroot the\n"
-	      "checks run but nothing live changes; --persist then edits ROOT/etc/fstab.\n"
+	      "the old priority if that fails. Needs CAP_SYS_ADMIN. Before swapoff it says\n"
+	      "what it moves back to memory, and on a terminal how far it got. Under\n"
+	      "--sysroot the checks run but nothing live changes; --persist then edits\n"
+	      "ROOT/etc/fstab.\n"
 	      "\nOptions:\n"
 	      "  -p, --persist  also set pri=PRIO in the device's /etc/fstab entry\n"
-	      "  -n, --dry-run  check and show the change without making it\n"
+	      "      --dry-run  check and show the change without making it\n"
 	      "  -J, --json     JSON output\n"
 	      "  -h, --help     this help\n",
 	      out);
 }
 
 static const struct option swap_opts[] = {COMMON_LONG_OPTIONS,
+					  TABLE_LONG_OPTIONS,
 					  {"persist", no_argument, NULL, 'p'},
-					  {"dry-run", no_argument, NULL, 'n'},
+					  {"dry-run", no_argument, NULL, OPT_DRY_RUN},
 					  {0}};
+
+/* swap, swap rings, swap devices: what each shows, and the table -o is for. */
+static int swap_tables(struct cli *cli, const char *sub, unsigned int *parts)
+{
+	const struct coltable *ct = NULL;
+
+	if (!sub) {
+		*parts = SWAP_QUOTA | SWAP_RINGS | SWAP_DEVICES;
+		if (table_columns_given(cli))
+			return usage_error("swap: -o and --output-all are for one table: swap "
+					   "rings or swap devices");
+		return 0;
+	}
+	if (strcmp(sub, "rings") == 0) {
+		*parts = SWAP_QUOTA | SWAP_RINGS;
+		ct = &rings_columns;
+	} else {
+		*parts = SWAP_DEVICES;
+		ct = &devices_columns;
+	}
+	return table_check(cli, "swap", ct);
+}
 
 static int swap_main(struct cli *cli, int argc, char **argv)
 {
 	struct prio_opts o = {0};
 	const char *sub;
+	unsigned int parts;
 	int c, r, n;
 
-	while ((c = getopt_long(argc, argv, "+" COMMON_SHORT_OPTIONS "pn", swap_opts, NULL)) !=
-	       -1) {
+	while ((c = getopt_long(argc, argv, "+" COMMON_SHORT_OPTIONS TABLE_SHORT_OPTIONS "p",
+				swap_opts, NULL)) != -1) {
 		bool done;
 
-		if (c == 'p' || c == 'n') {
+		if (c == 'p' || c == OPT_DRY_RUN) {
 			*(c == 'p' ? &o.persist : &o.dry_run) = true;
 			continue;
 		}
@@ -464,23 +600,29 @@ static int swap_main(struct cli *cli, int argc, char **argv)
 			return r;
 	}
 	n = argc - optind;
-	sub = n > 0 ? argv[optind] : "rings";
-	if (strcmp(sub, "rings") == 0) {
+	sub = n > 0 ? argv[optind] : NULL;
+	if (!sub || strcmp(sub, "rings") == 0 || strcmp(sub, "devices") == 0) {
 		if (n > 1)
-			return usage_error("swap rings: unexpected argument '%s'",
+			return usage_error("swap %s: unexpected argument '%s'", sub,
 					   argv[optind + 1]);
 		if (o.persist || o.dry_run)
-			return usage_error("swap rings: --%s goes with swap priority",
+			return usage_error("swap: --%s goes with swap priority",
 					   o.persist ? "persist" : "dry-run");
-		return swap_rings(cli);
+		r = swap_tables(cli, sub, &parts);
+		if (r)
+			return r;
+		return swap_show(cli, parts);
 	}
 	if (strcmp(sub, "priority") == 0) {
 		if (n != 3)
 			return usage_error("swap priority: expected DEVICE PRIO (see reclaimctl "
 					   "swap --help)");
+		r = table_options_refuse(cli, "swap priority");
+		if (r)
+			return r;
 		return swap_priority(cli, argv[optind + 1], argv[optind + 2], &o);
 	}
-	return usage_error("swap: unknown subcommand '%s' (rings, priority)", sub);
+	return usage_error("swap: unknown subcommand '%s' (rings, devices, priority)", sub);
 }
 
 static int run_swap(struct cli *cli, int argc, char **argv)
@@ -491,7 +633,9 @@ static int run_swap(struct cli *cli, int argc, char **argv)
 const struct command cmd_swap = {
     .name = "swap",
     .run = run_swap,
-    .args = "[rings] [--json] | priority DEVICE PRIO [--persist] [--dry-run] [--json]",
+    .args = "[rings|devices] [-o LIST] [-n] [-r] [-b] [--json] | priority DEVICE PRIO "
+	    "[--persist] [--dry-run] [--json]",
     .summary = "Show the swap rings; change a device's priority safely",
     .help = swap_help,
+    .tables = (const struct coltable *const[]){&rings_columns, &devices_columns, NULL},
 };

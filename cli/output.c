@@ -63,7 +63,31 @@ int show_help(const struct command *cmd)
 	       cmd->summary);
 	if (cmd->help)
 		cmd->help(stdout);
-	printf("\nGlobal options: --sysroot DIR, --json, --no-color; see reclaimctl --help.\n");
+	if (cmd->tables) {
+		size_t n = 0;
+
+		while (cmd->tables[n])
+			n++;
+		printf(
+		    "\nTable options:\n"
+		    "  -o, --output LIST   the columns to show, comma-separated; +LIST adds them\n"
+		    "                      to the default ones\n"
+		    "      --output-all    every column\n"
+		    "  -n, --noheadings    no header line\n"
+		    "  -r, --raw           unaligned: one space between columns, blanks escaped\n"
+		    "  -b, --bytes         sizes in bytes, not 4.0G\n");
+		for (size_t i = 0; i < n; i++) {
+			char title[96];
+
+			if (n == 1)
+				snprintf(title, sizeof(title), "Available output columns");
+			else
+				snprintf(title, sizeof(title), "Columns of %s %s", cmd->name,
+					 cmd->tables[i]->name);
+			table_help(stdout, cmd->tables[i], title);
+		}
+	}
+	printf("\nGlobal options: --sysroot DIR, --json, --color[=WHEN]; see reclaimctl --help.\n");
 	return 0;
 }
 
@@ -74,6 +98,11 @@ int option_error(const char *where, int opt, char **argv)
 
 	if (opt == ':')
 		return usage_error("%s%soption '%s' needs a value", prefix, sep, arg);
+	/* -n was --dry-run's short option once: say so rather than leave a guess. */
+	if (optopt == 'n' && arg[0] == '-' && arg[1] != '-')
+		return usage_error("%s%sunknown option '-n' (-n is --noheadings, for tables; "
+				   "--dry-run and --values have no short option)",
+				   prefix, sep);
 	/* For an unknown short option in a cluster (-Jx), optopt names it. */
 	if (optopt && arg[0] == '-' && arg[1] != '-')
 		return usage_error("%s%sunknown option '-%c'", prefix, sep, optopt);
@@ -83,6 +112,10 @@ int option_error(const char *where, int opt, char **argv)
 int common_option(struct cli *cli, const struct command *cmd, int opt, char **argv, bool *done)
 {
 	*done = true;
+	if (table_option(cli, opt, optarg)) {
+		*done = false;
+		return 0;
+	}
 	switch (opt) {
 	case 'h':
 		return show_help(cmd);
@@ -147,109 +180,6 @@ void heading(struct cli *cli, const char *title)
 		printf("%s\n", title);
 }
 
-struct table {
-	struct cli *cli;
-	const char *const *headers;
-	size_t ncols, nrows;
-	char **cells;
-};
-
-struct table *table_new(struct cli *cli, const char *const *headers, size_t ncols)
-{
-	struct table *t = calloc(1, sizeof(*t));
-
-	if (!t)
-		abort();
-	t->cli = cli;
-	t->headers = headers;
-	t->ncols = ncols;
-	return t;
-}
-
-void table_add(struct table *t, ...)
-{
-	va_list ap;
-
-	t->cells = realloc(t->cells, (t->nrows + 1) * t->ncols * sizeof(*t->cells));
-	if (!t->cells)
-		abort();
-	va_start(ap, t);
-	for (size_t c = 0; c < t->ncols; c++) {
-		const char *s = va_arg(ap, const char *);
-
-		t->cells[t->nrows * t->ncols + c] = strdup(s ? s : "-");
-		if (!t->cells[t->nrows * t->ncols + c])
-			abort();
-	}
-	va_end(ap);
-	t->nrows++;
-}
-
-static const char *header_text(const char *h)
-{
-	return h[0] == '>' ? h + 1 : h;
-}
-
-static void print_cell(FILE *out, const char *s, size_t width, bool right, bool last)
-{
-	if (right)
-		fprintf(out, "%*s", (int)width, s);
-	else if (last)
-		fputs(s, out);
-	else
-		fprintf(out, "%-*s", (int)width, s);
-}
-
-void table_print(struct table *t, FILE *out)
-{
-	size_t *width = calloc(t->ncols, sizeof(*width));
-
-	if (!width)
-		abort();
-	for (size_t c = 0; c < t->ncols; c++) {
-		width[c] = strlen(header_text(t->headers[c]));
-		for (size_t r = 0; r < t->nrows; r++) {
-			size_t w = strlen(t->cells[r * t->ncols + c]);
-
-			if (w > width[c])
-				width[c] = w;
-		}
-	}
-	if (t->cli->color)
-		fputs("\033[1m", out);
-	for (size_t c = 0; c < t->ncols; c++) {
-		if (c)
-			fputc(' ', out);
-		print_cell(out, header_text(t->headers[c]), width[c], t->headers[c][0] == '>',
-			   c + 1 == t->ncols);
-	}
-	if (t->cli->color)
-		fputs("\033[0m", out);
-	fputc('\n', out);
-	for (size_t r = 0; r < t->nrows; r++) {
-		for (size_t c = 0; c < t->ncols; c++) {
-			const char *cell = t->cells[r * t->ncols + c];
-
-			/* An empty last cell leaves no blank at the end of the line. */
-			if (c + 1 == t->ncols && !cell[0] && t->headers[c][0] != '>')
-				break;
-			if (c)
-				fputc(' ', out);
-			print_cell(out, cell, width[c], t->headers[c][0] == '>', c + 1 == t->ncols);
-		}
-		fputc('\n', out);
-	}
-	free(width);
-}
-
-void table_free(struct table *t)
-{
-	for (size_t i = 0; i < t->nrows * t->ncols; i++)
-		free(t->cells[i]);
-	free(t->cells);
-	free(t);
-}
-
 void json_print(cJSON *root)
 {
 	char *s = cJSON_Print(root);
@@ -277,38 +207,48 @@ cJSON *json_document(void)
 	return root;
 }
 
+static bool is_option(const char *arg)
+{
+	return arg[0] == '-' && arg[1] && !(arg[1] >= '0' && arg[1] <= '9');
+}
+
+/* -o LIST and --output LIST: the option's value is the next word (-nro LIST too). */
+static bool value_follows(const char *arg)
+{
+	if (strcmp(arg, "--output") == 0)
+		return true;
+	return arg[1] != '-' && strchr(arg, 'o') == arg + strlen(arg) - 1;
+}
+
 /*
  * "set throttle -1" must reach the range check, not getopt: returns a new
- * argv with the options first, then "--" and the operands in their order.
+ * argv with the options (and -o's value) first, then "--" and the operands
+ * in their order.
  */
 char **options_first(int argc, char **argv, int *new_argc)
 {
 	char **v = calloc((size_t)argc + 2, sizeof(*v));
+	bool *is_opt = calloc((size_t)argc + 1, sizeof(*is_opt));
 	int n = 1, i;
-	bool operands = false;
 
-	if (!v)
+	if (!v || !is_opt)
 		abort();
 	v[0] = argv[0];
-	for (i = 1; i < argc; i++)
-		if (argv[i][0] == '-' && argv[i][1] && !(argv[i][1] >= '0' && argv[i][1] <= '9') &&
-		    !operands) {
-			if (strcmp(argv[i], "--") == 0)
-				operands = true;
-			else
-				v[n++] = argv[i];
-		}
-	v[n++] = "--";
-	operands = false;
-	for (i = 1; i < argc; i++) {
-		bool is_opt =
-		    argv[i][0] == '-' && argv[i][1] && !(argv[i][1] >= '0' && argv[i][1] <= '9');
-
-		if (!operands && strcmp(argv[i], "--") == 0)
-			operands = true;
-		else if (operands || !is_opt)
-			v[n++] = argv[i];
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		if (!is_option(argv[i]))
+			continue;
+		is_opt[i] = true;
+		if (value_follows(argv[i]) && i + 1 < argc)
+			is_opt[++i] = true;
 	}
+	for (int j = 1; j < i; j++)
+		if (is_opt[j])
+			v[n++] = argv[j];
+	v[n++] = "--";
+	for (int j = 1; j < argc; j++)
+		if (!is_opt[j] && j != i)
+			v[n++] = argv[j];
+	free(is_opt);
 	*new_argc = n;
 	return v;
 }

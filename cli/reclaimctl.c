@@ -25,6 +25,7 @@ static const struct command *const commands[] = {
     &cmd_stalls,
     &cmd_record,
     &cmd_report,
+    &cmd_sweep,
 };
 /* clang-format on */
 
@@ -48,9 +49,11 @@ static int usage(void)
 	printf("\nOptions:\n"
 	       "      --sysroot DIR  read and write the system files under DIR\n"
 	       "  -J, --json         JSON output (where the command has it)\n"
-	       "      --no-color     no colors (also when NO_COLOR is set)\n"
+	       "      --color[=WHEN] color the headers: auto (the default: on a terminal,\n"
+	       "                     unless NO_COLOR is set or TERM=dumb), always, never\n"
+	       "      --no-color     the same as --color=never\n"
 	       "  -h, --help         this help\n"
-	       "  -V, --version      print the version\n"
+	       "  -V, --version      print the versions of reclaimctl and libreclaim\n"
 	       "\nExit status: 0 success, 1 failure, 2 usage error.\n"
 	       "See reclaimctl(8) for more.\n");
 	return EXIT_SUCCESS;
@@ -68,26 +71,49 @@ static int run_help(int argc, char **argv)
 	return show_help(cmd);
 }
 
-static bool want_color(bool no_color)
-{
-	const char *nc = getenv("NO_COLOR");
+enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 
-	if (no_color || (nc && nc[0]))
+/* As util-linux: auto colors a terminal unless NO_COLOR is set or TERM is dumb. */
+static bool want_color(enum color_mode mode)
+{
+	const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
+
+	if (mode != COLOR_AUTO)
+		return mode == COLOR_ALWAYS;
+	if ((nc && nc[0]) || (term && strcmp(term, "dumb") == 0))
 		return false;
 	return isatty(STDOUT_FILENO);
 }
 
+static int parse_color(const char *when, enum color_mode *mode)
+{
+	if (!when || strcmp(when, "auto") == 0)
+		*mode = COLOR_AUTO;
+	else if (strcmp(when, "always") == 0)
+		*mode = COLOR_ALWAYS;
+	else if (strcmp(when, "never") == 0)
+		*mode = COLOR_NEVER;
+	else
+		return usage_error("--color: '%s' is not auto, always or never", when);
+	return 0;
+}
+
 /*
- * --sysroot and --no-color may also follow the command, as with systemctl:
+ * --sysroot and --color may also follow the command, as with systemctl:
  * take them out of argv wherever they stand (before a "--").
  */
-static int take_global_options(int *argc, char **argv, const char **sysroot, bool *no_color)
+static int take_global_options(int *argc, char **argv, const char **sysroot, enum color_mode *color)
 {
-	int n = 1, i;
+	int n = 1, i, r;
 
 	for (i = 1; i < *argc && strcmp(argv[i], "--") != 0; i++) {
 		if (strcmp(argv[i], "--no-color") == 0) {
-			*no_color = true;
+			*color = COLOR_NEVER;
+		} else if (strcmp(argv[i], "--color") == 0 ||
+			   strncmp(argv[i], "--color=", 8) == 0) {
+			r = parse_color(argv[i][7] ? argv[i] + 8 : NULL, color);
+			if (r)
+				return r;
 		} else if (strncmp(argv[i], "--sysroot=", 10) == 0) {
 			*sysroot = argv[i] + 10;
 		} else if (strcmp(argv[i], "--sysroot") == 0) {
@@ -116,10 +142,10 @@ int main(int argc, char **argv)
 	struct cli cli = {0};
 	const struct command *cmd;
 	const char *sysroot = NULL;
-	bool no_color = false;
+	enum color_mode color = COLOR_AUTO;
 	int c, r;
 
-	r = take_global_options(&argc, argv, &sysroot, &no_color);
+	r = take_global_options(&argc, argv, &sysroot, &color);
 	if (r)
 		return r;
 	opterr = 0;
@@ -132,7 +158,9 @@ int main(int argc, char **argv)
 		case 'h':
 			return usage();
 		case 'V':
-			printf("reclaimctl %s\n", RECLAIMCTL_VERSION);
+			/* the library's own: the one installed, not the one built against */
+			printf("reclaimctl %s\nlibreclaim %s\n", RECLAIMCTL_VERSION,
+			       reclaim_version());
 			return EXIT_SUCCESS;
 		default:
 			return option_error(NULL, c, argv);
@@ -151,7 +179,7 @@ int main(int argc, char **argv)
 	r = reclaim_new(&cli.ctx, sysroot);
 	if (r < 0)
 		return fail(EXIT_FAILURE, "cannot create the library context: %s", strerror(-r));
-	cli.color = want_color(no_color);
+	cli.color = want_color(color);
 	argc -= optind;
 	argv += optind;
 	optind = 0; /* reset getopt for the command's own options */

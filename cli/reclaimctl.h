@@ -10,14 +10,24 @@
 
 #define EXIT_USAGE 2
 
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
 /* Bumped only when a key is renamed or removed; new keys keep the schema. */
 #define JSON_SCHEMA 1
+
+struct outopts {
+	const char *columns; /* -o LIST; "+LIST" adds to the defaults */
+	bool all, noheadings, raw, bytes;
+};
 
 struct cli {
 	struct reclaim_ctx *ctx;
 	bool json;
 	bool color;
+	struct outopts out;
 };
+
+struct coltable;
 
 struct command {
 	const char *name;
@@ -25,13 +35,15 @@ struct command {
 	const char *args;
 	const char *summary;
 	void (*help)(FILE *out);
+	/* The tables it prints, for --help's column lists; NULL-terminated. */
+	const struct coltable *const *tables;
 };
 
 extern const struct command cmd_status, cmd_get, cmd_set, cmd_threads;
 extern const struct command cmd_swap;
 extern const struct command cmd_monitor, cmd_stalls, cmd_record, cmd_report;
 extern const struct command cmd_autotune, cmd_preset, cmd_restore, cmd_boot, cmd_check;
-extern const struct command cmd_history, cmd_adapt;
+extern const struct command cmd_history, cmd_adapt, cmd_sweep;
 
 /* output.c */
 __attribute__((format(printf, 1, 2))) void warnmsg(const char *fmt, ...);
@@ -39,6 +51,8 @@ __attribute__((format(printf, 1, 2))) void warnmsg(const char *fmt, ...);
 __attribute__((format(printf, 2, 3))) int fail(int code, const char *fmt, ...);
 /* A usage error: one line, exit status 2. */
 __attribute__((format(printf, 1, 2))) int usage_error(const char *fmt, ...);
+/* cmd-knob.c: "unknown knob 'NAME' (known: ...)", a usage error. */
+int unknown_knob(const char *name);
 /* The library's last error, prefixed with @what when given. */
 int lib_fail(struct cli *cli, int code, const char *what);
 
@@ -46,12 +60,86 @@ char *format_cpulist(const unsigned int *cpus, size_t n);
 void format_kb(char *buf, size_t size, uint64_t kb);
 void heading(struct cli *cli, const char *title);
 
+/*
+ * table.c: the tables, drawn by libsmartcols from column tables (struct
+ * colinfo, as util-linux's commands have them). A command parses -o, -n,
+ * -r, -b with table_option(), checks the column list against its table with
+ * table_check() before it reads or changes anything, then fills rows by
+ * column id: cells of columns not shown are dropped.
+ */
+enum {
+	COL_RIGHT = 1 << 0, /* right-aligned (numbers) */
+	COL_TRUNC = 1 << 1, /* may be cut on a narrow terminal */
+	COL_SIZE = 1 << 2,  /* a size: 4.0G, or bytes with --bytes */
+};
+
+/* What the JSON output holds for the column, for the tests and the reader of the source. */
+enum col_json { CJ_NONE, CJ_STRING, CJ_NUMBER, CJ_BOOL, CJ_ARRAY };
+
+struct colinfo {
+	const char *name;
+	double whint; /* 0: as wide as its cells; below 1: a share of the terminal (COL_TRUNC) */
+	unsigned int flags;
+	const char *help;
+	const char *json; /* the key in the JSON row, or NULL */
+	enum col_json json_type;
+};
+
+struct coltable {
+	const char *name; /* "threads", "rings": names the table in --help and messages */
+	const struct colinfo *cols;
+	size_t ncols;
+	const char *defaults;  /* the columns shown without -o, comma-separated */
+	const char *json_rows; /* where the rows are in the command's --json ("kswapd[]") */
+};
+
+#define COLTABLE(tname, array, defs, rows)                                                         \
+	{                                                                                          \
+		.name = tname, .cols = array, .ncols = ARRAY_LEN(array), .defaults = defs,         \
+		.json_rows = rows                                                                  \
+	}
+
+/* Long options without a short one. */
+enum {
+	OPT_OUTPUT_ALL = 0x100,
+	OPT_DRY_RUN,
+	OPT_VALUES,
+	OPT_COMMAND /* a command's own from here */
+};
+#define TABLE_LONG_OPTIONS                                                                         \
+	{"output", required_argument, NULL, 'o'},                                                  \
+	    {"output-all", no_argument, NULL, OPT_OUTPUT_ALL},                                     \
+	    {"noheadings", no_argument, NULL, 'n'}, {"raw", no_argument, NULL, 'r'},               \
+	{                                                                                          \
+		"bytes", no_argument, NULL, 'b'                                                    \
+	}
+#define TABLE_SHORT_OPTIONS "o:nrb"
+
+/* -o, --output-all, -n, -r, -b: true when @opt was one of them. */
+bool table_option(struct cli *cli, int opt, const char *arg);
+/* Whether any of -o and --output-all was given, which need one table. */
+bool table_columns_given(const struct cli *cli);
+/* A usage error when a table option was given to @what (a subcommand without a table), or 0. */
+int table_options_refuse(const struct cli *cli, const char *what);
+/* A usage error (exit status 2) for a column @ct lacks, or 0. */
+int table_check(struct cli *cli, const char *cmd, const struct coltable *ct);
+
 struct table;
-struct table *table_new(struct cli *cli, const char *const *headers, size_t ncols);
-/* Columns whose header starts with '>' are right-aligned (the '>' is not printed). */
-void table_add(struct table *t, ...); /* ncols strings */
-void table_print(struct table *t, FILE *out);
+struct table *table_new(struct cli *cli, const struct coltable *ct);
+void table_row(struct table *t);
+/* The cell of column @id in the last row: NULL is printed "-". */
+void table_set(struct table *t, int id, const char *text);
+__attribute__((format(printf, 3, 4))) void table_setf(struct table *t, int id, const char *fmt,
+						      ...);
+void table_set_size(struct table *t, int id, uint64_t kb);
+size_t table_rows(const struct table *t);
+void table_print(struct table *t);
+/* The table as printed, to cut into lines; free() it. */
+char *table_to_string(struct table *t);
+bool table_has_header(const struct table *t);
 void table_free(struct table *t);
+/* "Columns:" and one line each, as lsblk --help lists them. */
+void table_help(FILE *out, const struct coltable *ct, const char *title);
 
 void json_print(cJSON *root);
 cJSON *json_cpus(const unsigned int *cpus, size_t n);
@@ -63,7 +151,8 @@ cJSON *json_kswapd(const struct reclaim_kswapd *k);
 cJSON *json_vmstat(const struct reclaim_vmstat *vs);
 
 /* cmd-threads.c: the thread table, also part of status. */
-void threads_table(struct cli *cli, const struct reclaim_kswapd_list *list, FILE *out);
+extern const struct coltable threads_columns;
+void threads_table(struct cli *cli, const struct reclaim_kswapd_list *list);
 
 /* Prints the command's help to stdout; returns 0 for "return show_help(...)". */
 int show_help(const struct command *cmd);
@@ -99,12 +188,15 @@ char *printable(const char *s);
 int swap_quota_read(struct cli *cli, int64_t *quota, bool *has);
 /* Adds "round_robin_quota_kb" and "rings" (null without @swaps) to @obj. */
 void json_add_swap(cJSON *obj, const struct reclaim_swaps *swaps, const int64_t *quota);
+enum { SWAP_QUOTA = 1 << 0, SWAP_RINGS = 1 << 1, SWAP_DEVICES = 1 << 2 };
+extern const struct coltable rings_columns, devices_columns;
 /*
- * The quota line, then the rings and devices tables; @quota_missing says why
- * @quota is NULL (NULL: the kernel lacks it), @missing why @swaps is.
+ * The @parts asked for: the quota line, the rings and the devices tables;
+ * @quota_missing says why @quota is NULL (NULL: the kernel lacks it),
+ * @missing why @swaps is.
  */
 void swap_print(struct cli *cli, const struct reclaim_swaps *swaps, const int64_t *quota,
-		const char *quota_missing, const char *missing);
+		const char *quota_missing, const char *missing, unsigned int parts);
 
 /* snapshot.c: Everything status reports, read once. Parts the kernel lacks stay NULL. */
 struct snapshot {

@@ -58,4 +58,40 @@ void svg_chart(FILE *out, const struct chart *chart, const struct run *run, size
 /* Writes @s with &, <, >, " escaped. */
 void html_text(FILE *out, const char *s);
 
+/* Totals over a run, in the order of the report's summary rows. */
+enum run_total {
+	TOTAL_PGSCAN_KSWAPD,
+	TOTAL_PGSCAN_DIRECT,
+	TOTAL_PGSTEAL_KSWAPD,
+	TOTAL_PGSTEAL_DIRECT,
+	TOTAL_ALLOCSTALL,
+	TOTAL_THROTTLED,
+	TOTAL_PSWPIN,
+	TOTAL_PSWPOUT,
+	TOTAL_REFAULT,
+	NRUN_TOTALS
+};
+
+struct summary {
+	bool has[NRUN_TOTALS];
+	double total[NRUN_TOTALS]; /* the sum of the counters' deltas */
+	double kswapd_seconds, kswapd_peak;
+	double kswapd_busiest_seconds; /* the CPU time of the busiest kswapd thread */
+	bool has_some, has_full;
+	double some_seconds, full_seconds;
+};
+
+/* The totals of @run: what the summary table of the report shows. */
+void summarize(const struct run *run, struct summary *s);
+
+/* What a command adds to the report: a section written before the summary table. */
+struct report_extra {
+	void (*section)(FILE *out, void *data);
+	void *data;
+};
+
+/* Writes the report of @runs to @output ("-": stdout); 0 or an exit status. */
+int write_report(const char *output, const struct run *runs, size_t n,
+		 const struct report_extra *extra);
+
 #endif

@@ -6,9 +6,12 @@
 # _reclaimctl_command_opts and, if its operands complete to something, a case
 # in _reclaimctl_operand.
 
-_reclaimctl_commands='status get set threads swap autotune preset restore history check boot adapt monitor stalls record report help'
+_reclaimctl_commands='status get set threads swap autotune preset restore history check boot adapt monitor stalls record report sweep help'
 
-_reclaimctl_global_opts='--sysroot --json -J --no-color --help -h --version -V'
+_reclaimctl_global_opts='--sysroot --json -J --color --no-color --help -h --version -V'
+
+# The options of every command that prints a table (see TABLES in reclaimctl(8)).
+_reclaimctl_table_opts='--output -o --output-all --noheadings -n --raw -r --bytes -b'
 
 # Knob names, then aliases (see reclaimctl(8), KNOBS).
 _reclaimctl_knobs='kswapd_threads max_direct_reclaimers swap_round_robin_quota_kb
@@ -39,54 +42,67 @@ _reclaimctl_command_opts()
 {
 	local cmd=$1 sub=$2
 	shift 2
-	# --sysroot and --no-color are accepted after the command too.
+	# --sysroot, --color and --no-color are accepted after the command too.
 	case $cmd in
-	status) echo '--json -J --prometheus -P --textfile --help -h --sysroot --no-color' ;;
-	threads) echo '--json -J --help -h --sysroot --no-color' ;;
-	get) echo '--values -n --json -J --help -h --sysroot --no-color' ;;
-	set) echo '--dry-run -n --persist -p --force -f --json -J --help -h --sysroot --no-color' ;;
-	swap) echo '--persist -p --dry-run -n --json -J --help -h --sysroot --no-color' ;;
+	status | threads | swap | autotune | preset | history | check | stalls)
+		case $cmd:$sub in
+		swap:priority | preset:apply | preset:diff) ;;
+		autotune:*) _reclaimctl_has_opt a apply "$@" || echo "$_reclaimctl_table_opts" ;;
+		*) echo "$_reclaimctl_table_opts" ;;
+		esac
+		;;
+	esac
+	case $cmd in
+	status) echo '--json -J --prometheus -P --textfile --help -h --sysroot --color --no-color' ;;
+	threads) echo '--json -J --help -h --sysroot --color --no-color' ;;
+	get) echo '--values --json -J --help -h --sysroot --color --no-color' ;;
+	set) echo '--dry-run --persist -p --force -f --json -J --help -h --sysroot --color --no-color' ;;
+	swap) echo '--persist -p --dry-run --json -J --help -h --sysroot --color --no-color' ;;
 	autotune)
 		# --persist and --force need --apply (with --dry-run: what --apply
 		# would do).
 		_reclaimctl_has_opt a apply "$@" && echo '--persist -p --force -f'
-		echo '--dry-run -n --apply -a --explain -e --json -J --help -h --sysroot --no-color'
+		echo '--dry-run --apply -a --explain -e --json -J --help -h --sysroot --color --no-color'
 		;;
-	monitor) echo '--interval -i --count -c --per-node -N --json -J --help -h --sysroot --no-color' ;;
-	stalls) echo '--interval -i --top -n --enable --json -J --help -h --sysroot --no-color' ;;
-	record) echo '--output -o --interval -i --duration -d --help -h --sysroot --no-color' ;;
-	report) echo '--output -o --help -h --sysroot --no-color' ;;
-	check) echo '--json -J --help -h --sysroot --no-color' ;;
+	monitor) echo '--interval -i --count -c --per-node -N --noheadings -n --json -J --help -h --sysroot --color --no-color' ;;
+	stalls) echo '--interval -i --top -t --enable --json -J --help -h --sysroot --color --no-color' ;;
+	record) echo '--output -o --interval -i --duration -d --help -h --sysroot --color --no-color' ;;
+	report) echo '--output -o --help -h --sysroot --color --no-color' ;;
+	sweep)
+		echo '--output -o --repeat --interleave --no-interleave --interval -i --metric -m'
+		echo '--warmup --keep-going -k --force -f --json -J --help -h --sysroot --color --no-color'
+		;;
+	check) echo '--json -J --help -h --sysroot --color --no-color' ;;
 	preset)
 		# --persist and --force are for preset apply and diff (also before
 		# the subcommand: preset -p diff NAME), --dry-run for apply only.
 		case $sub in
-		apply) echo '--dry-run -n --persist -p --force -f' ;;
+		apply) echo '--dry-run --persist -p --force -f' ;;
 		diff | '') echo '--persist -p --force -f' ;;
 		esac
-		echo '--json -J --help -h --sysroot --no-color'
+		echo '--json -J --help -h --sysroot --color --no-color'
 		;;
-	restore) echo '--boot -b --dry-run -n --persist -p --json -J --help -h --sysroot --no-color' ;;
-	history) echo '--json -J --help -h --sysroot --no-color' ;;
-	boot) echo '--dry-run -n --json -J --help -h --sysroot --no-color' ;;
+	restore) echo '--boot -b --dry-run --persist -p --json -J --help -h --sysroot --color --no-color' ;;
+	history) echo '--json -J --help -h --sysroot --color --no-color' ;;
+	boot) echo '--dry-run --json -J --help -h --sysroot --color --no-color' ;;
 	adapt)
 		# --replay and --reset are modes of their own: the daemon's options
 		# do not go with them.
 		if _reclaimctl_has_opt '' reset "$@"; then
-			echo '--help -h --sysroot --no-color'
+			echo '--help -h --sysroot --color --no-color'
 			return
 		fi
 		_reclaimctl_has_opt '' replay "$@" ||
-			echo '--dry-run -n --once --keep --force -f --reset'
+			echo '--dry-run --once --keep --force -f --reset'
 		echo '--interval -i --min --max --replay --up-cpu --up-direct --up-window --down-cpu'
 		echo '--down-direct --down-psi --down-window --cooldown --busy-cpu'
-		echo '--json -J --help -h --sysroot --no-color'
+		echo '--json -J --help -h --sysroot --color --no-color'
 		;;
 	esac
 }
 
 # Candidates for operand number $2 (0-based) of command $1, whose first
-# operand is $3.
+# operand is $3 and the one before the cursor $4.
 _reclaimctl_operand()
 {
 	local k
@@ -94,16 +110,18 @@ _reclaimctl_operand()
 	case $1 in
 	get) echo "$_reclaimctl_knobs" ;;
 	set)
-		if [ "$2" -eq 0 ]; then
+		# KNOB VALUE pairs: the VALUE of a knob that may be auto offers it
+		if [ $(($2 % 2)) -eq 0 ]; then
 			echo "$_reclaimctl_knobs"
-		elif [ "$2" -eq 1 ]; then
+		else
 			for k in $_reclaimctl_auto_knobs; do
-				[ "$3" = "$k" ] && echo auto
+				[ "$4" = "$k" ] && echo auto
 			done
 		fi
 		;;
 	help) [ "$2" -eq 0 ] && echo "$_reclaimctl_commands" ;;
-	swap) [ "$2" -eq 0 ] && echo 'rings priority' ;;
+	swap) [ "$2" -eq 0 ] && echo 'rings devices priority' ;;
+	status) [ "$2" -eq 0 ] && echo 'knobs nodes threads throttle swap rings devices zones counters pressure' ;;
 	preset) [ "$2" -eq 0 ] && echo 'list show diff apply' ;;
 	esac
 }
@@ -112,14 +130,21 @@ _reclaimctl_operand()
 # status --textfile); returns 1 if $2 (the previous word) is no such option.
 _reclaimctl_option_arg()
 {
-	local cmd=$1 prev=$2 cur=$3
+	local cmd=$1 prev=$2 cur=$3 sub=${4:-}
 
 	case $cmd:$prev in
 	status:--textfile) _reclaimctl_dirs "$cur" ;;
+	status:-o | status:--output | threads:-o | threads:--output | swap:-o | swap:--output | \
+		autotune:-o | autotune:--output | preset:-o | preset:--output | history:-o | \
+		history:--output | check:-o | check:--output | stalls:-o | stalls:--output)
+		_reclaimctl_columns "$cmd" "$sub" "$cur"
+		;;
 	record:-o | record:--output | report:-o | report:--output)
 		compopt -o filenames 2>/dev/null
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		;;
+	sweep:-o | sweep:--output) _reclaimctl_dirs "$cur" ;;
+	sweep:--repeat | sweep:-i | sweep:--interval | sweep:-m | sweep:--metric | sweep:--warmup) ;;
 	adapt:--replay)
 		compopt -o filenames 2>/dev/null
 		mapfile -t COMPREPLY < <(compgen -f -X '!*.jsonl' -- "$cur"; compgen -d -- "$cur")
@@ -127,11 +152,41 @@ _reclaimctl_option_arg()
 	adapt:-i | adapt:--interval | adapt:--min | adapt:--max | adapt:--up-* | adapt:--down-* | \
 		adapt:--cooldown | adapt:--busy-cpu) ;;
 	monitor:-i | monitor:--interval | monitor:-c | monitor:--count | stalls:-i | \
-		stalls:--interval | stalls:-n | stalls:--top | record:-i | record:--interval | \
+		stalls:--interval | stalls:-t | stalls:--top | record:-i | record:--interval | \
 		record:-d | record:--duration) ;;
 	*) return 1 ;;
 	esac
 	return 0
+}
+
+# The columns in "reclaimctl $2 --help" of table $3 (swap devices: "devices";
+# every table when $3 is none of them).
+_reclaimctl_help_columns()
+{
+	"$1" "$2" --help 2>/dev/null | awk -v cmd="$2" -v table="$3" '
+		/^(Available output columns|Columns of .*):$/ { t[++n] = $0; next }
+		/^ +[A-Z]/ && n { col[n] = col[n] " " $1 }
+		END {
+			for (i = 1; i <= n; i++)
+				if (t[i] == "Columns of " cmd " " table ":") { print col[i]; exit }
+			for (i = 1; i <= n; i++) print col[i]
+		}' | tr ' ' '\n' | sed '/^$/d' | sort -u
+}
+
+# -o's columns for command $1 (subcommand $2), after what $3 has already
+# (-o NAME,NA completes the last name; a leading + stays).
+_reclaimctl_columns()
+{
+	local cmd=$1 sub=$2 cur=$3 head= col
+	local bin=${COMP_WORDS[0]:-reclaimctl}
+
+	[[ $cur == *,* ]] && head=${cur%,*},
+	[[ -z $head && $cur == +* ]] && head=+
+	COMPREPLY=()
+	for col in $(_reclaimctl_help_columns "$bin" "$cmd" "$sub"); do
+		[[ $col == "${cur#"$head"}"* ]] && COMPREPLY+=("$head$col")
+	done
+	compopt -o nospace 2>/dev/null
 }
 
 # The active swap devices starting with $2, from /proc/swaps under root $1.
@@ -183,7 +238,7 @@ _reclaimctl()
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=''
 	local -a words=("${COMP_WORDS[@]}")
 	local cword=$COMP_CWORD
-	local i w cmd='' cmd_at=0 nops=0 dashdash=0 sysroot=''
+	local i w cmd='' cmd_at=0 nops=0 nafter=0 dashdash=0 sysroot='' last=''
 	local -a ops=()
 
 	COMPREPLY=()
@@ -239,7 +294,6 @@ _reclaimctl()
 		_reclaimctl_dirs "$cur"
 		return
 	fi
-	_reclaimctl_option_arg "$cmd" "$prev" "$cur" && return
 	# Count the command's operands before the cursor. A word like "-1" is
 	# an operand (set throttle -1 reaches the range check), as in reclaimctl.
 	for ((i = cmd_at + 1; i < cword; i++)); do
@@ -250,13 +304,17 @@ _reclaimctl()
 			((i++))
 			[ "${words[i]}" = '=' ] && ((i++))
 			[ "$i" -lt "$cword" ] && sysroot=${words[i]}
+		elif [ $dashdash -eq 0 ] && [[ $w == -o || $w == --output ]]; then
+			((i++)) # its value is no operand
 		elif [ $dashdash -eq 0 ] && [[ $w == -[!0-9]* ]]; then
 			:
 		else
 			((nops++))
+			[ $dashdash -eq 1 ] && ((nafter++))
 			ops+=("$w")
 		fi
 	done
+	_reclaimctl_option_arg "$cmd" "$prev" "$cur" "${ops[0]:-}" && return
 	if [ $dashdash -eq 0 ] && [[ $cur == -* ]] && [[ $cur != -[0-9]* ]]; then
 		mapfile -t COMPREPLY < <(compgen -W "$(_reclaimctl_command_opts "$cmd" "${ops[0]:-}" \
 			"${words[@]:cmd_at + 1:cword - cmd_at - 1}")" -- "$cur")
@@ -274,17 +332,26 @@ _reclaimctl()
 		esac
 		return
 	fi
-	# record -- COMMAND: commands, then files; report FILE...: record files
-	if [ "$cmd" = record ] || [ "$cmd" = report ]; then
+	# sweep KNOB=VALUES...: the knobs, then a value list is typed
+	if [ "$cmd" = sweep ] && [ $dashdash -eq 0 ]; then
+		[[ $cur == *=* ]] && return
+		compopt -o nospace 2>/dev/null
+		mapfile -t COMPREPLY < <(compgen -W "$(printf '%s= ' $_reclaimctl_knobs)" -- "$cur")
+		return
+	fi
+	# record -- COMMAND, sweep -- COMMAND: commands, then files; report FILE...: record files
+	if [ "$cmd" = record ] || [ "$cmd" = report ] || [ "$cmd" = sweep ]; then
 		compopt -o filenames 2>/dev/null
-		if [ "$cmd" = record ] && [ $dashdash -eq 1 ] && [ "$nops" -eq 0 ]; then
+		if [ "$cmd" != report ] && [ $dashdash -eq 1 ] && [ "$nafter" -eq 0 ]; then
 			mapfile -t COMPREPLY < <(compgen -c -- "$cur")
 		else
 			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		fi
 		return
 	fi
-	mapfile -t COMPREPLY < <(compgen -W "$(_reclaimctl_operand "$cmd" "$nops" "${ops[0]:-}")" -- "$cur")
+	[ "$nops" -gt 0 ] && last=${ops[nops - 1]}
+	mapfile -t COMPREPLY < <(compgen -W "$(_reclaimctl_operand "$cmd" "$nops" "${ops[0]:-}" \
+		"$last")" -- "$cur")
 }
 
 complete -F _reclaimctl reclaimctl

@@ -10,7 +10,7 @@ function __reclaimctl_commands
     printf '%s\t%s\n' \
         status 'Show kernel support, knobs, nodes, kswapd threads, counters, pressure' \
         get 'Print knob values' \
-        set 'Set a knob, checking its range first and its effect after' \
+        set 'Set knobs, checking their range first and their effect after' \
         threads 'Show the kswapd threads of every NUMA node' \
         swap 'Show the swap rings; change the priority of a device safely' \
         autotune 'Plan knobs and swap priorities for this machine; apply the plan' \
@@ -19,6 +19,7 @@ function __reclaimctl_commands
         stalls 'Show the processes delayed most by reclaim (taskstats)' \
         record 'Record rates, kswapd CPU, pressure and knobs into a file' \
         report 'Render recorded runs as one HTML page with charts' \
+        sweep 'Run a workload under each knob value, record each run, compare them' \
         check 'Find sysctl files that set the knobs, and what wins at boot' \
         preset 'List, show, compare and apply presets of knob values' \
         restore 'Undo the last change, or every change since boot' \
@@ -111,32 +112,76 @@ complete -c reclaimctl -f
 # Global options, before the command.
 complete -c reclaimctl -n __reclaimctl_needs_command -l sysroot -xa '(__fish_complete_directories)' -d 'Read and write the system files under DIR'
 complete -c reclaimctl -n __reclaimctl_needs_command -s J -l json -d 'JSON output'
+complete -c reclaimctl -n __reclaimctl_needs_command -l color -xa 'auto always never' -d 'Color the headers'
 complete -c reclaimctl -n __reclaimctl_needs_command -l no-color -d 'No colors'
 complete -c reclaimctl -n __reclaimctl_needs_command -s h -l help -d 'Show the help'
-complete -c reclaimctl -n __reclaimctl_needs_command -s V -l version -d 'Print the version'
+complete -c reclaimctl -n __reclaimctl_needs_command -s V -l version -d 'Print the versions of reclaimctl and libreclaim'
 complete -c reclaimctl -n __reclaimctl_needs_command -a '(__reclaimctl_commands)'
 
 # Options every command has; --sysroot and --no-color may follow the command too.
 complete -c reclaimctl -n 'not __reclaimctl_needs_command; and not __reclaimctl_using help' -s J -l json -d 'JSON output'
 complete -c reclaimctl -n 'not __reclaimctl_needs_command; and not __reclaimctl_using help' -l sysroot -xa '(__fish_complete_directories)' -d 'Read and write the system files under DIR'
+complete -c reclaimctl -n 'not __reclaimctl_needs_command; and not __reclaimctl_using help' -l color -xa 'auto always never' -d 'Color the headers'
 complete -c reclaimctl -n 'not __reclaimctl_needs_command; and not __reclaimctl_using help' -l no-color -d 'No colors'
+
+# The table options (TABLES in reclaimctl(8)), for the commands with a table;
+# -o completes the columns the command's --help lists.
+function __reclaimctl_table
+    set -l w (__reclaimctl_words)
+    set -q w[1]; and contains -- $w[1] status threads swap autotune preset history check stalls
+    or return 1
+    not contains -- priority $w; and not contains -- apply $w; and not contains -- diff $w
+end
+
+function __reclaimctl_columns
+    set -l w (__reclaimctl_words)
+    set -l token (commandline -ct)
+    # an empty list would make $head$col empty too
+    set -l head (string match -r '^.*,|^\+' -- $token); or set head ''
+    set -l bin (commandline -opc)[1]
+    set -l table $w[2]
+    set -q table[1]; or set table ''
+    for col in (command $bin $w[1] --help 2>/dev/null | awk -v cmd=$w[1] -v table=$table '
+        /^(Available output columns|Columns of .*):$/ { t[++n] = $0; next }
+        /^ +[A-Z]/ && n { col[n] = col[n] " " $1 }
+        END {
+            for (i = 1; i <= n; i++)
+                if (t[i] == "Columns of " cmd " " table ":") { print col[i]; exit }
+            for (i = 1; i <= n; i++) print col[i]
+        }' | string split ' ' | string match -v '' | sort -u)
+        echo $head$col
+    end
+end
+
+complete -c reclaimctl -n __reclaimctl_table -s o -l output -xa '(__reclaimctl_columns)' -d 'The columns to show (+LIST: added)'
+complete -c reclaimctl -n __reclaimctl_table -l output-all -d 'Every column'
+complete -c reclaimctl -n __reclaimctl_table -s n -l noheadings -d 'No header line'
+complete -c reclaimctl -n __reclaimctl_table -s r -l raw -d 'Unaligned, blanks escaped'
+complete -c reclaimctl -n __reclaimctl_table -s b -l bytes -d 'Sizes in bytes'
 complete -c reclaimctl -n 'not __reclaimctl_needs_command; and not __reclaimctl_using help' -s h -l help -d 'Show the help of the command'
 
 # get
-complete -c reclaimctl -n '__reclaimctl_using get' -s n -l values -d 'Print only the values, one per line'
+complete -c reclaimctl -n '__reclaimctl_using get' -l values -d 'Print only the values, one per line'
 complete -c reclaimctl -n '__reclaimctl_operand get any' -a '(__reclaimctl_knobs)'
 
 # set
-complete -c reclaimctl -n '__reclaimctl_using set' -s n -l dry-run -d 'Check VALUE and show the change without writing it'
+complete -c reclaimctl -n '__reclaimctl_using set' -l dry-run -d 'Check VALUE and show the change without writing it'
 complete -c reclaimctl -n '__reclaimctl_using set' -s p -l persist -d 'Also write it to /etc/sysctl.d/90-reclaimctl.conf'
 complete -c reclaimctl -n '__reclaimctl_using set' -s f -l force -d 'Set it even if a sysctl file sets it'
-complete -c reclaimctl -n '__reclaimctl_operand set 0' -a '(__reclaimctl_knobs)'
+# The operands of set are KNOB VALUE pairs: true when the word being
+# completed is a KNOB.
+function __reclaimctl_set_knob
+    set -l w (__reclaimctl_words)
+    test "$w[1]" = set; and test (math (count $w) % 2) -eq 1
+end
+
+complete -c reclaimctl -n __reclaimctl_set_knob -a '(__reclaimctl_knobs)'
 
 # True when the word being completed is the VALUE of a knob that may be auto.
 function __reclaimctl_auto_value
     set -l w (__reclaimctl_words)
-    test (count $w) -eq 2; and test "$w[1]" = set
-    and contains -- $w[2] kswapd_threads vm.kswapd_threads threads max_direct_reclaimers vm.max_direct_reclaimers throttle
+    test "$w[1]" = set; and test (math (count $w) % 2) -eq 0
+    and contains -- $w[-1] kswapd_threads vm.kswapd_threads threads max_direct_reclaimers vm.max_direct_reclaimers throttle
 end
 
 complete -c reclaimctl -n __reclaimctl_auto_value -a auto -d 'The value autotune plans for this machine'
@@ -175,13 +220,13 @@ function __reclaimctl_swap_device
 end
 
 complete -c reclaimctl -n '__reclaimctl_using swap' -s p -l persist -d 'Also set pri= in the /etc/fstab entry of the device'
-complete -c reclaimctl -n '__reclaimctl_using swap' -s n -l dry-run -d 'Check and show the change without making it'
-complete -c reclaimctl -n '__reclaimctl_operand swap 0' -a 'rings priority'
+complete -c reclaimctl -n '__reclaimctl_using swap' -l dry-run -d 'Check and show the change without making it'
+complete -c reclaimctl -n '__reclaimctl_operand swap 0' -a 'rings devices priority'
 complete -c reclaimctl -n __reclaimctl_swap_device -a '(__reclaimctl_swap_devices)' -d 'Active swap device'
 
 # autotune: --persist and --force need --apply; --apply --dry-run shows what
 # --apply would do.
-complete -c reclaimctl -n '__reclaimctl_using autotune' -s n -l dry-run -d 'Show the plan without writing anything (the default)'
+complete -c reclaimctl -n '__reclaimctl_using autotune' -l dry-run -d 'Show the plan without writing anything (the default)'
 complete -c reclaimctl -n '__reclaimctl_using autotune' -s a -l apply -d "Set the knobs to the plan's values"
 complete -c reclaimctl -n '__reclaimctl_using autotune; and __reclaimctl_seen a apply' -s p -l persist -d 'Also write them to /etc/sysctl.d/90-reclaimctl.conf'
 complete -c reclaimctl -n '__reclaimctl_using autotune; and __reclaimctl_seen a apply' -s f -l force -d 'Also set knobs that a sysctl file sets'
@@ -189,11 +234,12 @@ complete -c reclaimctl -n '__reclaimctl_using autotune' -s e -l explain -d 'The 
 
 # restore, boot; history has the common options only
 complete -c reclaimctl -n '__reclaimctl_using restore' -s b -l boot -d "Put back every knob's value from before the first change"
-complete -c reclaimctl -n '__reclaimctl_using restore' -s n -l dry-run -d 'Show what would be restored without writing it'
-complete -c reclaimctl -n '__reclaimctl_using boot' -s n -l dry-run -d 'Show what would change without writing it'
+complete -c reclaimctl -n '__reclaimctl_using restore' -l dry-run -d 'Show what would be restored without writing it'
+complete -c reclaimctl -n '__reclaimctl_using boot' -l dry-run -d 'Show what would change without writing it'
 complete -c reclaimctl -n '__reclaimctl_using restore' -s p -l persist -d 'Also remove the persisted values'
 
-# status --prometheus
+# status [SECTION] --prometheus
+complete -c reclaimctl -n '__reclaimctl_operand status 0' -a 'knobs nodes threads throttle swap rings devices zones counters pressure'
 complete -c reclaimctl -n '__reclaimctl_using status' -s P -l prometheus -d 'Prometheus text format'
 complete -c reclaimctl -n '__reclaimctl_using status' -l textfile -xa '(__fish_complete_directories)' -d 'Write it to DIR/reclaimctl.prom'
 
@@ -201,12 +247,13 @@ complete -c reclaimctl -n '__reclaimctl_using status' -l textfile -xa '(__fish_c
 complete -c reclaimctl -n '__reclaimctl_using monitor' -s i -l interval -x -d 'Seconds between lines'
 complete -c reclaimctl -n '__reclaimctl_using monitor' -s c -l count -x -d 'Stop after N lines'
 complete -c reclaimctl -n '__reclaimctl_using monitor' -s N -l per-node -d 'A line per NUMA node too'
+complete -c reclaimctl -n '__reclaimctl_using monitor' -s n -l noheadings -d 'No header lines'
 
 # adapt
 complete -c reclaimctl -n '__reclaimctl_using adapt' -s i -l interval -x -d 'Seconds between samples'
 complete -c reclaimctl -n '__reclaimctl_using adapt' -l min -x -d 'Never fewer threads'
 complete -c reclaimctl -n '__reclaimctl_using adapt' -l max -x -d 'Never more threads'
-complete -c reclaimctl -n '__reclaimctl_using adapt' -s n -l dry-run -d 'Decide and log, never write'
+complete -c reclaimctl -n '__reclaimctl_using adapt' -l dry-run -d 'Decide and log, never write'
 complete -c reclaimctl -n '__reclaimctl_using adapt' -l once -d 'One step, then exit'
 complete -c reclaimctl -n '__reclaimctl_using adapt' -l keep -d 'On exit, leave the threads as they are'
 complete -c reclaimctl -n '__reclaimctl_using adapt' -s f -l force -d 'Also when a sysctl file sets vm.kswapd_threads'
@@ -224,7 +271,7 @@ complete -c reclaimctl -n '__reclaimctl_using adapt' -l busy-cpu -x -d '% of the
 
 # stalls
 complete -c reclaimctl -n '__reclaimctl_using stalls' -s i -l interval -x -d 'Measure over this many seconds'
-complete -c reclaimctl -n '__reclaimctl_using stalls' -s n -l top -x -d 'Show at most N processes'
+complete -c reclaimctl -n '__reclaimctl_using stalls' -s t -l top -x -d 'Show at most N processes'
 complete -c reclaimctl -n '__reclaimctl_using stalls' -l enable -d 'Turn delay accounting on for the run'
 
 # record [-- COMMAND...], report FILE...
@@ -234,6 +281,24 @@ complete -c reclaimctl -n '__reclaimctl_using record' -s d -l duration -x -d 'St
 complete -c reclaimctl -n '__reclaimctl_using record' -F
 complete -c reclaimctl -n '__reclaimctl_using report' -s o -l output -rF -d 'The HTML file to write'
 complete -c reclaimctl -n '__reclaimctl_using report' -F
+
+# sweep KNOB=VALUES... -o DIR -- COMMAND...
+complete -c reclaimctl -n '__reclaimctl_using sweep' -s o -l output -xa '(__fish_complete_directories)' -d 'The directory of the records and the summary'
+complete -c reclaimctl -n '__reclaimctl_using sweep' -l repeat -x -d 'Run each combination N times'
+complete -c reclaimctl -n '__reclaimctl_using sweep' -l interleave -d 'All values, then all again (the default)'
+complete -c reclaimctl -n '__reclaimctl_using sweep' -l no-interleave -d 'Each value N times in a row'
+complete -c reclaimctl -n '__reclaimctl_using sweep' -s i -l interval -x -d 'Seconds between samples'
+complete -c reclaimctl -n '__reclaimctl_using sweep' -s m -l metric -x -d 'NAME=REGEX: a figure from the command output'
+complete -c reclaimctl -n '__reclaimctl_using sweep' -l warmup -x -d 'A shell command run before each run'
+complete -c reclaimctl -n '__reclaimctl_using sweep' -s k -l keep-going -d 'Go on after a failed run'
+complete -c reclaimctl -n '__reclaimctl_using sweep' -s f -l force -d 'Also knobs that another sysctl file sets'
+complete -c reclaimctl -n '__reclaimctl_using sweep; and not contains -- -- (commandline -opc)' -xa '(__reclaimctl_knobs | string replace \t =\t)'
+function __reclaimctl_sweep_at_command
+    set -l w (commandline -opc)
+    test "$w[-1]" = --
+end
+complete -c reclaimctl -n '__reclaimctl_using sweep; and __reclaimctl_sweep_at_command' -xa '(__fish_complete_command)'
+complete -c reclaimctl -n '__reclaimctl_using sweep; and contains -- -- (commandline -opc); and not __reclaimctl_sweep_at_command' -F
 
 # preset list|show|diff|apply NAME
 # The preset names (reclaimctl.preset(5)): the administrator's, under
@@ -272,7 +337,7 @@ function __reclaimctl_preset_change
 end
 
 complete -c reclaimctl -n '__reclaimctl_operand preset 0' -a 'list show diff apply'
-complete -c reclaimctl -n __reclaimctl_preset_apply -s n -l dry-run -d 'Show what would change without writing it'
+complete -c reclaimctl -n __reclaimctl_preset_apply -l dry-run -d 'Show what would change without writing it'
 complete -c reclaimctl -n __reclaimctl_preset_change -s p -l persist -d 'Also write the values to /etc/sysctl.d/90-reclaimctl.conf'
 complete -c reclaimctl -n __reclaimctl_preset_change -s f -l force -d 'Also set knobs that a sysctl file sets'
 complete -c reclaimctl -n __reclaimctl_preset_name -a '(__reclaimctl_presets)' -d 'Preset'

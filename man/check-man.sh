@@ -3,12 +3,14 @@
 #
 # check-man.sh - check the man pages that scdoc generated.
 #
-# Usage: check-man.sh [--reclaimctl BIN --surface SCRIPT [--fixture DIR]] [--presets DIR] PAGE...
+# Usage: check-man.sh [--reclaimctl BIN --surface SCRIPT [--fixture DIR]] [--presets DIR]
+#                     [--conf-example FILE] PAGE...
 #
 # For every PAGE (roff, as scdoc wrote it):
 #   - it has a .TH line and a NAME section;
 #   - groff renders it (-man -t -Tutf8 -ww) without a single warning; when
-#     groff is not installed this check is skipped, the others still run.
+#     groff is not installed this check is skipped, the others still run;
+#   - man -l shows it (man-db, --warnings=w) without a warning either.
 # For reclaimctl.8, with --reclaimctl and --surface (tests/completions/
 # cli-surface.sh, which reads the binary's own --help):
 #   - it has the sections a util-linux page has;
@@ -21,6 +23,12 @@
 #     bold (the reclaim counters, documented by prefix, excepted).
 # With --presets DIR (the shipped presets; also RECLAIMCTL_PRESET_DIR for the
 # commands above), reclaimctl.preset.5 names every DIR/NAME.preset in bold.
+# For reclaimctl.conf.5, with --reclaimctl and --fixture: it names in bold
+# every setting the parser knows, read from the built reclaimctl (the
+# message for an unknown setting lists them all: "(known: A, B)"), and the
+# preset the boot unit applies without the file (boot --dry-run --json);
+# with --conf-example FILE (conf/reclaimctl.conf.example), FILE has a line
+# "KEY = ..." or "#KEY = ..." for each of those settings.
 # Prints TAP; exits 0 if all passed, 1 if not.
 
 set -u
@@ -29,19 +37,23 @@ bin=
 surface=
 fixture=
 presets=
+conf_example=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--reclaimctl) bin=$2; shift 2 ;;
 	--surface) surface=$2; shift 2 ;;
 	--fixture) fixture=$2; shift 2 ;;
 	--presets) presets=$2; shift 2 ;;
+	--conf-example) conf_example=$2; shift 2 ;;
 	--) shift; break ;;
 	-*) echo "check-man.sh: unknown option '$1'" >&2; exit 2 ;;
 	*) break ;;
 	esac
 done
-[ $# -gt 0 ] || { echo 'usage: check-man.sh [--reclaimctl BIN --surface SCRIPT [--fixture DIR]] [--presets DIR] PAGE...' >&2; exit 2; }
+[ $# -gt 0 ] || { echo 'usage: check-man.sh [--reclaimctl BIN --surface SCRIPT [--fixture DIR]] [--presets DIR] [--conf-example FILE] PAGE...' >&2; exit 2; }
 [ -z "$presets" ] || export RECLAIMCTL_PRESET_DIR=$presets
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 
 # shellcheck source=../tests/tap.sh
 . "$(dirname "$0")/../tests/tap.sh"
@@ -53,6 +65,53 @@ skip() {
 # bold TEXT PAGE: TEXT appears in bold (\fBTEXT\fR) in the roff source.
 bold() {
 	grep -qF -- "\\fB$1\\fR" "$2"
+}
+
+# conf_check PAGE: reclaimctl.conf.5 against what the built reclaimctl reads.
+conf_check() {
+	local page=$1 name root msg settings default missing key
+	name=$(basename "$page")
+	root=$tmp/conf-root
+	rm -rf "$root"
+	cp -r "$fixture/." "$root"
+	mkdir -p "$root/etc/reclaimctl"
+	# the parser's own list: "unknown setting 'KEY' (known: A, B)"
+	printf 'check-man-unknown = 1\n' >"$root/etc/reclaimctl/reclaimctl.conf"
+	msg=$("$bin" --sysroot "$root" boot --dry-run 2>&1 >/dev/null)
+	settings=$(sed -n "s/.*unknown setting 'check-man-unknown' (known: \(.*\))\$/\1/p" <<<"$msg" |
+		tr ',' '\n' | tr -d ' ')
+	rm "$root/etc/reclaimctl/reclaimctl.conf"
+	default=$("$bin" --sysroot "$root" --json boot --dry-run 2>/dev/null |
+		sed -n 's/^[[:space:]]*"preset":[[:space:]]*"\([^"]*\)".*/\1/p')
+	if [ -z "$settings" ]; then
+		result fail "$name: the settings of reclaimctl.conf, from $(basename "$bin")" \
+			"no list of known settings in: $msg"
+		return
+	fi
+	missing=
+	for key in $settings; do
+		bold "$key" "$page" || missing+=" $key"
+	done
+	if [ -z "$missing" ]; then
+		result ok "$name documents every setting the parser knows (${settings//$'\n'/, })"
+	else
+		result fail "$name documents every setting the parser knows" "missing:$missing"
+	fi
+	if [ -n "$default" ] && bold "$default" "$page"; then
+		result ok "$name names the default preset, $default"
+	else
+		result fail "$name names the default preset" "boot --dry-run without the file: '${default}'"
+	fi
+	[ -n "$conf_example" ] || return
+	missing=
+	for key in $settings; do
+		grep -qE "^#?$key =" "$conf_example" || missing+=" $key"
+	done
+	if [ -z "$missing" ]; then
+		result ok "$(basename "$conf_example") has every setting the parser knows"
+	else
+		result fail "$(basename "$conf_example") has every setting the parser knows" "missing:$missing"
+	fi
 }
 
 for page in "$@"; do
@@ -83,6 +142,25 @@ for page in "$@"; do
 	else
 		skip "$name renders without warnings" 'groff is not installed'
 	fi
+	if command -v man >/dev/null; then
+		shown=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings=w -l "$page" 2>"$tmp/man.err")
+		[ -n "$shown" ] || echo '(no output)' >>"$tmp/man.err"
+		if [ ! -s "$tmp/man.err" ]; then
+			result ok "$name shows without warnings (man --warnings=w -l)"
+		else
+			result fail "$name shows without warnings (man --warnings=w -l)" "$(cat "$tmp/man.err")"
+		fi
+	else
+		skip "$name shows without warnings (man -l)" 'man is not installed'
+	fi
+
+	if [ "$name" = reclaimctl.conf.5 ]; then
+		if [ -n "$bin" ] && [ -n "$fixture" ] && [ -d "$fixture" ]; then
+			conf_check "$page"
+		else
+			skip "$name documents every setting the parser knows" 'no --reclaimctl/--fixture'
+		fi
+	fi
 
 	if [ "$name" = reclaimctl.preset.5 ] && [ -n "$presets" ]; then
 		missing=
@@ -97,6 +175,34 @@ for page in "$@"; do
 			result ok "$name documents all $shipped shipped presets of $presets"
 		else
 			result fail "$name documents every shipped preset" "missing:${missing:- (none found in $presets)}"
+		fi
+		# The table of SHIPPED PRESETS: each cell is the file's value ("-": not set).
+		if diff=$(python3 - "$page" "$presets" 2>&1 <<'PY'
+import os, re, sys
+lines = open(sys.argv[1]).read().splitlines()
+start = next(i for i, l in enumerate(lines) if l.startswith(".SH SHIPPED PRESETS"))
+start = next(i for i in range(start, len(lines)) if lines[i].startswith("KNOB "))
+end = next(i for i in range(start, len(lines)) if lines[i].startswith("."))
+table = lines[start:end]
+names = table[0].split()[1:]
+bad = []
+for row in table[1:]:
+    knob, *cells = row.split()
+    for name, cell in zip(names, cells):
+        values = {}
+        for line in open(os.path.join(sys.argv[2], name + ".preset")):
+            m = re.match(r"^\s*([a-z_]+)\s*=\s*(\S+)", line)
+            if m:
+                values[m.group(1)] = m.group(2)
+        if values.get(knob, "-") != cell:
+            bad.append(f"{name} {knob}: table {cell}, file {values.get(knob, '-')}")
+print("; ".join(bad))
+sys.exit(1 if bad else 0)
+PY
+		); then
+			result ok "$name: the SHIPPED PRESETS table has the values of the preset files"
+		else
+			result fail "$name: the SHIPPED PRESETS table has the values of the preset files" "$diff"
 		fi
 	fi
 

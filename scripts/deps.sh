@@ -8,7 +8,7 @@ set -euo pipefail
 
 build_pkgs=(
 	cmake pkg-config gcc make scdoc
-	libmount-dev libnl-3-dev libnl-genl-3-dev libsystemd-dev libcjson-dev
+	libmount-dev libnl-3-dev libnl-genl-3-dev libsystemd-dev libcjson-dev libsmartcols-dev
 )
 test_pkgs=(
 	libcmocka-dev python3 groff-base man-db bash-completion zsh fish
@@ -18,10 +18,21 @@ test_pkgs=(
 	# the boot-unit VM tests: a Debian root (mmdebstrap), made into an ext4
 	# image, the unit enabled and verified with the host's systemctl
 	mmdebstrap e2fsprogs systemd
-	# status --prometheus is checked with promtool, reports in headless Chromium
-	prometheus chromium
+	# status --prometheus and contrib/prometheus are checked with promtool,
+	# the textfile timer's file served by node_exporter, reports in headless Chromium
+	prometheus prometheus-node-exporter chromium
+	# the Debian packages: built, checked with lintian, installed in a
+	# scratch root (mmdebstrap, above) by tests/package/check-deb.sh
+	debhelper dpkg-dev lintian
 	# the sanitizer build and the fuzz targets: clang with its runtimes (libFuzzer)
 	clang libclang-rt-14-dev
+	# the ABI against its baseline: abidw and abidiff (tests/check-abidiff.sh)
+	abigail-tools
+	# the RPM of rpm/reclaimctl.spec (ctest -L package): built with rpmbuild,
+	# checked with rpmlint, its License tags as SPDX expressions
+	rpm rpmlint python3-license-expression
+	# the Ansible collection of contrib/ansible, run by ansible-playbook (ctest -L ansible)
+	ansible-core
 )
 
 case "${1:-build}" in

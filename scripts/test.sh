@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Installs what is missing, builds with -Werror and runs every test: unit,
-# CLI on fixture roots, completions, man pages and the patched kernel in QEMU
+# CLI on fixture roots, completions, man pages, the Ansible module under
+# ansible-playbook and the patched kernel in QEMU
 # (build/, gcc); then the unit and CLI tests again built with clang under
 # AddressSanitizer and UndefinedBehaviorSanitizer, and each fuzz target for
 # RECLAIM_FUZZ_SECONDS (build-san/). Arguments go to both ctest runs.

@@ -24,6 +24,9 @@ extern "C" {
 /* Context */
 struct reclaim_ctx;
 
+/* The version of the library in use, e.g. "0.1.0"; needs no context, never NULL. */
+const char *reclaim_version(void);
+
 int reclaim_new(struct reclaim_ctx **ctx, const char *sysroot);
 struct reclaim_ctx *reclaim_ref(struct reclaim_ctx *ctx);
 struct reclaim_ctx *reclaim_unref(struct reclaim_ctx *ctx);
@@ -438,6 +441,22 @@ int reclaim_swap_plan_apply(struct reclaim_swap_plan *plan, unsigned int flags);
 /* After apply: whether the running kernel's device and the fstab entry were changed. */
 bool reclaim_swap_plan_live_changed(const struct reclaim_swap_plan *plan);
 bool reclaim_swap_plan_fstab_changed(const struct reclaim_swap_plan *plan);
+/*
+ * The progress of the swapoff(2) of a live change: the device still holds
+ * @used_kb (never more than @total_kb) of the @total_kb it held when swapoff
+ * started.
+ */
+typedef void (*reclaim_swap_progress_fn)(const struct reclaim_swap_plan *plan, uint64_t used_kb,
+					 uint64_t total_kb, void *userdata);
+/*
+ * Has reclaim_swap_plan_apply() call @fn when it swaps off a device that holds
+ * something: once in the calling thread right before swapoff(2), with @used_kb
+ * = @total_kb, then every @interval_ms (0: 500) from a thread of the library,
+ * with the device's Used in /proc/swaps, while swapoff(2) runs; never after
+ * swapoff(2) has returned. @fn NULL: no calls. -ERANGE for more than 60000 ms.
+ */
+int reclaim_swap_plan_set_progress(struct reclaim_swap_plan *plan, unsigned int interval_ms,
+				   reclaim_swap_progress_fn fn, void *userdata);
 
 /*
  * The sysctl configuration applied at boot, as systemd-sysctl reads it:
@@ -499,6 +518,12 @@ ssize_t reclaim_sysctl_conf_boot_entry(const struct reclaim_sysctl_conf *conf,
  */
 ssize_t reclaim_sysctl_conf_admin_entry(const struct reclaim_sysctl_conf *conf,
 					const struct reclaim_knob *knob);
+/*
+ * True when reclaimctl's own file sets @knob and a line of another file
+ * decides it at boot: the persisted value is overridden.
+ */
+bool reclaim_sysctl_conf_overridden(const struct reclaim_sysctl_conf *conf,
+				    const struct reclaim_knob *knob);
 /*
  * Problems: a file that cannot be read (line 0), a line that is not an
  * assignment, a value that is not one of the knob's. The knob is NULL when
@@ -702,7 +727,7 @@ enum reclaim_request_flags {
 	RECLAIM_REQUEST_FORCE = 1 << 0,
 	/* Also merge the values into RECLAIM_PERSIST_FILE; for a restore: remove that file. */
 	RECLAIM_REQUEST_PERSIST = 1 << 1,
-	/* A knob that would be skipped fails the evaluation instead (one knob given by name). */
+	/* A knob that would be skipped fails the evaluation instead (knobs given by name). */
 	RECLAIM_REQUEST_STRICT = 1 << 2,
 };
 
@@ -731,6 +756,23 @@ int reclaim_request_add(struct reclaim_request *request, const struct reclaim_kn
 			int64_t value, const char *reason);
 /* SET: the value autotune recommends for @knob; -EOPNOTSUPP if there is no rule for it. */
 int reclaim_request_add_auto(struct reclaim_request *request, const struct reclaim_knob *knob);
+/*
+ * SET and ADAPT: the source of every value, in the plan and the history
+ * ("value" and "adapt" without it), as "sweep" for reclaimctl sweep: 1 to 64
+ * letters, digits and "_-.:/+"; -EINVAL for another.
+ */
+int reclaim_request_set_source(struct reclaim_request *request, const char *source);
+/*
+ * SET and ADAPT: record the writes as more records of change @change
+ * instead of a new change (reclaimctl sweep makes all its runs one change,
+ * which one restore undoes); RESTORE: undo change @change. Either way
+ * @change must still be the newest change of the history not undone: if
+ * another change came after it, or it was undone, evaluating and applying
+ * fail with -ESTALE ("change 4 is no longer the newest change: change 5
+ * (set at 09:10:00) came after it") and nothing is written. -EINVAL for
+ * change 0 or another kind of request.
+ */
+int reclaim_request_set_change(struct reclaim_request *request, unsigned long change);
 /* PRESET: the preset to apply (the request holds a reference). */
 int reclaim_request_set_preset(struct reclaim_request *request, struct reclaim_preset *preset);
 /* AUTOTUNE: use this plan instead of computing one (the request holds a reference). */
@@ -777,6 +819,12 @@ const char *reclaim_eval_preset_path(const struct reclaim_eval *eval);
 struct reclaim_plan *reclaim_eval_plan(const struct reclaim_eval *eval);
 /* RESTORE: the change undone (0: nothing to undo). */
 unsigned long reclaim_eval_undoes(const struct reclaim_eval *eval);
+/*
+ * After reclaim_request_apply(): the number of the change it recorded in
+ * the history (the one joined with reclaim_request_set_change(), or a new
+ * one; a restore's own); 0 if it recorded none (nothing to write).
+ */
+unsigned long reclaim_eval_change(const struct reclaim_eval *eval);
 /* A restore with RECLAIM_REQUEST_PERSIST: the persisted values it removes (NULL: none). */
 struct reclaim_persist *reclaim_eval_unpersisted(const struct reclaim_eval *eval);
 /* After applying a kswapd_threads change: the nodes checked to run the new count; else -1. */
@@ -808,6 +856,20 @@ int64_t reclaim_history_new_value(const struct reclaim_history *history, size_t 
 bool reclaim_history_undone(const struct reclaim_history *history, size_t idx);
 /* A restore: the change it undid, -1 for restore --boot (all); else 0. */
 long reclaim_history_undoes(const struct reclaim_history *history, size_t idx);
+/*
+ * The value reclaimctl last wrote to @knob since boot (the newest record's
+ * new value, restores included): 0, or -ENOENT when it wrote none.
+ */
+int reclaim_history_applied(const struct reclaim_history *history, const struct reclaim_knob *knob,
+			    int64_t *value);
+
+/*
+ * /run/reclaimctl/boot: how the last run of the boot unit ("reclaimctl
+ * boot") ended, and when. load: -ENOENT when it has not run since boot;
+ * @time_ns is CLOCK_REALTIME in nanoseconds.
+ */
+int reclaim_boot_result_save(struct reclaim_ctx *ctx, bool ok);
+int reclaim_boot_result_load(struct reclaim_ctx *ctx, bool *ok, int64_t *time_ns);
 
 /*
  * The adaptive controller: decides from measurements whether kswapd is the

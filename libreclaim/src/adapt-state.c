@@ -80,17 +80,8 @@ RECLAIM_EXPORT int reclaim_adapt_state_load(struct reclaim_ctx *ctx, pid_t *pid,
 
 	assert_return(ctx && pid && baseline && threads, -EINVAL);
 	reclaim_error_reset(ctx);
-	r = reclaim_read_file(ctx, ADAPT_STATE, &text, NULL);
-	if (r == -ENOENT) {
-		int absent = reclaim_check_run_file_absent(ctx, ADAPT_STATE);
-
-		return absent < 0 ? absent : r;
-	}
-	if (r < 0)
-		return reclaim_error(ctx, -r, "cannot read %s: %s", ADAPT_STATE,
-				     reclaim_read_strerror(r));
 	/* what a stop writes comes from here: a planted file must not be believed */
-	r = reclaim_check_run_file(ctx, ADAPT_STATE);
+	r = reclaim_read_run_file(ctx, ADAPT_STATE, &text);
 	if (r < 0)
 		return r;
 	r = parse_state(ctx, text, pid, baseline, threads);

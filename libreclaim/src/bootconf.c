@@ -10,6 +10,25 @@
 
 #define DEFAULT_PRESET "balanced"
 
+/*
+ * Every setting of the file. The message for an unknown one lists them,
+ * and man/check-man.sh reads that list: reclaimctl.conf(5) must name each.
+ */
+static const char *const settings[] = {"preset"};
+
+/* -EBADMSG: "FILE:N: unknown setting 'KEY' (known: A, B)". */
+static int unknown_setting(struct reclaim_ctx *ctx, size_t n, const char *key)
+{
+	char known[128] = "";
+	size_t len = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(settings) && len < sizeof(known); i++)
+		len += (size_t)snprintf(known + len, sizeof(known) - len, "%s%s", i ? ", " : "",
+					settings[i]);
+	return reclaim_error(ctx, EBADMSG, "%s:%zu: unknown setting '%s' (known: %s)",
+			     RECLAIM_BOOT_CONFIG, n, key, known);
+}
+
 /* One line: 0, or -EBADMSG with "FILE:N: problem". */
 static int config_line(struct reclaim_ctx *ctx, char *line, size_t n, char **preset)
 {
@@ -21,9 +40,9 @@ static int config_line(struct reclaim_ctx *ctx, char *line, size_t n, char **pre
 	if (r < 0)
 		return reclaim_error(ctx, EBADMSG, "%s:%zu: expected \"preset = NAME\"",
 				     RECLAIM_BOOT_CONFIG, n);
-	if (strcmp(key, "preset") != 0)
-		return reclaim_error(ctx, EBADMSG, "%s:%zu: unknown setting '%s' (known: preset)",
-				     RECLAIM_BOOT_CONFIG, n, key);
+	/* preset, the one setting so far */
+	if (strcmp(key, settings[0]) != 0)
+		return unknown_setting(ctx, n, key);
 	if (!value[0])
 		return reclaim_error(ctx, EBADMSG, "%s:%zu: preset needs a name (or off)",
 				     RECLAIM_BOOT_CONFIG, n);

@@ -28,6 +28,8 @@ struct reclaim_change {
 	bool record_all;
 	/* the engine decides: an unchanged kswapd_threads is not written */
 	bool keep_threads;
+	unsigned long join;	/* recorded as more of this change (0: a new one) */
+	unsigned long recorded; /* the change the apply recorded (0: none) */
 };
 
 RECLAIM_EXPORT int reclaim_change_new(struct reclaim_ctx *ctx, struct reclaim_change **ret)
@@ -109,6 +111,16 @@ int reclaim_change_set_source(struct reclaim_change *c, size_t idx, const char *
 void reclaim_change_set_unpersist(struct reclaim_change *c, bool unpersist)
 {
 	c->unpersist = unpersist;
+}
+
+void reclaim_change_set_join(struct reclaim_change *c, unsigned long change)
+{
+	c->join = change;
+}
+
+unsigned long reclaim_change_recorded(const struct reclaim_change *c)
+{
+	return c->recorded;
 }
 
 RECLAIM_EXPORT struct reclaim_change *reclaim_change_ref(struct reclaim_change *c)
@@ -337,7 +349,9 @@ static int record_history(struct reclaim_change *c, struct reclaim_history *h)
 		    .undoes = c->undoes,
 		};
 	}
-	r = reclaim_history_append(h, recs, n);
+	r = reclaim_history_append_to(h, c->join, recs, n);
+	if (r == 0 && n > 0)
+		c->recorded = recs[0].change;
 	free(recs);
 	return r;
 }
@@ -353,8 +367,12 @@ int reclaim_change_apply_locked(struct reclaim_change *c)
 
 	c->failed = -1;
 	c->verified_nodes = -1;
+	c->recorded = 0;
 	r = reclaim_history_load(c->ctx, &h);
 	if (r < 0)
+		return r;
+	/* Joining a change that is not the newest any more: nothing is written. */
+	if (c->join > 0 && (r = reclaim_history_check_newest(h, c->join)) < 0)
 		return r;
 	for (i = 0; i < c->count; i++) {
 		r = reclaim_knob_read(c->ctx, c->entries[i].knob, &c->entries[i].old_value);

@@ -4,6 +4,10 @@
 
 #include "internal.h"
 
+#ifndef RECLAIM_VERSION
+#error "RECLAIM_VERSION must be defined (the build system does)"
+#endif
+
 #define ERROR_SIZE 512
 
 struct reclaim_ctx {
@@ -13,6 +17,11 @@ struct reclaim_ctx {
 	bool release_read;
 	char error[ERROR_SIZE];
 };
+
+RECLAIM_EXPORT const char *reclaim_version(void)
+{
+	return RECLAIM_VERSION;
+}
 
 RECLAIM_EXPORT int reclaim_new(struct reclaim_ctx **ret, const char *sysroot)
 {

@@ -32,6 +32,9 @@ struct reclaim_request {
 	size_t count;
 	struct reclaim_preset *preset;
 	struct reclaim_plan *plan;
+	char *source; /* SET and ADAPT: NULL for the kind's own */
+	/* SET and ADAPT: the change to record the writes in; RESTORE: the one to undo */
+	unsigned long change;
 };
 
 struct eval_entry {
@@ -55,6 +58,7 @@ struct reclaim_eval {
 	struct reclaim_plan *plan;
 	struct reclaim_persist *unpersisted;
 	unsigned long undoes;
+	unsigned long change; /* the change the apply recorded */
 	/* read during the evaluation */
 	struct reclaim_sysctl_conf *conf;
 	struct reclaim_topology *topo;
@@ -105,6 +109,7 @@ RECLAIM_EXPORT struct reclaim_request *reclaim_request_unref(struct reclaim_requ
 		free(req->values);
 		reclaim_preset_unref(req->preset);
 		reclaim_plan_unref(req->plan);
+		free(req->source);
 		reclaim_unref(req->ctx);
 		free(req);
 	}
@@ -158,6 +163,39 @@ RECLAIM_EXPORT int reclaim_request_add_auto(struct reclaim_request *req,
 		return reclaim_error(req->ctx, EOPNOTSUPP, "%s has no automatic value",
 				     reclaim_knob_name(k));
 	return add_value(req, k, 0, true, NULL);
+}
+
+RECLAIM_EXPORT int reclaim_request_set_source(struct reclaim_request *req, const char *source)
+{
+	size_t len;
+	char *copy;
+
+	assert_return(req && source, -EINVAL);
+	assert_return(req->kind == RECLAIM_REQUEST_SET || req->kind == RECLAIM_REQUEST_ADAPT,
+		      -EINVAL);
+	len = strlen(source);
+	if (len == 0 || len > 64 ||
+	    strspn(source,
+		   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.:/+") != len)
+		return reclaim_error(req->ctx, EINVAL,
+				     "'%s' is no source: 1 to 64 letters, digits and _-.:/+",
+				     source);
+	copy = strdup(source);
+	if (!copy)
+		return reclaim_error(req->ctx, ENOMEM, "out of memory");
+	free(req->source);
+	req->source = copy;
+	return 0;
+}
+
+RECLAIM_EXPORT int reclaim_request_set_change(struct reclaim_request *req, unsigned long change)
+{
+	assert_return(req && change > 0, -EINVAL);
+	assert_return(req->kind == RECLAIM_REQUEST_SET || req->kind == RECLAIM_REQUEST_ADAPT ||
+			  req->kind == RECLAIM_REQUEST_RESTORE,
+		      -EINVAL);
+	req->change = change;
+	return 0;
 }
 
 RECLAIM_EXPORT int reclaim_request_set_preset(struct reclaim_request *req,
@@ -406,7 +444,9 @@ static int auto_value(struct reclaim_eval *e, const struct reclaim_knob *k, int6
 
 static int eval_set(struct reclaim_eval *e, const struct reclaim_request *req)
 {
-	const char *source = req->kind == RECLAIM_REQUEST_ADAPT ? "adapt" : "value";
+	const char *source = req->source			  ? req->source
+			     : req->kind == RECLAIM_REQUEST_ADAPT ? "adapt"
+								  : "value";
 
 	for (size_t i = 0; i < req->count; i++) {
 		const struct request_value *v = &req->values[i];
@@ -528,35 +568,54 @@ static void clock_text(char *buf, size_t size, const struct history_record *rec)
 }
 
 /*
- * Undoes the newest change not undone: each of its knobs back to the value
- * before it, unless the knob has been changed since by something other than
- * reclaimctl; then back to its value before the first change since boot.
+ * Undoes the newest change not undone (with a change given, that one, or
+ * -ESTALE): each of its knobs back to the value before it, unless the knob
+ * has been changed since by something other than reclaimctl; then back to
+ * its value before the first change since boot. A change may hold several
+ * records of one knob (the runs of a sweep): the knob goes back to the old
+ * value of its first, and was changed since if it is not the new value of
+ * its last.
  */
-static int eval_restore(struct reclaim_eval *e, const struct reclaim_history *h)
+static int eval_restore(struct reclaim_eval *e, const struct reclaim_history *h,
+			unsigned long change)
 {
 	ssize_t last = reclaim_history_last_change(h);
-	const struct history_record *top;
+	const struct history_record *top = NULL;
 	char when[32];
+	int r;
 
+	if (change > 0 && (r = reclaim_history_check_newest(h, change)) < 0)
+		return r;
 	if (last < 0)
 		return 0;
-	top = &h->records[last];
+	/* the change's time: that of its first record */
+	for (size_t i = 0; !top && i <= (size_t)last; i++)
+		if (h->records[i].change == h->records[last].change)
+			top = &h->records[i];
 	e->undoes = top->change;
 	clock_text(when, sizeof(when), top);
 	for (size_t i = 0; i < h->count; i++) {
-		const struct history_record *rec = &h->records[i];
+		const struct history_record *rec = &h->records[i], *end = rec;
 		const struct history_record *first;
 		struct eval_entry *n;
+		bool seen = false;
 		int64_t now;
-		int r;
 
 		if (rec->change != top->change)
 			continue;
+		for (size_t j = 0; j < h->count; j++)
+			if (h->records[j].change == top->change &&
+			    h->records[j].knob == rec->knob) {
+				seen = seen || j < i;
+				end = &h->records[j];
+			}
+		if (seen)
+			continue; /* one entry per knob, at its first record */
 		first = &h->records[reclaim_history_first(h, rec->knob)];
 		r = reclaim_knob_read(e->ctx, rec->knob, &now);
 		if (r < 0)
 			return r;
-		if (now == rec->new_value)
+		if (now == end->new_value)
 			n = add_entry(e, rec->knob, rec->old_value,
 				      format(e->ctx, "undoes change %lu (%s at %s)", top->change,
 					     top->command, when),
@@ -568,7 +627,7 @@ static int eval_restore(struct reclaim_eval *e, const struct reclaim_history *h)
 					     " change %lu set: changed since by something "
 					     "else; back to its value before the first change "
 					     "since boot",
-					     reclaim_knob_sysctl(rec->knob), now, rec->new_value,
+					     reclaim_knob_sysctl(rec->knob), now, end->new_value,
 					     top->change),
 				      strdup("boot"));
 		if (!n)
@@ -644,7 +703,8 @@ static int eval_history(struct reclaim_eval *e, const struct reclaim_request *re
 
 	if (r < 0)
 		return r;
-	r = req->kind == RECLAIM_REQUEST_RESTORE ? eval_restore(e, h) : eval_restore_boot(e, h);
+	r = req->kind == RECLAIM_REQUEST_RESTORE ? eval_restore(e, h, req->change)
+						 : eval_restore_boot(e, h);
 	reclaim_history_unref(h);
 	if (r == 0 && (req->flags & RECLAIM_REQUEST_PERSIST)) {
 		r = reclaim_persist_read(e->ctx, &e->unpersisted);
@@ -654,6 +714,18 @@ static int eval_history(struct reclaim_eval *e, const struct reclaim_request *re
 	} else if (r == 0) {
 		r = note_persisted(e);
 	}
+	return r;
+}
+
+/* A request that joins @change: it must be the newest change not undone. */
+static int check_join(struct reclaim_eval *e, unsigned long change)
+{
+	struct reclaim_history *h = NULL;
+	int r = reclaim_history_load(e->ctx, &h);
+
+	if (r == 0)
+		r = reclaim_history_check_newest(h, change);
+	reclaim_history_unref(h);
 	return r;
 }
 
@@ -691,7 +763,9 @@ static int evaluate(struct reclaim_request *req, struct reclaim_eval *e)
 	switch (req->kind) {
 	case RECLAIM_REQUEST_SET:
 	case RECLAIM_REQUEST_ADAPT:
-		r = eval_set(e, req);
+		r = req->change > 0 ? check_join(e, req->change) : 0;
+		if (r == 0)
+			r = eval_set(e, req);
 		break;
 	case RECLAIM_REQUEST_PRESET:
 		if (!req->preset)
@@ -800,6 +874,8 @@ static int build_change(const struct reclaim_request *req, const struct reclaim_
 		r = reclaim_change_set_history(c, reclaim_request_kind_name(e->kind), undoes);
 	if (r == 0 && !restores(e) && (req->flags & RECLAIM_REQUEST_PERSIST))
 		r = reclaim_change_set_persist(c, true);
+	if (r == 0 && !restores(e))
+		reclaim_change_set_join(c, req->change);
 	if (r == 0 && restores(e))
 		reclaim_change_set_unpersist(c, e->unpersisted != NULL);
 	if (r < 0) {
@@ -838,6 +914,7 @@ RECLAIM_EXPORT int reclaim_request_apply(struct reclaim_request *req, struct rec
 		if (r == 0) {
 			e->applied = true;
 			e->verified_nodes = reclaim_change_verified_nodes(c);
+			e->change = reclaim_change_recorded(c);
 		}
 		reclaim_change_unref(c);
 	}
@@ -965,6 +1042,12 @@ RECLAIM_EXPORT unsigned long reclaim_eval_undoes(const struct reclaim_eval *e)
 {
 	assert_return(e, 0);
 	return e->undoes;
+}
+
+RECLAIM_EXPORT unsigned long reclaim_eval_change(const struct reclaim_eval *e)
+{
+	assert_return(e, 0);
+	return e->change;
 }
 
 RECLAIM_EXPORT struct reclaim_persist *reclaim_eval_unpersisted(const struct reclaim_eval *e)

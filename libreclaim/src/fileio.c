@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -259,5 +260,50 @@ int reclaim_parse_u64(const char *s, uint64_t *v)
 	if (!only_space(end))
 		return -EINVAL;
 	*v = x;
+	return 0;
+}
+
+int reclaim_pread_text(int fd, char **buf, size_t *size, size_t *len_out)
+{
+	size_t len = 0;
+	int r;
+
+	for (;;) {
+		ssize_t n;
+
+		if (len + 1 >= *size) {
+			size_t grown = *size ? *size * 2 : 16384;
+			char *p;
+
+			if (grown > RECLAIM_READ_MAX + 1)
+				return -EFBIG;
+			p = realloc(*buf, grown);
+			if (!p)
+				return -ENOMEM;
+			*buf = p;
+			*size = grown;
+		}
+		n = pread(fd, *buf + len, *size - len - 1, (off_t)len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		len += (size_t)n;
+		/*
+		 * Less than asked for is the whole file: proc, sysfs and sysctl
+		 * files give what they have in one read, as a regular file does;
+		 * this saves the read that would return 0.
+		 */
+		if (len + 1 < *size)
+			break;
+	}
+	r = reclaim_text_length(*buf, &len, true);
+	if (r < 0)
+		return r;
+	(*buf)[len] = '\0';
+	if (len_out)
+		*len_out = len;
 	return 0;
 }

@@ -243,25 +243,13 @@ static int find_line(const char *text, size_t len, size_t nth, struct line *ret)
 /* Parses one fstab line with libmount; NULL if it is not exactly one entry. */
 static struct libmnt_fs *parse_line(const char *s, size_t len)
 {
-	_cleanup_mnt_table_ struct libmnt_table *tb = mnt_new_table();
-	_cleanup_free_ char *copy = strndup(s, len);
+	_cleanup_mnt_table_ struct libmnt_table *tb = NULL;
 	struct libmnt_fs *fs = NULL;
-	size_t bad = 0;
-	FILE *f;
 
-	if (!tb || !copy)
+	if (reclaim_mnt_parse_text(s, len, FSTAB, &tb) < 0 || mnt_table_get_nents(tb) != 1 ||
+	    mnt_table_first_fs(tb, &fs) != 0)
 		return NULL;
-	f = fmemopen(copy, len, "r");
-	if (!f)
-		return NULL;
-	mnt_table_set_userdata(tb, &bad);
-	mnt_table_set_parser_errcb(tb, reclaim_mnt_errcb);
-	if (mnt_table_parse_stream(tb, f, FSTAB) == 0 && !bad && mnt_table_get_nents(tb) == 1 &&
-	    mnt_table_first_fs(tb, &fs) == 0)
-		mnt_ref_fs(fs);
-	else
-		fs = NULL;
-	fclose(f);
+	mnt_ref_fs(fs);
 	return fs;
 }
 

@@ -44,5 +44,13 @@ ssize_t reclaim_history_first(const struct reclaim_history *history,
  */
 int reclaim_history_append(struct reclaim_history *history, struct history_record *records,
 			   size_t n);
+/*
+ * The same, as more records of change @change (0: a new change), which
+ * must be the newest change not undone (reclaim_history_check_newest()).
+ */
+int reclaim_history_append_to(struct reclaim_history *history, unsigned long change,
+			      struct history_record *records, size_t n);
+/* 0 if @change is the newest change not undone; else -ESTALE saying why not. */
+int reclaim_history_check_newest(const struct reclaim_history *history, unsigned long change);
 
 #endif

@@ -200,25 +200,13 @@ int reclaim_history_load(struct reclaim_ctx *ctx, struct reclaim_history **ret)
 		return reclaim_error(ctx, ENOMEM, "out of memory");
 	h->refcount = 1;
 	h->ctx = reclaim_ref(ctx);
-	r = reclaim_read_file(ctx, HISTORY, &text, NULL);
+	/* What a restore writes comes from here: a planted history must not be believed. */
+	r = reclaim_read_run_file(ctx, HISTORY, &text);
+	if (r == 0)
+		r = parse_history(h, text);
 	if (r < 0 && r != -ENOENT) {
 		history_free(h);
-		return reclaim_error(ctx, -r, "cannot read %s: %s", HISTORY,
-				     reclaim_read_strerror(r));
-	}
-	if (r == -ENOENT && (r = reclaim_check_run_file_absent(ctx, HISTORY)) < 0) {
-		history_free(h);
 		return r;
-	}
-	/* What a restore writes comes from here: a planted history must not be believed. */
-	if (text) {
-		r = reclaim_check_run_file(ctx, HISTORY);
-		if (r == 0)
-			r = parse_history(h, text);
-		if (r < 0) {
-			history_free(h);
-			return r;
-		}
 	}
 	*ret = h;
 	return 0;
@@ -275,27 +263,53 @@ static void format_record(FILE *f, const struct history_record *r)
 	fputc('\n', f);
 }
 
-/* The records a rewrite keeps: the first of each knob and the last reclaim_history_keep. */
-static bool kept(const struct reclaim_history *h, size_t i, size_t total)
+/* Whether record @i is the first of its knob in its change. */
+static bool first_in_change(const struct reclaim_history *h, size_t i)
+{
+	for (size_t j = i; j-- > 0 && h->records[j].change == h->records[i].change;)
+		if (h->records[j].knob == h->records[i].knob)
+			return false;
+	return true;
+}
+
+/*
+ * The records a rewrite keeps: the first of each knob, the last
+ * reclaim_history_keep, and of a change partly among those (a long sweep is
+ * one change) the first record of each of its knobs, which a restore of it
+ * needs. @tail: the change of the first record of the last ones.
+ */
+static bool kept(const struct reclaim_history *h, size_t i, size_t total, unsigned long tail)
 {
 	return i + reclaim_history_keep >= total ||
-	       reclaim_history_first(h, h->records[i].knob) == (ssize_t)i;
+	       reclaim_history_first(h, h->records[i].knob) == (ssize_t)i ||
+	       (h->records[i].change >= tail && first_in_change(h, i));
+}
+
+/* The change of the first record a rewrite to @total records keeps in any case. */
+static unsigned long tail_change(const struct reclaim_history *h, size_t total,
+				 const struct history_record *add)
+{
+	size_t from = total > reclaim_history_keep ? total - reclaim_history_keep : 0;
+
+	return from < h->count ? h->records[from].change : add[0].change;
 }
 
 /* The records of @h a rewrite to @total records would drop. */
-static size_t dropped(const struct reclaim_history *h, size_t total)
+static size_t dropped(const struct reclaim_history *h, size_t total, unsigned long tail)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i + reclaim_history_keep < total && i < h->count; i++)
-		n += !kept(h, i, total);
+		n += !kept(h, i, total, tail);
 	return n;
 }
 
 static int rewrite(struct reclaim_history *h, const struct history_record *add, size_t n)
 {
 	_cleanup_free_ char *full = reclaim_path_nofollow(h->ctx, HISTORY), *text = NULL;
-	size_t total = h->count + n, len = 0, drop = dropped(h, total);
+	size_t total = h->count + n, len = 0;
+	unsigned long tail = tail_change(h, total, add);
+	size_t drop = dropped(h, total, tail);
 	FILE *f;
 	int r;
 
@@ -307,7 +321,7 @@ static int rewrite(struct reclaim_history *h, const struct history_record *add, 
 	if (h->trimmed + drop > 0)
 		fprintf(f, "# trimmed=%llu\n", h->trimmed + (unsigned long long)drop);
 	for (size_t i = 0; i < h->count; i++)
-		if (kept(h, i, total))
+		if (kept(h, i, total, tail))
 			format_record(f, &h->records[i]);
 	for (size_t i = 0; i < n; i++)
 		format_record(f, &add[i]);
@@ -348,20 +362,69 @@ static int append(struct reclaim_history *h, const struct history_record *add, s
 	return close(fd) < 0 ? -errno : 0;
 }
 
+/* "change 4 (set at 09:10:00)" of the first record of a change, for messages. */
+static void change_text(char *buf, size_t size, const struct history_record *rec)
+{
+	time_t t = (time_t)rec->sec;
+	char when[16];
+	struct tm tm;
+
+	if (!localtime_r(&t, &tm) || strftime(when, sizeof(when), "%H:%M:%S", &tm) == 0)
+		snprintf(when, sizeof(when), "?");
+	snprintf(buf, size, "change %lu (%s at %s)", rec->change, rec->command, when);
+}
+
+int reclaim_history_check_newest(const struct reclaim_history *h, unsigned long change)
+{
+	ssize_t last = reclaim_history_last_change(h);
+	char text[128];
+
+	if (last >= 0 && h->records[last].change == change)
+		return 0;
+	for (size_t i = 0; i < h->count; i++) {
+		const struct history_record *r = &h->records[i];
+
+		/* a later change undone and its undo are not what stands in the way */
+		if (r->change <= change || r->undone ||
+		    (r->undoes > 0 && r->undoes != (long)change))
+			continue;
+		change_text(text, sizeof(text), r);
+		if (r->undoes == HISTORY_UNDOES_ALL || r->undoes == (long)change)
+			return reclaim_error(
+			    h->ctx, ESTALE,
+			    "change %lu is no longer the newest change: %s undid it", change, text);
+		return reclaim_error(h->ctx, ESTALE,
+				     "change %lu is no longer the newest change: %s came after it",
+				     change, text);
+	}
+	return reclaim_error(h->ctx, ESTALE,
+			     "change %lu is no longer the newest change: the history has no "
+			     "change %lu",
+			     change, change);
+}
+
 int reclaim_history_append(struct reclaim_history *h, struct history_record *add, size_t n)
+{
+	return reclaim_history_append_to(h, 0, add, n);
+}
+
+int reclaim_history_append_to(struct reclaim_history *h, unsigned long change,
+			      struct history_record *add, size_t n)
 {
 	struct timespec now;
 	int r;
 
 	if (n == 0)
 		return 0;
+	if (change > 0 && (r = reclaim_history_check_newest(h, change)) < 0)
+		return r;
 	clock_gettime(CLOCK_REALTIME, &now);
 	for (size_t i = 0; i < n; i++) {
-		add[i].change = h->last_change + 1;
+		add[i].change = change > 0 ? change : h->last_change + 1;
 		add[i].sec = now.tv_sec;
 		add[i].nsec = now.tv_nsec;
 	}
-	if (h->torn || dropped(h, h->count + n) > 0)
+	if (h->torn || dropped(h, h->count + n, tail_change(h, h->count + n, add)) > 0)
 		r = rewrite(h, add, n);
 	else
 		r = append(h, add, n);
@@ -437,4 +500,16 @@ RECLAIM_EXPORT long reclaim_history_undoes(const struct reclaim_history *h, size
 {
 	assert_return(h && idx < h->count, 0);
 	return RECORD(h, idx)->undoes;
+}
+
+RECLAIM_EXPORT int reclaim_history_applied(const struct reclaim_history *h,
+					   const struct reclaim_knob *knob, int64_t *value)
+{
+	assert_return(h && knob && value, -EINVAL);
+	for (size_t i = h->count; i-- > 0;)
+		if (RECORD(h, i)->knob == knob) {
+			*value = RECORD(h, i)->new_value;
+			return 0;
+		}
+	return -ENOENT;
 }

@@ -75,6 +75,12 @@ int reclaim_path_error(struct reclaim_ctx *ctx, const char *path);
  * wrote (@kernel) dropped from *len; -RECLAIM_EBINARY for any other NUL.
  */
 int reclaim_text_length(const char *buf, size_t *len, bool kernel);
+/*
+ * Reads the whole file behind @fd (of /proc or /sys) from offset 0 into
+ * *@buf, grown as needed (*@size), NUL-terminated: the sampler's and the
+ * swap watcher's re-reads of a file kept open. 0 and the length in *@len.
+ */
+int reclaim_pread_text(int fd, char **buf, size_t *size, size_t *len);
 /* strerror() that also says what -RECLAIM_ENOTREG, -RECLAIM_EBINARY and -EFBIG mean here. */
 const char *reclaim_read_strerror(int r);
 /* Opens @full (a real path) to read it, refusing what is not a regular file. */
@@ -189,6 +195,11 @@ int reclaim_check_run_file(struct reclaim_ctx *ctx, const char *path);
  * out of the root).
  */
 int reclaim_check_run_file_absent(struct reclaim_ctx *ctx, const char *path);
+/*
+ * Reads the file @path of RECLAIM_RUNDIR into @text (to free), checked as
+ * above: -ENOENT (no error set) if nothing is there, else 0 or the refusal.
+ */
+int reclaim_read_run_file(struct reclaim_ctx *ctx, const char *path, char **text);
 void reclaim_lock_release(int fd);
 
 /*
@@ -214,6 +225,10 @@ int reclaim_change_set_source(struct reclaim_change *c, size_t idx, const char *
 void reclaim_change_set_keep_unchanged(struct reclaim_change *c);
 /* Removes the persisted file after the writes (restore --persist). */
 void reclaim_change_set_unpersist(struct reclaim_change *c, bool unpersist);
+/* Records the change as more of change @change (see reclaim_history_append_to()). */
+void reclaim_change_set_join(struct reclaim_change *c, unsigned long change);
+/* The number of the change the last apply recorded; 0 if it recorded none. */
+unsigned long reclaim_change_recorded(const struct reclaim_change *c);
 int reclaim_change_apply_locked(struct reclaim_change *c);
 /* autotune-swap.c */
 /*

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -107,6 +108,25 @@ int reclaim_check_run_file_absent(struct reclaim_ctx *ctx, const char *path)
 		return r;
 	reclaim_error_reset(ctx);
 	return 0;
+}
+
+int reclaim_read_run_file(struct reclaim_ctx *ctx, const char *path, char **text)
+{
+	int r = reclaim_read_file(ctx, path, text, NULL);
+
+	if (r == -ENOENT) {
+		int absent = reclaim_check_run_file_absent(ctx, path);
+
+		return absent < 0 ? absent : r;
+	}
+	if (r < 0)
+		return reclaim_error(ctx, -r, "cannot read %s: %s", path, reclaim_read_strerror(r));
+	r = reclaim_check_run_file(ctx, path);
+	if (r < 0) {
+		free(*text);
+		*text = NULL;
+	}
+	return r;
 }
 
 /* /run/reclaimctl: made 0700 whatever the umask, and checked as above. */

@@ -103,48 +103,7 @@ static int open_under(struct reclaim_ctx *ctx, const char *path)
 /* Reads the whole file behind @fd from offset 0 into s->buf (NUL-terminated). */
 static int pread_all(struct reclaim_sampler *s, int fd, size_t *len_out)
 {
-	size_t len = 0;
-	int r;
-
-	for (;;) {
-		ssize_t n;
-
-		if (len + 1 >= s->size) {
-			size_t size = s->size ? s->size * 2 : 16384;
-			char *buf;
-
-			if (size > RECLAIM_READ_MAX + 1)
-				return -EFBIG;
-			buf = realloc(s->buf, size);
-			if (!buf)
-				return -ENOMEM;
-			s->buf = buf;
-			s->size = size;
-		}
-		n = pread(fd, s->buf + len, s->size - len - 1, (off_t)len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			break;
-		len += (size_t)n;
-		/*
-		 * Less than asked for is the whole file: proc, sysfs and sysctl
-		 * files give what they have in one read, as a regular file does;
-		 * this saves the read that would return 0.
-		 */
-		if (len + 1 < s->size)
-			break;
-	}
-	/* the sampler reads only /proc and /sys */
-	r = reclaim_text_length(s->buf, &len, true);
-	if (r < 0)
-		return r;
-	s->buf[len] = '\0';
-	if (len_out)
-		*len_out = len;
-	return 0;
+	return reclaim_pread_text(fd, &s->buf, &s->size, len_out);
 }
 
 static uint64_t clock_ns(clockid_t id)

@@ -34,9 +34,38 @@ int reclaim_mnt_errcb(struct libmnt_table *tb, const char *filename, int line);
 int reclaim_mnt_parse(const struct reclaim_ctx *ctx, const char *path,
 		      int (*parse)(struct libmnt_table *, const char *), struct libmnt_table **ret,
 		      size_t *bad);
+/*
+ * The same for @len bytes of text in memory, read as the file @name
+ * (libmount picks the format by it): 0 and the table in @ret, -EINVAL for a
+ * bad line, -ENOMEM.
+ */
+int reclaim_mnt_parse_text(const char *text, size_t len, const char *name,
+			   struct libmnt_table **ret);
 
 /* "UUID=x", "LABEL=x", "PARTUUID=x", "PARTLABEL=x" -> "/dev/disk/by-uuid/x"...; NULL if no tag. */
 char *reclaim_tag_path(const char *name, const char *value);
+
+/*
+ * swapwatch.c: the thread that reports a swapoff's progress (see
+ * reclaim_swap_plan_set_progress()). It reads @device's Used from @fd (an
+ * open /proc/swaps, taken over) every @interval_ms and calls
+ * @fn(@plan, used, @total_kb, @userdata); it ends by itself, silently, when
+ * the file cannot be read or no longer lists @device. NULL if it could not
+ * be started (@fd is closed then): the swapoff goes on without progress.
+ */
+struct reclaim_swap_watch;
+struct reclaim_swap_watch *reclaim_swap_watch_start(int fd, const struct reclaim_swap_plan *plan,
+						    const char *device, uint64_t total_kb,
+						    unsigned int interval_ms,
+						    reclaim_swap_progress_fn fn, void *userdata);
+/* Stops the thread and joins it: no call of its callback once this returns. NULL is fine. */
+void reclaim_swap_watch_stop(struct reclaim_swap_watch *w);
+/*
+ * The Used of @device (as libmount reads the path) in the /proc/swaps text
+ * @text of @len bytes: 0, -ENOENT if it is not listed, -EINVAL if the text is
+ * malformed, -ENOMEM.
+ */
+int reclaim_swaps_text_used(const char *text, size_t len, const char *device, uint64_t *used_kb);
 
 /* swapsys.c: the syscalls, apart so that the unit tests can wrap them. */
 bool reclaim_sys_is_live(const struct reclaim_ctx *ctx);

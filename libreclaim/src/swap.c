@@ -85,6 +85,33 @@ int reclaim_mnt_parse(const struct reclaim_ctx *ctx, const char *path,
 	return 0;
 }
 
+int reclaim_mnt_parse_text(const char *text, size_t len, const char *name,
+			   struct libmnt_table **ret)
+{
+	_cleanup_mnt_table_ struct libmnt_table *tb = mnt_new_table();
+	FILE *f = fmemopen((void *)text, len, "r");
+	size_t bad = 0;
+	int r;
+
+	if (!tb || !f) {
+		if (f)
+			fclose(f);
+		return -ENOMEM;
+	}
+	mnt_table_set_userdata(tb, &bad);
+	mnt_table_set_parser_errcb(tb, reclaim_mnt_errcb);
+	r = mnt_table_parse_stream(tb, f, name);
+	mnt_table_set_userdata(tb, NULL);
+	fclose(f);
+	if (bad)
+		return -EINVAL;
+	if (r < 0)
+		return r;
+	*ret = tb;
+	tb = NULL;
+	return 0;
+}
+
 static bool valid_name(const char *name)
 {
 	return *name && strcmp(name, ".") != 0 && strcmp(name, "..") != 0 && !strchr(name, '/');

@@ -8,6 +8,10 @@
  * MemAvailable above what the device holds plus a margin. If swapon with the
  * new priority fails, the device goes back on with its old one; a device is
  * never left off while there is a way to put it back.
+ *
+ * swapoff can take minutes on a large device; a caller who wants to show how
+ * far it got sets a progress callback, which a thread of swapwatch.c calls
+ * while the calling thread is in the kernel.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -28,6 +32,10 @@
 #define MARGIN_MIN_KB	65536
 #define MARGIN_FRACTION 32
 
+/* How often the progress of a swapoff is read by default, and at most. */
+#define PROGRESS_INTERVAL_MS	 500
+#define PROGRESS_INTERVAL_MAX_MS 60000
+
 struct reclaim_swap_plan {
 	int refcount;
 	struct reclaim_ctx *ctx;
@@ -40,6 +48,9 @@ struct reclaim_swap_plan {
 	ssize_t fstab_idx; /* -1: no entry */
 	enum reclaim_swap_discard discard;
 	bool live_changed, fstab_changed;
+	reclaim_swap_progress_fn progress; /* NULL: none */
+	void *progress_userdata;
+	unsigned int progress_interval_ms;
 };
 
 static int read_meminfo(struct reclaim_swap_plan *p)
@@ -233,6 +244,22 @@ RECLAIM_EXPORT bool reclaim_swap_plan_fstab_changed(const struct reclaim_swap_pl
 	return p->fstab_changed;
 }
 
+RECLAIM_EXPORT int reclaim_swap_plan_set_progress(struct reclaim_swap_plan *p,
+						  unsigned int interval_ms,
+						  reclaim_swap_progress_fn fn, void *userdata)
+{
+	assert_return(p, -EINVAL);
+	reclaim_error_reset(p->ctx);
+	if (interval_ms > PROGRESS_INTERVAL_MAX_MS)
+		return reclaim_error(p->ctx, ERANGE,
+				     "invalid progress interval %u ms: expected at most %u",
+				     interval_ms, PROGRESS_INTERVAL_MAX_MS);
+	p->progress = fn;
+	p->progress_userdata = userdata;
+	p->progress_interval_ms = interval_ms ? interval_ms : PROGRESS_INTERVAL_MS;
+	return 0;
+}
+
 static int check_room(struct reclaim_swap_plan *p)
 {
 	uint64_t margin = reclaim_swap_plan_margin_kb(p);
@@ -336,6 +363,11 @@ static int swapoff_error(struct reclaim_swap_plan *p, int err)
 				     "cannot swap %s off: the kernel could not take its pages back "
 				     "into memory; it is still on with priority %d",
 				     p->device, p->old_prio);
+	if (err == EINTR)
+		return reclaim_error(p->ctx, err,
+				     "cannot swap %s off: interrupted by a signal; it is still on "
+				     "with priority %d",
+				     p->device, p->old_prio);
 	return reclaim_error(p->ctx, err, "cannot swap %s off: %s; it is still on with priority %d",
 			     p->device, strerror(err), p->old_prio);
 }
@@ -363,8 +395,29 @@ static int restore(struct reclaim_swap_plan *p, int err)
 	    p->device, p->new_prio, strerror(err), prio);
 }
 
+/*
+ * The progress callback's first call, and the thread for the others; NULL
+ * without a callback, for an empty device, or if the thread cannot be had:
+ * progress is not worth failing a change for.
+ */
+static struct reclaim_swap_watch *progress_start(struct reclaim_swap_plan *p)
+{
+	_cleanup_free_ char *full = NULL;
+	int fd;
+
+	if (!p->progress || p->used_kb == 0)
+		return NULL;
+	p->progress(p, p->used_kb, p->used_kb, p->progress_userdata);
+	full = reclaim_path(p->ctx, "/proc/swaps");
+	if (!full || reclaim_open_regular(full, &fd) < 0)
+		return NULL;
+	return reclaim_swap_watch_start(fd, p, p->device, p->used_kb, p->progress_interval_ms,
+					p->progress, p->progress_userdata);
+}
+
 static int live_change(struct reclaim_swap_plan *p)
 {
+	struct reclaim_swap_watch *watch;
 	int r, prio;
 
 	if (p->old_prio == p->new_prio)
@@ -375,7 +428,9 @@ static int live_change(struct reclaim_swap_plan *p)
 				     "%s cannot be reached by its path (deleted?): it could not be "
 				     "swapped on again, so it is left as it is",
 				     p->device);
+	watch = progress_start(p);
 	r = reclaim_sys_swapoff(p->device);
+	reclaim_swap_watch_stop(watch);
 	if (r < 0)
 		return swapoff_error(p, -r);
 	r = reclaim_sys_swapon(p->device, swap_flags(p->new_prio, p->discard));

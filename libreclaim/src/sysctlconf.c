@@ -767,6 +767,20 @@ RECLAIM_EXPORT ssize_t reclaim_sysctl_conf_admin_entry(const struct reclaim_sysc
 	return c->admin[i];
 }
 
+RECLAIM_EXPORT bool reclaim_sysctl_conf_overridden(const struct reclaim_sysctl_conf *c,
+						   const struct reclaim_knob *k)
+{
+	ssize_t i = knob_index(k), boot;
+	bool own = false;
+
+	assert_return(c && i >= 0, false);
+	boot = c->boot[i];
+	for (size_t e = 0; e < reclaim_sysctl_conf_count(c) && !own; e++)
+		own = reclaim_sysctl_conf_knob(c, e) == k && reclaim_sysctl_conf_is_own(c, e) &&
+		      reclaim_sysctl_conf_value(c, e);
+	return own && boot >= 0 && !reclaim_sysctl_conf_is_own(c, (size_t)boot);
+}
+
 RECLAIM_EXPORT size_t reclaim_sysctl_conf_problem_count(const struct reclaim_sysctl_conf *c)
 {
 	assert_return(c, 0);

@@ -32,6 +32,7 @@ usage: check-engine.py RECLAIMCTL FIXTURES_DIR PRESET_DIR [-k SUBSTRING] [-v]
 import argparse
 import hashlib
 import json
+import multiprocessing
 import os
 import re
 import shutil
@@ -56,6 +57,8 @@ PERSIST = "etc/sysctl.d/90-reclaimctl.conf"
 HISTORY = "run/reclaimctl/history"
 # besides the knobs, what an apply may write
 MAY_CHANGE = {HISTORY, "run/reclaimctl/lock", "run/reclaimctl", "run"}
+# what only boot writes, ok or failed: how it ended (status --prometheus exports it)
+BOOT_RESULT = "run/reclaimctl/boot"
 HISTORY_KEYS = ["change", "time", "command", "source", "knob", "old", "new"]
 KSWAPD_NAME = re.compile(r"kswapd(\d+)(?::(\d+))?$")
 ACTIONS = {"set", "unchanged", "skipped"}
@@ -77,7 +80,7 @@ class Ctx:
 
     def copy(self, src):
         self.serial += 1
-        dst = os.path.join(self.tmp, f"c{self.serial}")
+        dst = os.path.join(self.tmp, f"c{os.getpid()}-{self.serial}")
         shutil.copytree(src, dst, symlinks=True)
         return dst
 
@@ -541,12 +544,27 @@ def check_triple(ctx, base, rname, t, rules):
         ctx.fail(where, f"changed is {got.get('changed')!r}, but {len(sets)} knob(s) written and "
                  f"{PERSIST} {'changed' if persist_changed else 'unchanged'}")
     allowed = MAY_CHANGE | {PERSIST, "etc/sysctl.d", "etc"}  # PERSIST without --persist: above
+    if t.command == "boot":
+        allowed |= {BOOT_RESULT}
+        check_boot_result(ctx, where, a, "ok")
     others = [c for c in changed if not c.startswith("proc/sys/vm/") and c not in allowed]
     if others:
         ctx.fail(where, f"the apply changed other files: {others}")
     check_history(ctx, where, t, sets, hist_before, history(a), HISTORY in changed)
     ctx.counts["applied"] += 1
     shutil.rmtree(a)
+
+
+def check_boot_result(ctx, where, root, want):
+    """boot recorded how it ended: result=ok or result=failed, and the time."""
+    try:
+        with open(os.path.join(root, BOOT_RESULT)) as f:
+            lines = f.read().splitlines()
+    except OSError as e:
+        ctx.fail(where, f"boot left no {BOOT_RESULT}: {e}")
+        return
+    if len(lines) != 2 or lines[0] != f"result={want}" or not re.fullmatch(r"time=\d+\.\d{9}", lines[1]):
+        ctx.fail(where, f"{BOOT_RESULT} says {lines}, expected result={want} and the time")
 
 
 def check_history(ctx, where, t, sets, old, new, file_changed):
@@ -581,7 +599,10 @@ def check_error_pair(ctx, where, a, t, prev):
     ctx.counts["error pairs"] += 1
     before = snapshot(a)
     app = ctx.run(a, t.apply)
-    changed = [c for c in diff_paths(before, snapshot(a)) if c not in MAY_CHANGE]
+    may_change = MAY_CHANGE | ({BOOT_RESULT} if t.command == "boot" else set())
+    changed = [c for c in diff_paths(before, snapshot(a)) if c not in may_change]
+    if t.command == "boot":
+        check_boot_result(ctx, where, a, "failed")
     if app.returncode != prev.returncode:
         ctx.fail(where, f"the preview failed (exit {prev.returncode}: {prev.stderr.strip()!r}), "
                  f"the apply exits {app.returncode}: {app.stderr.strip()[:300]!r}")
@@ -617,6 +638,23 @@ def check_boot_in_check(ctx, base, rname):
         shutil.rmtree(r)
 
 
+CTX = None
+
+
+def check_root(only, rname, root, rules):
+    ctx = CTX
+    ctx.failures, ctx.counts = [], Counter()
+    if only and only not in rname:
+        ts = [t for t in triples(ctx, root) if only in t.label]
+    else:
+        ts = triples(ctx, root)
+        check_boot_in_check(ctx, root, rname)
+    ctx.counts["roots"] += 1
+    for t in ts:
+        check_triple(ctx, root, rname, t, rules)
+    return ctx.failures, ctx.counts, f"{rname}: {len(ts)} commands, {len(ctx.failures)} mismatches"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("reclaimctl")
@@ -640,18 +678,18 @@ def main():
                 ctx.fail(name, f"cannot make the variant: {e}")
                 continue
             roots.append((name, root, rules))
-        for rname, root, rules in roots:
-            if args.only and args.only not in rname:
-                ts = [t for t in triples(ctx, root) if args.only in t.label]
-            else:
-                ts = triples(ctx, root)
-                check_boot_in_check(ctx, root, rname)
-            ctx.counts["roots"] += 1
-            n = len(ctx.failures)
-            for t in ts:
-                check_triple(ctx, root, rname, t, rules)
-            if args.verbose:
-                print(f"{rname}: {len(ts)} commands, {len(ctx.failures) - n} mismatches")
+        # One root per worker process (forked: each has its own copy of the
+        # Ctx, whose findings come back with the result); the roots are
+        # independent and this is the longest CLI test.
+        global CTX
+        CTX = ctx
+        jobs = [(args.only, *r) for r in roots]
+        with multiprocessing.get_context("fork").Pool(os.cpu_count() or 1) as pool:
+            for failures, counts, line in pool.starmap(check_root, jobs):
+                ctx.failures += failures
+                ctx.counts += counts
+                if args.verbose:
+                    print(line)
     finally:
         shutil.rmtree(ctx.tmp, ignore_errors=True)
 

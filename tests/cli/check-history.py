@@ -424,7 +424,7 @@ class Checker:
                                     str(r["old"]), str(r["new"])]
             if head[7:]:
                 want += (["undone"] if r.get("undone") else
-                         ["undoes", str(r["undoes"])] if r.get("undoes") is not None else [])
+                         ["undoes", str(r["undoes"])] if r.get("undoes") is not None else ["-"])
             self.expect(row == want, f"history row {row} vs --json {want}")
 
     def test_empty(self):

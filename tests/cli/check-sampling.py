@@ -15,13 +15,17 @@ command while the test changes a knob, and `report` renders the file.
 usage: check-sampling.py RECLAIMCTL FIXTURES_DIR [OUTPUT_DIR]
 OUTPUT_DIR keeps record.jsonl and report.html (for the browser test).
 """
+import fcntl
 import json
 import os
+import pty
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
+import termios
 
 FIXTURE = "patched-2node-3threads"
 STAT = ("{pid} ({name}) S 2 0 0 0 -1 2129984 0 0 0 0 {utime} {stime} 0 0 20 0 1 0 1204 0 0 "
@@ -117,15 +121,36 @@ def monitor(reclaimctl, root):
 
 
 def monitor_text(reclaimctl, root):
-    out = subprocess.run([reclaimctl, "--sysroot", root, "monitor", "-i", "0.2", "-c", "25",
-                          "--per-node"], check=True, capture_output=True, text=True).stdout
+    args = [reclaimctl, "--sysroot", root, "monitor", "-i", "0.2", "-c", "9", "--per-node"]
+    out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
     lines = out.splitlines()
     headers = [i for i, l in enumerate(lines) if l.lstrip().startswith("node ")]
-    # 3 rows a sample (all + 2 nodes): 7 samples fill 21 of the 22 lines a header
-    # covers when not on a terminal, the 8th gets a new two-line header
-    check(headers[:2] == [1, 24], f"monitor text: header lines at {headers[:3]}, want [1, 24]")
+    # Not on a terminal: one two-line header, then 3 rows a sample (all + 2 nodes).
+    check(headers == [1], f"monitor text: header lines at {headers}, want [1] only")
+    check(len(lines) == 2 + 9 * 3, f"monitor text: {len(lines)} lines, want 29")
     check(re.match(r"^ +all +\d", lines[2]) is not None, f"monitor text: row {lines[2]!r}")
     check(re.match(r"^ +1 +- +- ", lines[4]) is not None, f"monitor text: node row {lines[4]!r}")
+    out = subprocess.run(args + ["-n"], check=True, capture_output=True, text=True).stdout
+    check(out.splitlines() == lines[2:], "monitor -n: the same rows without the header")
+    # On a terminal of 12 rows: a header every 12 - 3 = 9 data lines, 3 samples each.
+    pid, fd = pty.fork()
+    if pid == 0:
+        fcntl.ioctl(1, termios.TIOCSWINSZ, struct.pack("HHHH", 12, 200, 0, 0))
+        os.execv(reclaimctl, args + ["--color=never"])
+    data = b""
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        data += chunk
+    os.waitpid(pid, 0)
+    tty_lines = data.decode().replace("\r\n", "\n").splitlines()
+    headers = [i for i, l in enumerate(tty_lines) if l.lstrip().startswith("node ")]
+    check(headers == [1, 12, 23], f"monitor on a terminal: header lines at {headers}, want "
+          "[1, 12, 23]")
 
 
 def record(reclaimctl, root, out):

@@ -23,7 +23,7 @@ result() {
 }
 
 echo 1 >"$knob"
-if "$bin" stalls -i 0.5 -n 3 --json >"$work/out" 2>"$work/err"; then
+if "$bin" stalls -i 0.5 -t 3 --json >"$work/out" 2>"$work/err"; then
 	if python3 - "$work/out" <<'PY'; then
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -39,6 +39,26 @@ PY
 	fi
 else
 	result fail "stalls --json exited non-zero: $(cat "$work/err")"
+fi
+
+# The table options: -o's columns in its order, -n -r bare numbers. A machine
+# where no process ever waited has no table, only the line that says so.
+rc=0
+"$bin" stalls -i 0 -t 5 -o PID,RECLAIM_MS,COMMAND >"$work/out" 2>"$work/err" || rc=$?
+if [ $rc = 0 ] && grep -q '^no process was delayed' "$work/out"; then
+	result ok "stalls -o: no process delayed on this machine, no table"
+elif [ $rc = 0 ] && [ "$(sed -n 2p "$work/out" | tr -s ' ' | sed 's/^ //')" = "PID RECLAIM_MS COMMAND" ]; then
+	result ok "stalls -o PID,RECLAIM_MS,COMMAND: the header in that order"
+else
+	result fail "stalls -o: exit $rc, $(head -3 "$work/out") $(cat "$work/err")"
+fi
+rc=0
+"$bin" stalls -i 0 -t 5 -n -r -o PID,RECLAIMS >"$work/out" 2>"$work/err" || rc=$?
+# the rows alone: no title line, no header, nothing when no process waited
+if [ $rc = 0 ] && ! grep -qvE '^[0-9]+ [0-9]+$' "$work/out"; then
+	result ok "stalls -n -r -o PID,RECLAIMS: $(wc -l <"$work/out") rows of bare numbers, no title, no header"
+else
+	result fail "stalls -n -r: exit $rc, $(head -3 "$work/out") $(cat "$work/err")"
 fi
 
 if command -v setpriv >/dev/null; then

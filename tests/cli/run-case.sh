@@ -7,7 +7,8 @@
 # A case file has "root: NAME" (a directory under FIXTURES_DIR), "args: ARGS"
 # (words; $ROOT stands for the copy's path) and any number of "setup: CMD"
 # lines, shell commands run in the copy before the command (to damage a file,
-# say). With --json or -J, stdout must be one JSON document, or with
+# say); $SRCDIR in them is the project's source directory (to copy a shipped
+# file such as conf/reclaimctl.conf.example into the root). With --json or -J, stdout must be one JSON document, or with
 # "json: lines" one per line. UPDATE=1 rewrites the expected file instead of comparing.
 # "expect-file: PATH NAME" lines compare the copy's PATH after the command
 # byte for byte with NAME beside the expected file (UPDATE=1 writes NAME).
@@ -21,6 +22,7 @@
 set -euo pipefail
 
 reclaimctl=$1 case_file=$2 expected=$3 fixtures=$4
+srcdir=$(cd "$(dirname "$0")/../.." && pwd)
 RECLAIMCTL_PRESET_DIR=${RECLAIMCTL_PRESET_DIR:-$(cd "$(dirname "$0")/../../presets" && pwd)}
 export RECLAIMCTL_PRESET_DIR
 
@@ -35,7 +37,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp -a "$fixtures/$root_name" "$work/root"
 while IFS= read -r cmd; do
-	(cd "$work/root" && bash -euc "$cmd")
+	(cd "$work/root" && SRCDIR=$srcdir bash -euc "$cmd")
 done < <(sed -n 's/^setup: *//p' "$case_file")
 cp -a "$work/root" "$work/pristine"
 
@@ -58,6 +60,8 @@ else:
 	}
 fi
 
+# status --textfile's reclaim_textfile_timestamp_seconds is the clock's too
+textfile_time='s/^( *reclaim_textfile_timestamp_seconds) [0-9.e+]+$/\1 T/'
 {
 	cat "$work/out"
 	echo "--- stderr"
@@ -80,8 +84,10 @@ fi
 		{ diff -U1 "$work/pristine/$f" "$work/root/$f" || true; } | tail -n +3 | sed 's/^/  /'
 	done <"$work/before"
 	# the history's times are the clock's, like the HH:MM:SS of a restore's reason
+	# and the time a textfile was written
 } | sed -E "s|$work/root|\$ROOT|g; s|$RECLAIMCTL_PRESET_DIR|\$PRESETS|g;
-	s/time=[0-9]+\.[0-9]{9}/time=T/g; s/ at [0-9]{2}:[0-9]{2}:[0-9]{2}\)/ at HH:MM:SS)/g" >"$work/actual"
+	s/time=[0-9]+\.[0-9]{9}/time=T/g; s/ at [0-9]{2}:[0-9]{2}:[0-9]{2}\)/ at HH:MM:SS)/g;
+	$textfile_time" >"$work/actual"
 
 status=0
 while read -r path name; do
@@ -90,6 +96,7 @@ while read -r path name; do
 		exit 1
 	fi
 	want=$(dirname "$expected")/$name
+	sed -Ei "$textfile_time" "$work/root/$path"
 	if [ "${UPDATE:-0}" = 1 ]; then
 		cp "$work/root/$path" "$want"
 		echo "updated $want"

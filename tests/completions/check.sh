@@ -136,16 +136,16 @@ else
 	result fail "syntax ($shell -n)" "$out"
 fi
 
-commands='adapt autotune boot check get help history monitor preset record report restore set stalls status swap threads'
+commands='adapt autotune boot check get help history monitor preset record report restore set stalls status swap sweep threads'
 knobs='kswapd_threads max_direct_reclaimers swap_round_robin_quota_kb swappiness
 watermark_scale_factor watermark_boost_factor min_free_kbytes zone_reclaim_mode
 threads throttle swap-quota'
 
 # Commands, and global options before the command.
-expect 'reclaimctl s' set stalls status swap
+expect 'reclaimctl s' set stalls status swap sweep
 expect 'reclaimctl ' $commands
 expect 'reclaimctl th' threads
-expect 'reclaimctl --' --help --json --no-color --sysroot --version
+expect 'reclaimctl --' --color --help --json --no-color --sysroot --version
 contains 'reclaimctl -' -J -V -h --sysroot --json
 expect 'reclaimctl --json st' stalls status
 expect 'reclaimctl -J --no-color g' get
@@ -158,7 +158,7 @@ expect 'reclaimctl get sw' swap-quota swap_round_robin_quota_kb swappiness
 expect 'reclaimctl get m' max_direct_reclaimers min_free_kbytes
 expect 'reclaimctl set ' $knobs
 expect 'reclaimctl set --dry-run sw' swap-quota swap_round_robin_quota_kb swappiness
-expect 'reclaimctl set -n w' watermark_boost_factor watermark_scale_factor
+expect 'reclaimctl set -p w' watermark_boost_factor watermark_scale_factor
 expect 'reclaimctl set -- th' threads throttle
 # VALUE: auto for the knobs autotune has a rule for, else nothing.
 expect 'reclaimctl set threads ' auto
@@ -169,9 +169,13 @@ contains 'reclaimctl status --' --sysroot --no-color --json
 expect 'reclaimctl get --sysroot / sw' swap-quota swap_round_robin_quota_kb swappiness
 expect 'reclaimctl set --sysroot / th' threads throttle
 expect 'reclaimctl get --json sw' swap-quota swap_round_robin_quota_kb swappiness
-# After KNOB VALUE: no more knobs (zsh and fish may still offer options).
-lacks 'reclaimctl set throttle -1 ' $knobs
-lacks 'reclaimctl set swap-quota 2M ' $knobs
+# After KNOB VALUE: the next pair's knob, and auto for its VALUE where the
+# knob may be auto.
+expect 'reclaimctl set throttle -1 ' $knobs
+expect 'reclaimctl set swap-quota 2M th' threads throttle
+expect 'reclaimctl set swap-quota 2M threads ' auto
+expect 'reclaimctl set -p threads 4 swappiness ' ''
+expect 'reclaimctl set threads 4 swappiness 10 max_direct_reclaimers a' auto
 
 # Each command's options.
 contains 'reclaimctl get -' --values --json --help
@@ -227,7 +231,7 @@ lacks 'reclaimctl check ' $knobs
 
 # help COMMAND
 expect 'reclaimctl help ' $commands
-expect 'reclaimctl help s' set stalls status swap
+expect 'reclaimctl help s' set stalls status swap sweep
 expect 'reclaimctl help status ' ''
 
 # --sysroot DIR: directories only, in both spellings, and what follows it.
@@ -249,8 +253,18 @@ printf 'Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n%s\n%s\n%s\n' \
 	'/dev/zram0                              partition\t4194300\t\t0\t\t5' \
 	'/dev/zram1                              partition\t4194300\t\t0\t\t5' \
 	'/var/swap\\040file                       file\t\t8388604\t\t0\t\t-2' >"$tmp/swaproot/proc/swaps"
-expect 'reclaimctl sw' swap
-expect 'reclaimctl swap ' priority rings
+expect 'reclaimctl sw' swap sweep
+expect 'reclaimctl swap ' devices priority rings
+# sweep: KNOB= before "--", the output directory, options
+# (zsh adds the "=" as a suffix when a knob is chosen, not to the candidate)
+if [ "$shell" = zsh ]; then
+	contains 'reclaimctl sweep th' threads throttle
+else
+	contains 'reclaimctl sweep th' threads= throttle=
+fi
+contains 'reclaimctl sweep threads=1 -o out -- sl' sleep
+contains 'reclaimctl sweep --re' --repeat
+contains 'reclaimctl sweep --no' --no-interleave
 expect 'reclaimctl swap p' priority
 expect 'reclaimctl swap --p' --persist
 contains 'reclaimctl swap -' --persist --dry-run --json --help
@@ -282,7 +296,7 @@ lacks 'reclaimctl preset list -' --dry-run --persist --force
 expect 'reclaimctl --sysroot presetroot preset show ' balanced db latency throughput
 expect 'reclaimctl --sysroot=presetroot preset diff l' latency
 expect 'reclaimctl --sysroot presetroot preset apply d' db
-expect 'reclaimctl --sysroot presetroot preset apply -n --persist d' db
+expect 'reclaimctl --sysroot presetroot preset apply --dry-run --persist d' db
 expect 'reclaimctl preset --sysroot presetroot show t' throughput
 expect 'reclaimctl --json --sysroot presetroot preset --json show b' balanced
 contains 'reclaimctl preset show ' balanced latency throughput
@@ -291,6 +305,26 @@ lacks 'reclaimctl --sysroot presetroot preset show latency ' balanced db latency
 lacks 'reclaimctl --sysroot presetroot preset ' balanced db
 unset RECLAIMCTL_PRESET_DIR
 cd / && rm -r "$tmp"
+
+# The table options: where a table is printed, not elsewhere; -n is
+# --noheadings (--dry-run has no short option); status takes a section.
+contains 'reclaimctl threads -' --output --output-all --noheadings --raw --bytes
+contains 'reclaimctl swap devices -' --output --noheadings
+lacks 'reclaimctl swap priority -' --output --noheadings
+lacks 'reclaimctl set -' --noheadings --output -n
+lacks 'reclaimctl preset apply -' --output --noheadings
+contains 'reclaimctl monitor -' --noheadings
+lacks 'reclaimctl monitor -' --output
+expect 'reclaimctl status ' knobs nodes threads throttle swap rings devices zones counters pressure
+expect 'reclaimctl status r' rings
+# -o's columns come from the command's --help: the binary must be found.
+if [ -n "$bin" ]; then
+	PATH=$(cd "$(dirname "$bin")" && pwd):$PATH
+	expect 'reclaimctl threads -o A' ALLOWED
+	expect 'reclaimctl history --output S' SOURCE
+	expect 'reclaimctl swap devices -o D' DEVICE DISK
+	expect 'reclaimctl swap rings -o D' DEVICES
+fi
 
 # Everything the binary says it accepts must complete.
 if [ -n "$bin" ]; then

@@ -10,7 +10,7 @@
 # Prints one item a line, without duplicates:
 #   command NAME          from 'reclaimctl --help' (Commands:)
 #   global OPTION         from 'reclaimctl --help' (Options:)
-#   option COMMAND OPTION from 'reclaimctl COMMAND --help' (Options:)
+#   option COMMAND OPTION from 'reclaimctl COMMAND --help' (Options:, Table options:)
 #   context COMMAND OPTION WORD
 #                         OPTION of COMMAND is valid only after WORD: its
 #                         description starts with "(WORD)" (a subcommand,
@@ -31,7 +31,10 @@ section() {
 }
 
 options() {
-	section 'Options:' | grep -oE -- '(^|[ ,])--?[A-Za-z][-A-Za-z]*' | tr -d ' ,'
+	text=$(cat)
+	for s in 'Options:' 'Table options:'; do
+		printf '%s\n' "$text" | section "$s"
+	done | grep -oE -- '(^|[ ,])--?[A-Za-z][-A-Za-z]*' | tr -d ' ,'
 }
 
 # "OPTION WORD" for each option of the section whose description names the

@@ -3,8 +3,44 @@
  * /proc/swaps and /proc/self/mountinfo (the two parts of the input), read
  * with libmount: every device is in exactly one ring, the ring of its
  * priority; a ring's size is the sum of its devices', its balance within 0..1.
+ * The reading of a swapoff's progress thread (from the text, as it reads it
+ * again and again) finds each device's Used as the rings do.
  */
 #include "fuzz.h"
+#include "swap-internal.h"
+
+/* What the progress thread reads for each device is what reclaim_swaps_new() read. */
+static void check_progress_reading(const struct reclaim_swaps *swaps, const uint8_t *data,
+				   size_t size)
+{
+	struct fuzz_part part[2];
+	size_t len;
+
+	fuzz_split(data, size, part, 2);
+	len = part[0].size;
+	if (reclaim_text_length(part[0].data, &len, true) < 0)
+		return;
+	for (size_t i = 0; i < reclaim_swaps_count(swaps); i++) {
+		const char *path = reclaim_swap_path(reclaim_swaps_get(swaps, i));
+		size_t first = i;
+		uint64_t used = 0;
+		int r;
+
+		/* the first of several lines of one path, as both readings take it */
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(reclaim_swap_path(reclaim_swaps_get(swaps, j)), path) == 0) {
+				first = j;
+				break;
+			}
+		r = reclaim_swaps_text_used(part[0].data, len, path, &used);
+		/* -EINVAL: a text whose header does not come first (the kernel's always does) */
+		fuzz_check(r == 0 || r == -EINVAL || r == -ENOMEM, "%s: %d", path, r);
+		fuzz_check(
+		    r != 0 || used == reclaim_swap_used_kb(reclaim_swaps_get(swaps, first)),
+		    "%s: Used %llu, the rings' %llu", path, (unsigned long long)used,
+		    (unsigned long long)reclaim_swap_used_kb(reclaim_swaps_get(swaps, first)));
+	}
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -47,6 +83,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	fuzz_check(r < 0 || in_rings == reclaim_swaps_count(swaps), "%zu in rings of %zu", in_rings,
 		   reclaim_swaps_count(swaps));
+	if (r == 0)
+		check_progress_reading(swaps, data, size);
 	reclaim_swaps_unref(swaps);
 	reclaim_unref(ctx);
 	return 0;

@@ -164,6 +164,34 @@ static void test_apply_writes_the_set_entries(void **state)
 	reclaim_request_unref(req);
 }
 
+/* A source given to the request is that of its values, in the evaluation and the history. */
+static void test_source_of_a_request(void **state)
+{
+	struct fixture *f = *state;
+	struct reclaim_request *req = set_request(f, 0, "throttle", 5, NULL);
+	struct reclaim_request *preset;
+	struct reclaim_history *h;
+	struct reclaim_eval *e;
+
+	assert_int_equal(reclaim_request_set_source(req, ""), -EINVAL);
+	assert_int_equal(reclaim_request_set_source(req, "two words"), -EINVAL);
+	assert_non_null(strstr(reclaim_strerror(f->ctx), "no source"));
+	assert_int_equal(reclaim_request_set_source(req, "sweep"), 0);
+	assert_int_equal(reclaim_request_apply(req, &e), 0);
+	assert_string_equal(reclaim_eval_source(e, 0), "sweep");
+	assert_int_equal(reclaim_history_new(f->ctx, &h), 0);
+	assert_int_equal(reclaim_history_count(h), 1);
+	assert_string_equal(reclaim_history_command(h, 0), "set");
+	assert_string_equal(reclaim_history_source(h, 0), "sweep");
+	reclaim_history_unref(h);
+	reclaim_eval_unref(e);
+	reclaim_request_unref(req);
+	/* only the values of SET and ADAPT have a source to give */
+	assert_int_equal(reclaim_request_new(f->ctx, RECLAIM_REQUEST_PRESET, 0, &preset), 0);
+	assert_int_equal(reclaim_request_set_source(preset, "sweep"), -EINVAL);
+	reclaim_request_unref(preset);
+}
+
 /* Nothing to write: no lock, no history, changed false. */
 static void test_nothing_to_write_takes_no_lock(void **state)
 {
@@ -449,6 +477,200 @@ static void test_restore_of_unchanged_knob_is_recorded(void **state)
 	reclaim_eval_unref(e);
 }
 
+/* A set that joins change @change; its result (0 or -errno), the change recorded in *recorded. */
+static int join_set(struct fixture *f, unsigned long change, unsigned long *recorded,
+		    const char *name, int value)
+{
+	struct reclaim_request *req = set_request(f, 0, name, value, NULL);
+	struct reclaim_eval *e = NULL;
+	int r;
+
+	assert_int_equal(reclaim_request_set_source(req, "sweep"), 0);
+	assert_int_equal(reclaim_request_set_change(req, change), 0);
+	r = reclaim_request_apply(req, &e);
+	if (recorded)
+		*recorded = r == 0 ? reclaim_eval_change(e) : 0;
+	reclaim_eval_unref(e);
+	reclaim_request_unref(req);
+	return r;
+}
+
+static void assert_record(struct reclaim_history *h, size_t i, unsigned long change,
+			  const char *name, int64_t old, int64_t new)
+{
+	assert_int_equal(reclaim_history_change(h, i), change);
+	assert_string_equal(reclaim_knob_name(reclaim_history_knob(h, i)), name);
+	assert_int_equal(reclaim_history_old_value(h, i), old);
+	assert_int_equal(reclaim_history_new_value(h, i), new);
+}
+
+/* Joined sets are more records of one change, which one restore undoes: one entry a knob. */
+static void test_join_a_change(void **state)
+{
+	struct fixture *f = *state;
+	struct reclaim_request *req = set_request(f, 0, "throttle", 5, NULL);
+	struct reclaim_history *h;
+	struct reclaim_eval *e;
+	unsigned long change = 0;
+
+	assert_int_equal(reclaim_request_apply(req, &e), 0);
+	assert_int_equal(reclaim_eval_change(e), 1);
+	reclaim_eval_unref(e);
+	reclaim_request_unref(req);
+	assert_int_equal(join_set(f, 1, &change, "throttle", 7), 0);
+	assert_int_equal(change, 1);
+	assert_int_equal(join_set(f, 1, &change, "swappiness", 20), 0);
+	assert_int_equal(join_set(f, 1, &change, "throttle", 3), 0);
+	assert_int_equal(change, 1);
+	/* nothing to write: nothing recorded */
+	assert_int_equal(join_set(f, 1, &change, "throttle", 3), 0);
+	assert_int_equal(change, 0);
+	assert_int_equal(reclaim_history_new(f->ctx, &h), 0);
+	assert_int_equal(reclaim_history_count(h), 4);
+	assert_record(h, 0, 1, "max_direct_reclaimers", 0, 5);
+	assert_record(h, 1, 1, "max_direct_reclaimers", 5, 7);
+	assert_record(h, 2, 1, "swappiness", 60, 20);
+	assert_record(h, 3, 1, "max_direct_reclaimers", 7, 3);
+	assert_string_equal(reclaim_history_source(h, 1), "sweep");
+	reclaim_history_unref(h);
+	/* the restore of change 1: each knob once, to the old value of its first record */
+	e = restore(f, RECLAIM_REQUEST_RESTORE, false);
+	assert_int_equal(reclaim_eval_undoes(e), 1);
+	assert_int_equal(reclaim_eval_count(e), 2);
+	assert_entry(e, "throttle", RECLAIM_ACTION_SET, 3, 0);
+	assert_entry(e, "swappiness", RECLAIM_ACTION_SET, 20, 60);
+	assert_string_equal(reclaim_eval_source(e, 0), "change:1");
+	reclaim_eval_unref(e);
+	assert_int_equal(reclaim_request_new(f->ctx, RECLAIM_REQUEST_RESTORE, 0, &req), 0);
+	assert_int_equal(reclaim_request_set_change(req, 1), 0);
+	assert_int_equal(reclaim_request_apply(req, &e), 0);
+	assert_int_equal(reclaim_eval_change(e), 2);
+	reclaim_eval_unref(e);
+	reclaim_request_unref(req);
+	assert_file(f, VM "max_direct_reclaimers", "0\n");
+	assert_file(f, VM "swappiness", "60\n");
+	/* history shows every record, then the restore */
+	assert_int_equal(reclaim_history_new(f->ctx, &h), 0);
+	assert_int_equal(reclaim_history_count(h), 6);
+	assert_true(reclaim_history_undone(h, 3));
+	assert_int_equal(reclaim_history_undoes(h, 4), 1);
+	assert_int_equal(reclaim_history_change(h, 5), 2);
+	reclaim_history_unref(h);
+}
+
+/* Joining, or restoring, a change that is not the newest any more fails and writes nothing. */
+static void test_join_a_change_no_longer_newest(void **state)
+{
+	struct fixture *f = *state;
+	struct reclaim_request *req;
+	struct reclaim_history *h;
+	struct reclaim_eval *e = NULL;
+
+	apply_set(f, "throttle", 5);
+	apply_set(f, "swappiness", 20);
+	assert_int_equal(join_set(f, 1, NULL, "throttle", 7), -ESTALE);
+	assert_non_null(strstr(reclaim_strerror(f->ctx), "change 1 is no longer the newest change: "
+							 "change 2 (set at "));
+	assert_non_null(strstr(reclaim_strerror(f->ctx), ") came after it"));
+	assert_file(f, VM "max_direct_reclaimers", "5\n");
+	/* the evaluation says so too: no preview disagrees */
+	req = set_request(f, 0, "throttle", 7, NULL);
+	assert_int_equal(reclaim_request_set_change(req, 1), 0);
+	assert_int_equal(reclaim_request_evaluate(req, &e), -ESTALE);
+	assert_null(e);
+	reclaim_request_unref(req);
+	/* so does a restore of change 1 */
+	assert_int_equal(reclaim_request_new(f->ctx, RECLAIM_REQUEST_RESTORE, 0, &req), 0);
+	assert_int_equal(reclaim_request_set_change(req, 1), 0);
+	assert_int_equal(reclaim_request_apply(req, &e), -ESTALE);
+	reclaim_request_unref(req);
+	assert_file(f, VM "swappiness", "20\n");
+	/* a change not in the history */
+	assert_int_equal(join_set(f, 9, NULL, "throttle", 7), -ESTALE);
+	assert_non_null(strstr(reclaim_strerror(f->ctx), "the history has no change 9"));
+	assert_int_equal(reclaim_history_new(f->ctx, &h), 0);
+	assert_int_equal(reclaim_history_count(h), 2);
+	reclaim_history_unref(h);
+	/* change 2 undone: change 1 is the newest again, and can be joined */
+	reclaim_eval_unref(restore(f, RECLAIM_REQUEST_RESTORE, true));
+	assert_int_equal(join_set(f, 1, NULL, "throttle", 7), 0);
+	assert_file(f, VM "max_direct_reclaimers", "7\n");
+	/* undone: not any more */
+	reclaim_eval_unref(restore(f, RECLAIM_REQUEST_RESTORE, true));
+	assert_file(f, VM "max_direct_reclaimers", "0\n");
+	assert_int_equal(join_set(f, 1, NULL, "throttle", 7), -ESTALE);
+	assert_non_null(strstr(reclaim_strerror(f->ctx), "change 4 (restore at "));
+	assert_non_null(strstr(reclaim_strerror(f->ctx), ") undid it"));
+	assert_file(f, VM "max_direct_reclaimers", "0\n");
+	/* what can join */
+	assert_int_equal(reclaim_request_new(f->ctx, RECLAIM_REQUEST_SET, 0, &req), 0);
+	assert_int_equal(reclaim_request_set_change(req, 0), -EINVAL);
+	reclaim_request_unref(req);
+	assert_int_equal(reclaim_request_new(f->ctx, RECLAIM_REQUEST_PRESET, 0, &req), 0);
+	assert_int_equal(reclaim_request_set_change(req, 1), -EINVAL);
+	reclaim_request_unref(req);
+	assert_int_equal(reclaim_request_new(f->ctx, RECLAIM_REQUEST_RESTORE_BOOT, 0, &req), 0);
+	assert_int_equal(reclaim_request_set_change(req, 1), -EINVAL);
+	reclaim_request_unref(req);
+}
+
+/* A change of several records of a knob changed since by something else: its boot value. */
+static void test_restore_of_a_joined_knob_changed_since(void **state)
+{
+	struct fixture *f = *state;
+	struct reclaim_eval *e;
+
+	apply_set(f, "throttle", 2);
+	apply_set(f, "throttle", 5);
+	assert_int_equal(join_set(f, 2, NULL, "throttle", 6), 0);
+	assert_int_equal(join_set(f, 2, NULL, "swappiness", 20), 0);
+	/* at the new value of the knob's first record of change 2, not its last */
+	tmproot_write(f->root, VM "max_direct_reclaimers", "5\n");
+	e = restore(f, RECLAIM_REQUEST_RESTORE, false);
+	assert_int_equal(reclaim_eval_undoes(e), 2);
+	assert_int_equal(reclaim_eval_count(e), 2);
+	assert_entry(e, "throttle", RECLAIM_ACTION_SET, 5, 0);
+	assert_string_equal(reason(e, "throttle"),
+			    "vm.max_direct_reclaimers is 5, not the 6 change 2 set: changed since "
+			    "by something else; back to its value before the first change since "
+			    "boot");
+	assert_entry(e, "swappiness", RECLAIM_ACTION_SET, 20, 60);
+	assert_non_null(strstr(reason(e, "swappiness"), "undoes change 2 (set at "));
+	reclaim_eval_unref(e);
+	/* at its last value: back to the old value of its first record of change 2 */
+	tmproot_write(f->root, VM "max_direct_reclaimers", "6\n");
+	e = restore(f, RECLAIM_REQUEST_RESTORE, true);
+	assert_entry(e, "throttle", RECLAIM_ACTION_SET, 6, 2);
+	reclaim_eval_unref(e);
+	assert_file(f, VM "max_direct_reclaimers", "2\n");
+	assert_file(f, VM "swappiness", "60\n");
+}
+
+/* The bound keeps the first record of each knob of a change partly among the last records. */
+static void test_joined_change_survives_the_bound(void **state)
+{
+	struct fixture *f = *state;
+	unsigned int keep = reclaim_history_keep;
+	struct reclaim_history *h;
+	struct reclaim_eval *e;
+
+	reclaim_history_keep = 3;
+	apply_set(f, "throttle", 2);
+	apply_set(f, "throttle", 5);
+	for (int v = 6; v <= 12; v++)
+		assert_int_equal(join_set(f, 2, NULL, "throttle", v), 0);
+	reclaim_history_keep = keep;
+	assert_int_equal(reclaim_history_new(f->ctx, &h), 0);
+	assert_true(reclaim_history_trimmed(h) > 0);
+	assert_record(h, 0, 1, "max_direct_reclaimers", 0, 2);
+	assert_record(h, 1, 2, "max_direct_reclaimers", 2, 5);
+	reclaim_history_unref(h);
+	e = restore(f, RECLAIM_REQUEST_RESTORE, true);
+	assert_entry(e, "throttle", RECLAIM_ACTION_SET, 12, 2);
+	reclaim_eval_unref(e);
+	assert_file(f, VM "max_direct_reclaimers", "2\n");
+}
+
 /* A message is never one of an earlier failure. */
 static void test_no_stale_message(void **state)
 {
@@ -492,6 +714,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    T(test_evaluate_writes_nothing),
 	    T(test_apply_writes_the_set_entries),
+	    T(test_source_of_a_request),
 	    T(test_nothing_to_write_takes_no_lock),
 	    T(test_sysctl_file_outranks),
 	    T(test_missing_knob),
@@ -503,6 +726,10 @@ int main(void)
 	    T(test_restore_says_persisted_value_stays),
 	    T(test_restore_boot),
 	    T(test_restore_of_unchanged_knob_is_recorded),
+	    T(test_join_a_change),
+	    T(test_join_a_change_no_longer_newest),
+	    T(test_restore_of_a_joined_knob_changed_since),
+	    T(test_joined_change_survives_the_bound),
 	    T(test_no_stale_message),
 	    T(test_null_arguments),
 	};

@@ -5,9 +5,17 @@
  * wrappers keep the temporary root's /proc/swaps as the kernel would. So the
  * order of the calls, their flags, the refusals and every way back from a
  * failure are checked without touching the machine.
+ *
+ * The progress of a swapoff: the pretend swapoff(2) blocks, like the real
+ * one, until the progress thread has seen the device's Used go down step by
+ * step; each step is written to /proc/swaps by the callback itself (which
+ * runs between two readings), so what the thread reads is never a file
+ * half written.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -15,13 +23,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/swap.h>
+#include <time.h>
 
 #include <cmocka.h>
 
 #include "swap-internal.h"
 #include "tmproot.h"
 
-#define DISCARD_ONCE 0x20000
+#define DISCARD_ONCE	  0x20000
+#define SWAPS_HEADER_TEXT "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n"
 
 static struct {
 	const char *root;
@@ -51,6 +61,131 @@ static void write_swaps(void)
 	free(text);
 }
 
+/* The same from the progress thread, without cmocka's assertions: false if it failed. */
+static bool write_swaps_text(const char *text)
+{
+	char full[PATH_MAX];
+	size_t len = strlen(text);
+	bool ok;
+	int fd;
+
+	snprintf(full, sizeof(full), "%s/proc/swaps", k.root);
+	fd = open(full, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ok = write(fd, text, len) == (ssize_t)len;
+	return close(fd) == 0 && ok;
+}
+
+static bool write_swaps_quiet(void)
+{
+	char text[PATH_MAX + 256];
+
+	snprintf(text, sizeof(text),
+		 "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n"
+		 "%s file\t\t%lu\t\t%lu\t\t%d\n",
+		 k.path, k.size, k.used, k.prio);
+	return write_swaps_text(text);
+}
+
+/* What the progress callback saw, and how the pretend swapoff drains the device. */
+#define PROGRESS_MS 20
+#define MAX_CALLS   64
+
+enum drain {
+	DRAIN_NONE,   /* swapoff returns at once */
+	DRAIN_STEPS,  /* swapoff returns once the callback has seen every step */
+	DRAIN_BREAKS, /* the callback makes /proc/swaps malformed after its first reading */
+};
+
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	pthread_t main;
+	enum drain drain;
+	const unsigned long *steps; /* the Used values the device goes through */
+	size_t nsteps, next;
+	bool drained, broken, write_failed;
+	size_t calls;
+	uint64_t used[MAX_CALLS], total[MAX_CALLS];
+	bool in_main[MAX_CALLS], sigint_blocked[MAX_CALLS], plan_ok[MAX_CALLS];
+	const struct reclaim_swap_plan *plan;
+} pg = {.lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER};
+
+static void progress_reset(enum drain drain, const unsigned long *steps, size_t nsteps)
+{
+	pthread_mutex_lock(&pg.lock);
+	pg.main = pthread_self();
+	pg.drain = drain;
+	pg.steps = steps;
+	pg.nsteps = nsteps;
+	pg.next = 0;
+	pg.drained = pg.broken = pg.write_failed = false;
+	pg.calls = 0;
+	pg.plan = NULL;
+	pthread_mutex_unlock(&pg.lock);
+}
+
+static size_t progress_calls(void)
+{
+	size_t n;
+
+	pthread_mutex_lock(&pg.lock);
+	n = pg.calls;
+	pthread_mutex_unlock(&pg.lock);
+	return n;
+}
+
+/* Runs in the calling thread first, then in the progress thread: no cmocka assertions here. */
+static void on_progress(const struct reclaim_swap_plan *p, uint64_t used, uint64_t total,
+			void *userdata)
+{
+	sigset_t mask;
+	size_t n;
+
+	pthread_mutex_lock(&pg.lock);
+	n = pg.calls++;
+	if (n < MAX_CALLS) {
+		pg.used[n] = used;
+		pg.total[n] = total;
+		pg.in_main[n] = pthread_equal(pthread_self(), pg.main);
+		pg.plan_ok[n] = p == pg.plan && userdata == &pg;
+		pg.sigint_blocked[n] = pthread_sigmask(SIG_BLOCK, NULL, &mask) == 0 &&
+				       sigismember(&mask, SIGINT) == 1 &&
+				       sigismember(&mask, SIGTERM) == 1;
+	}
+	/* the kernel moves the next part back into memory */
+	if (pg.drain == DRAIN_STEPS && used == k.used && pg.next < pg.nsteps) {
+		k.used = pg.steps[pg.next++];
+		pg.write_failed |= !write_swaps_quiet();
+	} else if (pg.drain == DRAIN_STEPS && used == k.used) {
+		pg.drained = true;
+	} else if (pg.drain == DRAIN_BREAKS && n == 1) {
+		pg.write_failed |= !write_swaps_text("Filename\t\t\t\tType\t\tSize\t\tUsed\t\t"
+						     "Priority\n/swapfile file 1 x\n");
+		pg.broken = true;
+	}
+	pthread_cond_broadcast(&pg.cond);
+	pthread_mutex_unlock(&pg.lock);
+}
+
+/* In the pretend swapoff: wait, as the kernel takes its time, for the callback's readings. */
+static void drain(void)
+{
+	struct timespec until;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 10;
+	pthread_mutex_lock(&pg.lock);
+	while (!pg.drained && !pg.broken &&
+	       pthread_cond_timedwait(&pg.cond, &pg.lock, &until) != ETIMEDOUT)
+		;
+	pthread_mutex_unlock(&pg.lock);
+	/* a broken file: long enough for several more readings, which must not come */
+	if (pg.broken)
+		nanosleep(&(struct timespec){.tv_nsec = 10 * PROGRESS_MS * 1000000L}, NULL);
+}
+
 bool __wrap_reclaim_sys_is_live(const struct reclaim_ctx *ctx);
 int __wrap_reclaim_sys_swapon(const char *path, int flags);
 int __wrap_reclaim_sys_swapoff(const char *path);
@@ -65,6 +200,8 @@ int __wrap_reclaim_sys_swapoff(const char *path)
 	k.swapoff_calls++;
 	assert_string_equal(path, k.path);
 	assert_true(k.on);
+	if (pg.drain != DRAIN_NONE)
+		drain();
 	if (k.swapoff_result < 0)
 		return k.swapoff_result;
 	k.on = false;
@@ -105,6 +242,7 @@ static int setup(void **state)
 	char *root = tmproot_new(), *fstab;
 
 	memset(&k, 0, sizeof(k));
+	progress_reset(DRAIN_NONE, NULL, 0);
 	k.root = root;
 	snprintf(k.path, sizeof(k.path), "%s/swapfile", root);
 	tmproot_write(root, "/swapfile", "");
@@ -405,6 +543,164 @@ static void test_bad_arguments(void **state)
 	reclaim_unref(ctx);
 }
 
+/* A plan for priority 5 with the progress callback, and the pretend kernel's draining. */
+static struct reclaim_swap_plan *progress_plan(struct reclaim_ctx **ctx, enum drain drain,
+					       const unsigned long *steps, size_t nsteps)
+{
+	struct reclaim_swap_plan *p = plan(5, ctx);
+
+	progress_reset(drain, steps, nsteps);
+	pg.plan = p;
+	assert_int_equal(reclaim_swap_plan_set_progress(p, PROGRESS_MS, on_progress, &pg), 0);
+	return p;
+}
+
+/* No call may come once apply has returned: wait for several intervals and count again. */
+static void assert_no_more_calls(size_t calls)
+{
+	nanosleep(&(struct timespec){.tv_nsec = 10 * PROGRESS_MS * 1000000L}, NULL);
+	assert_int_equal(progress_calls(), calls);
+}
+
+static void test_progress(void **state)
+{
+	static const unsigned long steps[] = {80000, 50000, 20000};
+	struct reclaim_ctx *ctx;
+	struct reclaim_swap_plan *p = progress_plan(&ctx, DRAIN_STEPS, steps, 3);
+	size_t calls, step = 0;
+	sigset_t mask;
+
+	assert_int_equal(reclaim_swap_plan_apply(p, RECLAIM_SWAP_LIVE), 0);
+	calls = progress_calls();
+	assert_false(pg.write_failed);
+	assert_true(pg.drained);
+	assert_true(calls >= 4 && calls <= MAX_CALLS);
+	/* first, in the calling thread, what is about to move; signals as they were */
+	assert_true(pg.in_main[0]);
+	assert_false(pg.sigint_blocked[0]);
+	assert_int_equal(pg.used[0], 100000);
+	/* then from the progress thread, with every signal blocked there, going down */
+	for (size_t i = 0; i < calls; i++) {
+		assert_true(pg.plan_ok[i]);
+		assert_int_equal(pg.total[i], 100000);
+		if (i == 0)
+			continue;
+		assert_false(pg.in_main[i]);
+		assert_true(pg.sigint_blocked[i]);
+		assert_true(pg.used[i] <= pg.used[i - 1]);
+		if (pg.used[i] != pg.used[i - 1])
+			assert_int_equal(pg.used[i], steps[step++]);
+	}
+	assert_int_equal(step, 3);
+	assert_int_equal(pg.used[calls - 1], 20000);
+	assert_no_more_calls(calls);
+	/* the caller's signal mask is untouched */
+	assert_int_equal(pthread_sigmask(SIG_BLOCK, NULL, &mask), 0);
+	assert_int_equal(sigismember(&mask, SIGINT), 0);
+	assert_true(k.on);
+	assert_int_equal(k.prio, 5);
+	assert_true(reclaim_swap_plan_live_changed(p));
+	done(p, ctx);
+}
+
+static void test_progress_swapoff_fails(void **state)
+{
+	static const unsigned long steps[] = {60000};
+	struct reclaim_ctx *ctx;
+	struct reclaim_swap_plan *p = progress_plan(&ctx, DRAIN_STEPS, steps, 1);
+	size_t calls;
+	char *want;
+
+	k.swapoff_result = -EINTR;
+	assert_int_equal(reclaim_swap_plan_apply(p, RECLAIM_SWAP_LIVE), -EINTR);
+	assert_true(asprintf(&want,
+			     "cannot swap %s off: interrupted by a signal; it is still on with "
+			     "priority 1",
+			     k.path) > 0);
+	assert_string_equal(reclaim_strerror(ctx), want);
+	free(want);
+	calls = progress_calls();
+	assert_true(calls >= 2);
+	assert_int_equal(pg.used[calls - 1], 60000);
+	assert_no_more_calls(calls);
+	assert_int_equal(k.swapon_calls, 0);
+	done(p, ctx);
+}
+
+static void test_progress_file_breaks(void **state)
+{
+	struct reclaim_ctx *ctx;
+	struct reclaim_swap_plan *p = progress_plan(&ctx, DRAIN_BREAKS, NULL, 0);
+
+	/* the thread stops at the malformed file, silently: the change goes on */
+	assert_int_equal(reclaim_swap_plan_apply(p, RECLAIM_SWAP_LIVE), 0);
+	assert_false(pg.write_failed);
+	assert_true(pg.broken);
+	assert_int_equal(progress_calls(), 2);
+	assert_string_equal(reclaim_strerror(ctx), "no error");
+	assert_int_equal(k.prio, 5);
+	done(p, ctx);
+}
+
+static void test_progress_not_called(void **state)
+{
+	struct reclaim_ctx *ctx;
+	struct reclaim_swap_plan *p;
+
+	/* an empty device: nothing moves, no calls */
+	k.used = 0;
+	write_swaps();
+	p = progress_plan(&ctx, DRAIN_NONE, NULL, 0);
+	assert_int_equal(reclaim_swap_plan_apply(p, RECLAIM_SWAP_LIVE), 0);
+	assert_int_equal(k.swapoff_calls, 1);
+	assert_no_more_calls(0);
+	done(p, ctx);
+
+	/* the priority it has already: no swapoff, no calls */
+	k.used = 100000;
+	write_swaps();
+	assert_int_equal(reclaim_new(&ctx, k.root), 0);
+	assert_int_equal(reclaim_swap_plan_new(ctx, k.path, 5, &p), 0);
+	assert_int_equal(reclaim_swap_plan_set_progress(p, PROGRESS_MS, on_progress, &pg), 0);
+	assert_int_equal(reclaim_swap_plan_apply(p, RECLAIM_SWAP_LIVE), 0);
+	assert_int_equal(k.swapoff_calls, 1);
+	assert_no_more_calls(0);
+
+	/* turned off again, and the interval's bound */
+	assert_int_equal(reclaim_swap_plan_set_progress(p, 60001, on_progress, &pg), -ERANGE);
+	assert_non_null(strstr(reclaim_strerror(ctx), "expected at most 60000"));
+	assert_int_equal(reclaim_swap_plan_set_progress(p, 0, NULL, NULL), 0);
+	assert_int_equal(reclaim_swap_plan_set_progress(NULL, 0, NULL, NULL), -EINVAL);
+	done(p, ctx);
+}
+
+/* The progress thread's reading of /proc/swaps: libmount's, with the kernel's escapes undone. */
+static void test_swaps_text_used(void **state)
+{
+	static const char text[] = SWAPS_HEADER_TEXT
+	    "/dev/zram0                              partition\t4194300\t\t1024\t\t100\n"
+	    "/swap\\040file                          file\t\t1048572\t\t777\t\t-2\n";
+	uint64_t used = 0;
+
+	assert_int_equal(reclaim_swaps_text_used(text, strlen(text), "/dev/zram0", &used), 0);
+	assert_int_equal(used, 1024);
+	assert_int_equal(reclaim_swaps_text_used(text, strlen(text), "/swap file", &used), 0);
+	assert_int_equal(used, 777);
+	assert_int_equal(reclaim_swaps_text_used(text, strlen(text), "/dev/zram1", &used), -ENOENT);
+	/* the header alone: swapoff is over */
+	assert_int_equal(
+	    reclaim_swaps_text_used(text, strlen(SWAPS_HEADER_TEXT), "/dev/zram0", &used), -ENOENT);
+	assert_int_equal(reclaim_swaps_text_used("", 0, "/dev/zram0", &used), -ENOENT);
+	/* half a line, a line without the header */
+	assert_int_equal(
+	    reclaim_swaps_text_used(text, strlen(SWAPS_HEADER_TEXT) + 20, "/dev/zram0", &used),
+	    -EINVAL);
+	assert_int_equal(reclaim_swaps_text_used(text + strlen(SWAPS_HEADER_TEXT),
+						 strlen(text) - strlen(SWAPS_HEADER_TEXT),
+						 "/dev/zram0", &used),
+			 -EINVAL);
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 
 int main(void)
@@ -426,6 +722,11 @@ int main(void)
 	    T(test_negative_priority_restore),
 	    T(test_deleted),
 	    T(test_bad_arguments),
+	    T(test_progress),
+	    T(test_progress_swapoff_fails),
+	    T(test_progress_file_breaks),
+	    T(test_progress_not_called),
+	    cmocka_unit_test(test_swaps_text_used),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -34,7 +34,7 @@ set -euo pipefail
 # libreclaim.so.1 itself comes from the build, the rest from these.
 PACKAGES=(
 	systemd systemd-sysv
-	libmount1 libnl-3-200 libnl-genl-3-200 libcjson1 libsystemd0
+	libmount1 libnl-3-200 libnl-genl-3-200 libcjson1 libsmartcols1 libsystemd0
 )
 
 # All in a function: bash parses it completely before running it, so editing
@@ -51,6 +51,8 @@ main() {
 
 	# shellcheck source=SCRIPTDIR/cache.sh
 	source "$(dirname "$self")/cache.sh"
+	# shellcheck source=SCRIPTDIR/../apt-sources.sh
+	source "$(dirname "$self")/../apt-sources.sh"
 	cache_options "$self" "$@"
 
 	# The host's release: the guest runs the binaries built here, so it must
@@ -124,47 +126,6 @@ main() {
 	cache_prune "$cache" rootfs "${RECLAIMCTL_VM_ROOTFS_KEEP:-2}" "$out"
 	log "done in $((SECONDS - t_start)) s: $out/root ($(du -sm "$out/root" | cut -f1) MiB, $(wc -l <"$out/packages") packages)"
 	echo "$out/root"
-}
-
-# apt_sources CODENAME: one "deb URI SUITE main" line per source of the host's
-# apt configuration for CODENAME, CODENAME-updates or CODENAME-security.
-apt_sources() {
-	local codename=$1 f
-	{
-		for f in /etc/apt/sources.list.d/*.sources; do
-			[[ -f $f ]] || continue
-			# deb822: stanzas separated by blank lines; fields may continue
-			# on indented lines.
-			awk '
-			function flush() {
-				if (enabled != "no" && types ~ /(^| )deb( |$)/ && comps ~ /(^| )main( |$)/) {
-					n = split(uris, u, " "); m = split(suites, s, " ")
-					for (i = 1; i <= n; i++) for (j = 1; j <= m; j++) print u[i], s[j]
-				}
-				types = uris = suites = comps = last = ""; enabled = ""
-			}
-			/^#/ { next }
-			/^[ \t]*$/ { flush(); next }
-			/^[ \t]/ { v = $0; gsub(/^[ \t]+|[ \t]+$/, "", v)
-				if (last == "uris") uris = uris " " v
-				else if (last == "suites") suites = suites " " v
-				else if (last == "components") comps = comps " " v
-				else if (last == "types") types = types " " v
-				next }
-			{ k = tolower($0); sub(/:.*/, "", k); v = $0; sub(/^[^:]*:[ \t]*/, "", v); sub(/[ \t]+$/, "", v); last = k
-				if (k == "types") types = v; else if (k == "uris") uris = v
-				else if (k == "suites") suites = v; else if (k == "components") comps = v
-				else if (k == "enabled") enabled = tolower(v) }
-			END { flush() }' "$f"
-		done
-		for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-			[[ -f $f ]] || continue
-			# deb [options] URI SUITE COMPONENT...
-			sed -e 's/#.*//' -e 's/\[[^]]*\]//' "$f" |
-				awk '$1 == "deb" && NF >= 4 { for (i = 4; i <= NF; i++) if ($i == "main") { print $2, $3; break } }'
-		done
-	} | awk -v c="$codename" '$2 == c || $2 == c "-updates" || $2 == c "-security" { print "deb " $1 " " $2 " main" }' |
-		awk '!seen[$0]++'
 }
 
 # Guest configuration that every systemd scenario wants (the project's own

@@ -27,6 +27,9 @@
 #       names in order, so any other such node shifts the numbers after it,
 #       and a DIMM plugged into it lands on node 0: keep it last
 #   # vm-smp: N                      (default 2)
+#   # vm-disk: SIZE                  (vm-root: initramfs) a scratch virtio disk of
+#       SIZE (NNNM, NNNG), /dev/vda in the guest, whose every 4 KiB block
+#       differs from the others; thrown away after the run
 #   # vm-append: ARGS                extra kernel command line
 #   # vm-root: initramfs|debian      (default initramfs) what the kernel boots:
 #       initramfs  busybox /init runs the scenario (guest/init)
@@ -246,6 +249,18 @@ main() {
 		printf 'run-scenario: %s: image %s MiB, made in %d s\n' "$name" "$mb" "$((SECONDS - t0))" >&2
 	}
 
+	# make_scratch_disk FILE MIB: MIB of data that no page is the same in
+	# (not sparse: the guest reads what the host really stores), under
+	# cache=unsafe so that the host's page cache serves most of it
+	make_scratch_disk() {
+		python3 -c '
+import sys
+with open(sys.argv[1], "wb") as f:
+    for i in range(int(sys.argv[2]) * 256):
+        f.write(i.to_bytes(8, "little") * 512)
+' "$1" "$2" || die "cannot write the scratch disk $1"
+	}
+
 	boot_args=()
 	root_append=
 	if [[ $vmroot == initramfs ]]; then
@@ -288,6 +303,15 @@ main() {
 		[[ $mb =~ ^[0-9]+$ ]] || die "$1: bad size: $2"
 		mb=$((10#$mb))
 	}
+
+	# a scratch disk for the scenario, /dev/vda in the guest
+	disk=$(header disk)
+	if [[ -n $disk ]]; then
+		[[ $vmroot == initramfs ]] || die "vm-disk: only with vm-root: initramfs"
+		size_mb vm-disk "$disk"
+		make_scratch_disk "$work/scratch.img" "$mb"
+		boot_args+=(-drive "file=$work/scratch.img,format=raw,if=virtio,cache=unsafe")
+	fi
 
 	# NUMA layout
 	numa_args=()

@@ -10,8 +10,8 @@
 # are looked up among the installed ones (MANPATH), so each must be installed.
 #
 # usage: verify-unit.sh --build-dir DIR [UNIT...]
-#   UNIT   unit names to verify (default: every *.service the install put
-#          under a systemd unit directory)
+#   UNIT   unit names to verify (default: every *.service and *.timer the
+#          install put under a systemd unit directory)
 # Exit status: 0 all verified, 1 a unit failed verification, 2 setup error.
 set -euo pipefail
 
@@ -58,10 +58,10 @@ mapfile -t installed < <(sed -n "s|^-- [A-Za-z-]*: $root||p" "$work/install.log"
 if ((${#units[@]} == 0)); then
 	for f in "${installed[@]}"; do
 		for d in "${unit_dirs[@]}"; do
-			[[ $f == "$d"/*.service ]] && units+=("$f")
+			[[ $f == "$d"/*.service || $f == "$d"/*.timer ]] && units+=("$f")
 		done
 	done
-	((${#units[@]} > 0)) || die "the install put no *.service into a systemd unit directory (${unit_dirs[*]})"
+	((${#units[@]} > 0)) || die "the install put no *.service or *.timer into a systemd unit directory (${unit_dirs[*]})"
 fi
 manpath=$(printf '%s\n' "${installed[@]}" | sed -n 's|^\(.*/share/man\)/man[0-9].*|'"$root"'\1|p' | sort -u | paste -sd:)
 

@@ -620,6 +620,25 @@ history_file() {
 	sed 's/ time=[^ ]*//' /run/reclaimctl/history
 }
 
+# check_catalog LINE...: after journalctl --update-catalog (the project's
+# catalog, installed with the build, compiled as a package's trigger would),
+# journalctl -x of the boot unit shows each LINE: the catalog's text, with
+# the entry's fields put in.
+check_catalog() {
+	local line
+	step "the journal catalog explains the unit's entries (journalctl -x)"
+	assert_rc 0 "journalctl --update-catalog" -- journalctl --update-catalog
+	journalctl -b -x -q --no-pager -u "$BOOT_UNIT" | sed 's/^░░ \{0,1\}//' >/tmp/catalog.log || true
+	for line in "$@"; do
+		if grep -qxF -- "$line" /tmp/catalog.log; then
+			ok "journalctl -x: $line"
+		else
+			fail "journalctl -x shows no line '$line'"
+		fi
+	done
+	[[ $VM_FAILS == 0 ]] || run journalctl -b -x -q --no-pager -u "$BOOT_UNIT" || true
+}
+
 # check_boot_applied PRESET: the boot unit succeeded with PRESET, every knob
 # of PRESET has the value the preset resolves to on this machine ("reclaimctl
 # preset show PRESET --json"; an "auto" value is the autotune plan's, from

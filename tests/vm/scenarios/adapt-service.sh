@@ -8,7 +8,10 @@
 #  1. the unit is active (running) as a notify service: STATUS= says the
 #     threads and the bounds (StatusText), WatchdogUSec is 4 s, and the
 #     daemon keeps pinging: the same main PID is running, with no restart,
-#     after more than twice WatchdogSec, and its last ping is recent;
+#     after more than twice WatchdogSec, and its last ping is recent; the
+#     kernel shows it sandboxed: no capability, no new privileges, a seccomp
+#     filter, its own mount, network and user namespaces, /usr read-only
+#     and of /proc/sys only vm/ writable;
 #  2. a hog raises kswapd_threads; the journal of the unit (journalctl -u)
 #     has MESSAGE_ID=5a74b779... entries with RECLAIM_KNOB, RECLAIM_OLD,
 #     RECLAIM_NEW, RECLAIM_REASON, RECLAIM_DRY_RUN=0, logged by the unit;
@@ -77,6 +80,19 @@ assert_eq 0 "$(prop NRestarts)" "no restart"
 ping2=$(prop WatchdogTimestampMonotonic)
 log "watchdog pings (monotonic us): $ping1, then $ping2"
 assert_gt "${ping2:-0}" "${ping1:-0}" "the daemon pinged the watchdog meanwhile"
+
+step "1b. the daemon runs in the unit's sandbox"
+# what the kernel says of the process, not what the unit file asks for
+assert_eq 0000000000000000 "$(status_field "$pid" CapEff)" "no effective capability (CapabilityBoundingSet=)"
+assert_eq 0000000000000000 "$(status_field "$pid" CapBnd)" "an empty bounding set"
+assert_eq 1 "$(status_field "$pid" NoNewPrivs)" "NoNewPrivileges=yes"
+assert_eq 2 "$(status_field "$pid" Seccomp)" "a seccomp filter (SystemCallFilter=)"
+assert_ne "$(readlink /proc/1/ns/mnt)" "$(readlink "/proc/$pid/ns/mnt")" "its own mount namespace"
+assert_ne "$(readlink /proc/1/ns/net)" "$(readlink "/proc/$pid/ns/net")" "its own network namespace (PrivateNetwork=yes)"
+assert_ne "$(readlink /proc/1/ns/user)" "$(readlink "/proc/$pid/ns/user")" "its own user namespace (PrivateUsers=yes)"
+assert_match ' ro[, ]' " $(findmnt -N "$pid" -no OPTIONS -T /usr) " "/usr is read-only for it (ProtectSystem=strict)"
+assert_match ' rw[, ]' " $(findmnt -N "$pid" -no OPTIONS -T /proc/sys/vm) " "/proc/sys/vm is writable for it"
+assert_match ' ro[, ]' " $(findmnt -N "$pid" -no OPTIONS -T /proc/sys) " "the rest of /proc/sys is not (ProtectKernelTunables=yes)"
 run journalctl -b -q --no-pager -u "$U" || true
 
 step "2. a hog raises kswapd_threads; the journal says why"

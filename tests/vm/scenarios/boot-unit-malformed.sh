@@ -10,7 +10,8 @@
 #    kswapd thread per node;
 #  - the journal has the failure entry (MESSAGE_ID=72fb6bc5..., priority 3)
 #    whose MESSAGE names the file and the line, and no knob entry and no
-#    summary.
+#    summary; journalctl -x shows the catalog's explanation of it (after
+#    journalctl --update-catalog), with what to do.
 #
 # vm-root: debian
 # vm-enable: reclaimctl-autotune.service
@@ -24,4 +25,6 @@ require_patched_kernel
 step "configuration"
 run cat -n /etc/reclaimctl/reclaimctl.conf /etc/reclaimctl/presets/vmbroken.preset
 check_boot_failed vmbroken /etc/reclaimctl/presets/vmbroken.preset:6:
+check_catalog "Subject: reclaimctl could not apply the preset vmbroken" \
+	"Run \"reclaimctl check\" to see the problem with its file and line, fix the"
 check_dmesg_clean

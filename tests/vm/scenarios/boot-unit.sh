@@ -18,7 +18,9 @@
 #  - the journal has one MESSAGE_ID=63fe6bb8... entry per knob the preset
 #    changed (RECLAIM_KNOB, RECLAIM_OLD = the kernel's value, RECLAIM_NEW,
 #    RECLAIM_PRESET, logged by the unit), one summary (c75a12a3...) with the
-#    number changed, and no failure entry (72fb6bc5...).
+#    number changed, and no failure entry (72fb6bc5...);
+#  - after journalctl --update-catalog, journalctl -x shows the catalog's
+#    explanation of the knob entry and the summary, with their fields.
 #
 # vm-root: debian
 # vm-enable: reclaimctl-autotune.service
@@ -33,6 +35,10 @@ require_patched_kernel
 step "no configuration: the default preset"
 assert_rc 1 "no /etc/reclaimctl/reclaimctl.conf" -- test -e /etc/reclaimctl/reclaimctl.conf
 check_boot_applied balanced
+check_catalog "Subject: reclaimctl set vm.max_direct_reclaimers from 0 to 2" \
+	"knob vm.max_direct_reclaimers from 0 to 2. The boot unit" \
+	"Subject: reclaimctl applied the preset balanced" \
+	"Documentation: man:reclaimctl(8) man:reclaimctl.conf(5) man:reclaimctl.preset(5)"
 
 step "the rules' values, worked out here from the topology"
 most=0

@@ -120,7 +120,7 @@ memhog -q -m "$size" -p 2 -H 22 &
 hog2=$!
 HOGS+=($hog1 $hog2)
 sleep 1
-assert_rc 0 "reclaimctl stalls -i 20 -n 5 --json" -- sh -c 'reclaimctl stalls -i 20 -n 5 --json >/tmp/stalls.json'
+assert_rc 0 "reclaimctl stalls -i 20 -t 5 --json" -- sh -c 'reclaimctl stalls -i 20 -t 5 --json >/tmp/stalls.json'
 cat /tmp/stalls.json
 if json_load /tmp/stalls.json; then
 	found=
@@ -143,7 +143,13 @@ if json_load /tmp/stalls.json; then
 else
 	fail "stalls --json is not JSON"
 fi
-reclaimctl stalls -i 5 -n 5 || fail "stalls (table)"
+# The table, with -o: the totals since each process started (-i 0), while the
+# hogs still run: the header in -o's order and a hog's row.
+out=$(reclaimctl stalls -i 0 -t 50 -o PID,RECLAIMS,COMMAND) || fail "stalls -o (table)"
+printf '%s\n' "$out"
+assert_eq "PID RECLAIMS COMMAND" "$(sed -n 2p <<<"$out" | tr -s ' ' | sed 's/^ //')" "stalls -o: the header in its order"
+grep -qE "^ *($hog1|$hog2) +[1-9][0-9]* +memhog\$" <<<"$out" && ok "stalls -o: a hog's row, with its reclaims" ||
+	fail "stalls -o: no row of a hog (pids $hog1 $hog2) with reclaims"
 wait "$hog1" || fail "memhog exited $?"
 wait "$hog2" || fail "memhog exited $?"
 

@@ -27,7 +27,7 @@ require_patched_kernel
 step "set throttle 2"
 assert_rc 0 "reclaimctl set throttle 2" -- reclaimctl set throttle 2
 assert_file_eq "$KNOB_THROTTLE" 2 "vm.max_direct_reclaimers"
-assert_eq 2 "$(reclaimctl get -n throttle)" "reclaimctl get -n throttle"
+assert_eq 2 "$(reclaimctl get --values throttle)" "reclaimctl get --values throttle"
 
 step "set throttle auto"
 out=$(reclaimctl set throttle auto 2>&1) || fail "reclaimctl set throttle auto failed"

@@ -18,7 +18,14 @@
 #    (swapoff brings its pages back into memory, swapon with priority 5 and
 #    the discard flag of its fstab entry), sets pri=5 in /etc/fstab changing
 #    nothing else (its mode and extended attributes kept), and the hog finds every word it wrote and the checksum it
-#    wrote: nothing was lost.
+#    wrote: nothing was lost;
+#  - before it swaps a device off that holds something, `swap priority` says
+#    "moving SIZE back to memory from DEVICE..." (not with --json, --dry-run,
+#    an unchanged priority or an empty device); into a pipe that is all, and
+#    on a terminal (the helper ptyrun) progress lines follow, rewritten in
+#    place with \r ("  40M of 80M back in memory (50%)", the share going up),
+#    cleared when swapoff returns: at least one when swapoff took a second or
+#    more (the progress thread reads /proc/swaps every 0.5 s).
 # The kernel patches are not needed for any of this.
 #
 # vm-timeout: 300
@@ -79,6 +86,26 @@ ring_paths() {
 	[[ $n =~ ^[0-9]+$ ]] || { echo "missing"; return; }
 	for ((i = 0; i < n; i++)); do paths+=("$(jv ".rings[$r].devices[$i].path")"); done
 	printf '%s\n' "${paths[@]}" | sort | paste -sd' ' -
+}
+# no_moving_line OUTPUT WHAT: WHAT announced nothing: no "moving ... back to
+# memory" line, no progress line (\r)
+no_moving_line() {
+	if [[ $1 == *"back to memory"* || $1 == *$'\r'* ]]; then
+		fail "$2: expected no 'moving ... back to memory' line nor progress, got '$1'"
+	else
+		ok "$2: no 'moving ... back to memory' line, no progress"
+	fi
+}
+# kib_of SIZE -> KiB, of a size as reclaimctl prints it ("80M", "6.0M", "512K")
+kib_of() {
+	awk -v s="$1" 'BEGIN { u = substr(s, length(s)); m = u == "K" ? 1 : u == "M" ? 1024 : u == "G" ? 1048576 : 0
+		printf "%d\n", (s + 0) * m }'
+}
+# uptime_cs -> hundredths of a second since boot
+uptime_cs() {
+	local up _
+	read -r up _ </proc/uptime
+	echo $((10#${up/./}))
 }
 # check_rings FILE RING0 RING1: two rings, priorities 5 and 1, these devices
 check_rings() {
@@ -183,6 +210,9 @@ still_holds "$used5" "/dev/zram5 keeps its contents"
 step "dry run and an unchanged priority touch nothing"
 assert_rc 0 "swap priority --dry-run /dev/zram5 5" -- reclaimctl swap priority --dry-run /dev/zram5 5
 assert_rc 0 "swap priority /dev/zram4 1 (already 1)" -- reclaimctl swap priority /dev/zram4 1
+# nothing is swapped off: nothing to announce
+no_moving_line "$(reclaimctl swap priority --dry-run /dev/zram5 5 2>&1)" "swap priority --dry-run /dev/zram5 5"
+no_moving_line "$(reclaimctl swap priority /dev/zram4 1 2>&1)" "swap priority /dev/zram4 1 (already 1)"
 assert_eq 1 "$(swap_prio /dev/zram5)" "/dev/zram5 keeps priority 1"
 still_holds "$used5" "/dev/zram5 keeps its contents"
 
@@ -199,6 +229,7 @@ rc=0
 reclaimctl --json swap priority --persist /dev/zram5 5 >/tmp/prio.json 2>/tmp/prio.err || rc=$?
 cat /tmp/prio.json /tmp/prio.err
 assert_eq 0 "$rc" "swap priority --persist /dev/zram5 5 (exit 0)"
+no_moving_line "$(cat /tmp/prio.json)" "swap priority --json: the document alone"
 if json_load /tmp/prio.json; then
 	assert_eq "1 5 true both" \
 		"$(jv .old_priority) $(jv .new_priority) $(jv .live_changed) $(jv .discard)" \
@@ -228,8 +259,95 @@ cgroup_hog 32 7 4M /tmp/verify2 /tmp/hog2.out
 cat /proc/swaps
 used5=$(swap_used /dev/zram5)
 assert_gt "$used5" 0 "the second hog has pages on /dev/zram5 (KiB)"
-assert_rc 0 "swap priority /dev/zram5 1" -- reclaimctl swap priority /dev/zram5 1
+# into a pipe: the "moving" line, no progress
+rc=0
+reclaimctl swap priority /dev/zram5 1 >/tmp/prio-pipe.out 2>&1 || rc=$?
+sed 's/^/  | /' /tmp/prio-pipe.out
+assert_eq 0 "$rc" "swap priority /dev/zram5 1 (exit 0)"
+assert_match '^moving [0-9.]+[KMG] back to memory from /dev/zram5\.\.\.$' "$(head -n 1 /tmp/prio-pipe.out)" \
+	"not on a terminal: first 'moving SIZE back to memory from /dev/zram5...'"
+assert_eq "/dev/zram5: priority 5 -> 1" "$(sed -n 2p /tmp/prio-pipe.out)" "then the usual lines"
+if grep -q $'\r' /tmp/prio-pipe.out; then fail "not on a terminal: no progress line (\\r)"; else ok "not on a terminal: no progress line"; fi
 assert_eq 1 "$(swap_prio /dev/zram5)" "/dev/zram5 has priority 1 again"
 finish_hog "$hog_pid" /tmp/verify2 /tmp/hog2.out "the second hog"
+
+step "on a terminal: the progress of swapoff, rewritten in place"
+# /dev/zram5 alone in the highest ring; empty, it has nothing to announce
+used5=$(swap_used /dev/zram5)
+rc=0
+out=$(ptyrun reclaimctl swap priority /dev/zram5 10 2>&1) || rc=$?
+printf '  | %s\n' "${out//$'\r'/<CR>}"
+assert_eq 0 "$rc" "swap priority /dev/zram5 10 on a terminal (exit 0)"
+if ((used5 == 0)); then
+	no_moving_line "$out" "an empty /dev/zram5 on a terminal"
+	assert_match 'nothing to take back into memory \(0 KiB used\)' "$out" "it says there is nothing to take back"
+else
+	log "/dev/zram5 holds $used5 KiB already: not the empty case"
+fi
+assert_eq 10 "$(swap_prio /dev/zram5)" "/dev/zram5 has priority 10"
+cgroup_hog 96 11 16M /tmp/verify3 /tmp/hog3.out
+cat /proc/swaps
+used5=$(swap_used /dev/zram5)
+assert_ge "$used5" $((48 * 1024)) "most of the third hog's 96 MiB are on /dev/zram5 (KiB)"
+# the command without swapoff, for how long swapoff itself takes
+t0=$(uptime_cs)
+reclaimctl swap priority --dry-run /dev/zram5 1 >/dev/null 2>&1 || true
+t1=$(uptime_cs)
+rc=0
+ptyrun reclaimctl swap priority /dev/zram5 1 >/tmp/prio-tty.out 2>/tmp/prio-tty.err || rc=$?
+t2=$(uptime_cs)
+swapoff_ms=$((((t2 - t1) - (t1 - t0)) * 10))
+out=$(cat /tmp/prio-tty.out)
+printf '  | %s\n' "${out//$'\r'/<CR>}"
+cat /tmp/prio-tty.err
+assert_eq 0 "$rc" "swap priority /dev/zram5 1 on a terminal (exit 0)"
+assert_eq "" "$(cat /tmp/prio-tty.err)" "nothing on stderr"
+first=${out%%$'\n'*}
+moving_re='^moving ([0-9.]+[KMG]) back to memory from /dev/zram5\.\.\.$'
+size=
+if [[ $first =~ $moving_re ]]; then
+	size=${BASH_REMATCH[1]}
+	ok "on a terminal: first 'moving $size back to memory from /dev/zram5...'"
+	kib=$(kib_of "$size")
+	assert_ge $((kib * 10)) $((used5 * 9)) "the size it moves ($size) is what the device held ($used5 KiB), x 10 >= x 9"
+	assert_le $((kib * 10)) $((used5 * 11)) "the size it moves ($size) is what the device held ($used5 KiB), x 10 <= x 11"
+else
+	fail "on a terminal: the first line is not 'moving SIZE back to memory from /dev/zram5...': '$first'"
+fi
+rest=${out#*$'\n'}
+progress=${rest%%/dev/zram5: priority*}
+assert_match '^/dev/zram5: priority 10 -> 1' "${rest:${#progress}}" "then the usual lines"
+# the part before them: "\r  X of SIZE back in memory (N%)" each, then spaces over the last
+progress_re='^  [0-9.]+[KMG] of ([0-9.]+[KMG]) back in memory \(([0-9]+)%\) *$'
+IFS=$'\r' read -ra segments <<<"$progress"
+lines=0 bad=0 last=-1 cleared=0
+for seg in "${segments[@]}"; do
+	[[ -n $seg ]] || continue
+	if ((cleared)); then
+		bad=$((bad + 1)) # nothing after the clearing
+	elif [[ $seg =~ $progress_re ]]; then
+		lines=$((lines + 1))
+		[[ ${BASH_REMATCH[1]} == "$size" ]] || bad=$((bad + 1))
+		((BASH_REMATCH[2] >= last && BASH_REMATCH[2] < 100)) || bad=$((bad + 1))
+		last=${BASH_REMATCH[2]}
+	elif [[ $seg =~ ^\ +$ ]]; then
+		cleared=1
+	else
+		bad=$((bad + 1))
+	fi
+done
+log "swapoff took about $swapoff_ms ms; $lines progress line(s), the last at ${last}%"
+assert_eq 0 "$bad" "every progress line reads '  X of $size back in memory (N%)', N going up, below 100"
+if ((lines > 0)); then
+	assert_eq 1 "$cleared" "the progress line is cleared when swapoff returns"
+fi
+if ((swapoff_ms >= 1000)); then
+	assert_ge "$lines" 1 "swapoff took $swapoff_ms ms: progress lines (one every 0.5 s)"
+else
+	log "swapoff took less than a second: progress lines are not required"
+fi
+assert_eq 1 "$(swap_prio /dev/zram5)" "/dev/zram5 has priority 1"
+assert_le "$(swap_used /dev/zram5)" 1024 "/dev/zram5 was emptied into memory (KiB used)"
+finish_hog "$hog_pid" /tmp/verify3 /tmp/hog3.out "the third hog"
 
 check_dmesg_clean
