@@ -30,38 +30,27 @@ usage: check-history.py RECLAIMCTL FIXTURES_DIR PRESET_DIR
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
+
+import checker
+from checker import Failed
 
 HISTORY = "run/reclaimctl/history"
 KEYS = ["change", "time", "command", "source", "knob", "old", "new"]
 NOTHING = "nothing to restore: no change since boot or the last restore"
 
 
-class Failed(Exception):
-    pass
-
-
-class Checker:
+class Checker(checker.Checker):
     def __init__(self, reclaimctl, fixtures, presets):
-        self.reclaimctl, self.fixtures = reclaimctl, fixtures
-        self.env = dict(os.environ, RECLAIMCTL_PRESET_DIR=presets, NO_COLOR="1")
-        self.tmp = tempfile.mkdtemp(prefix="check-history.")
-        self.serial = 0
-        self.errors = []
-        self.checks = 0
+        super().__init__(reclaimctl, fixtures, "history", RECLAIMCTL_PRESET_DIR=presets)
 
     # -- helpers
 
     def root(self, name="patched-2node-3threads"):
-        self.serial += 1
-        dst = os.path.join(self.tmp, f"r{self.serial}")
-        shutil.copytree(os.path.join(self.fixtures, name), dst, symlinks=True)
-        return dst
+        return super().root(name)
 
     def run(self, root, *args, json_out=True, ok=True):
         cmd = [self.reclaimctl, "--sysroot", root, *(["--json"] if json_out else []), *args]
@@ -74,11 +63,6 @@ class Checker:
             except ValueError:
                 raise Failed(f"{' '.join(args)} --json: not JSON: {p.stdout[:300]!r}")
         return p
-
-    def expect(self, cond, msg):
-        self.checks += 1
-        if not cond:
-            raise Failed(msg)
 
     def knob(self, root, name):
         with open(os.path.join(root, "proc/sys/vm", name)) as f:
@@ -442,19 +426,7 @@ def main():
         print(__doc__, file=sys.stderr)
         return 2
     c = Checker(os.path.abspath(sys.argv[1]), sys.argv[2], os.path.abspath(sys.argv[3]))
-    tests = [m for m in dir(c) if m.startswith("test_")]
-    try:
-        for name in tests:
-            try:
-                getattr(c, name)()
-                print(f"ok {name}")
-            except Failed as e:
-                c.errors.append(name)
-                print(f"FAIL {name}: {e}")
-    finally:
-        shutil.rmtree(c.tmp, ignore_errors=True)
-    print(f"{len(tests) - len(c.errors)}/{len(tests)} history tests passed ({c.checks} checks)")
-    return 1 if c.errors else 0
+    return checker.run(c, "history")
 
 
 if __name__ == "__main__":

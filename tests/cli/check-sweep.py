@@ -39,12 +39,13 @@ import json
 import os
 import pty
 import shlex
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
+
+import checker
+from checker import Failed
 
 PATCHED = "patched-2node-3threads"
 KNOBS = ("max_direct_reclaimers", "swap_round_robin_quota_kb", "kswapd_threads", "swappiness")
@@ -59,29 +60,13 @@ def kill_group(proc):
     except ProcessLookupError:
         pass
 
-class Failed(Exception):
-    pass
 
-
-class Checker:
+class Checker(checker.Checker):
     def __init__(self, reclaimctl, fixtures):
-        self.reclaimctl, self.fixtures = reclaimctl, fixtures
-        self.env = dict(os.environ, NO_COLOR="1")
-        self.tmp = tempfile.mkdtemp(prefix="check-sweep.")
-        self.serial = 0
-        self.checks = 0
-        self.errors = []
+        super().__init__(reclaimctl, fixtures, "sweep")
 
     def root(self, name=PATCHED):
-        self.serial += 1
-        dst = os.path.join(self.tmp, f"r{self.serial}")
-        shutil.copytree(os.path.join(self.fixtures, name), dst, symlinks=True)
-        return dst
-
-    def expect(self, cond, msg):
-        self.checks += 1
-        if not cond:
-            raise Failed(msg)
+        return super().root(name)
 
     def knob_bytes(self, root):
         out = {}
@@ -464,20 +449,7 @@ def main():
     if len(sys.argv) != 3:
         print(__doc__, file=sys.stderr)
         return 2
-    c = Checker(os.path.abspath(sys.argv[1]), sys.argv[2])
-    tests = [m for m in dir(c) if m.startswith("test_")]
-    try:
-        for name in tests:
-            try:
-                getattr(c, name)()
-                print(f"ok {name}")
-            except Failed as e:
-                c.errors.append(name)
-                print(f"FAIL {name}: {e}")
-    finally:
-        shutil.rmtree(c.tmp, ignore_errors=True)
-    print(f"{len(tests) - len(c.errors)}/{len(tests)} sweep tests passed ({c.checks} checks)")
-    return 1 if c.errors else 0
+    return checker.run(Checker(os.path.abspath(sys.argv[1]), sys.argv[2]), "sweep")
 
 
 if __name__ == "__main__":
