@@ -18,8 +18,8 @@
 RECLAIM_EXPORT int reclaim_adapt_state_save(struct reclaim_ctx *ctx, pid_t pid, int64_t baseline,
 					    int64_t threads)
 {
-	_cleanup_free_ char *full = NULL, *text = NULL;
-	int fd, r, len;
+	_cleanup_free_ char *text = NULL;
+	int len;
 
 	assert_return(ctx && pid > 0, -EINVAL);
 	reclaim_error_reset(ctx);
@@ -27,16 +27,7 @@ RECLAIM_EXPORT int reclaim_adapt_state_save(struct reclaim_ctx *ctx, pid_t pid, 
 		       (long long)baseline, (long long)threads);
 	if (len < 0)
 		return reclaim_error(ctx, ENOMEM, "out of memory");
-	r = reclaim_lock_take(ctx, &fd);
-	if (r < 0)
-		return r;
-	full = reclaim_path_nofollow(ctx, ADAPT_STATE);
-	r = !full ? reclaim_path_error(ctx, ADAPT_STATE)
-		  : reclaim_replace_file(full, text, (size_t)len, 0600);
-	if (r < 0 && full)
-		r = reclaim_error(ctx, -r, "cannot write %s: %s", ADAPT_STATE, strerror(-r));
-	reclaim_lock_release(fd);
-	return r;
+	return reclaim_write_run_file(ctx, ADAPT_STATE, text, (size_t)len);
 }
 
 static int parse_state(struct reclaim_ctx *ctx, char *text, pid_t *pid, int64_t *baseline,

@@ -18,9 +18,9 @@
 
 RECLAIM_EXPORT int reclaim_boot_result_save(struct reclaim_ctx *ctx, bool ok)
 {
-	_cleanup_free_ char *full = NULL, *text = NULL;
+	_cleanup_free_ char *text = NULL;
 	struct timespec now;
-	int fd, r, len;
+	int len;
 
 	assert_return(ctx, -EINVAL);
 	reclaim_error_reset(ctx);
@@ -29,16 +29,7 @@ RECLAIM_EXPORT int reclaim_boot_result_save(struct reclaim_ctx *ctx, bool ok)
 		       (long long)now.tv_sec, now.tv_nsec);
 	if (len < 0)
 		return reclaim_error(ctx, ENOMEM, "out of memory");
-	r = reclaim_lock_take(ctx, &fd);
-	if (r < 0)
-		return r;
-	full = reclaim_path_nofollow(ctx, BOOT_RESULT);
-	r = !full ? reclaim_path_error(ctx, BOOT_RESULT)
-		  : reclaim_replace_file(full, text, (size_t)len, 0600);
-	if (r < 0 && full)
-		r = reclaim_error(ctx, -r, "cannot write %s: %s", BOOT_RESULT, strerror(-r));
-	reclaim_lock_release(fd);
-	return r;
+	return reclaim_write_run_file(ctx, BOOT_RESULT, text, (size_t)len);
 }
 
 /* SECONDS.NANOSECONDS (nine digits) to nanoseconds. */

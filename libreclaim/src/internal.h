@@ -200,6 +200,11 @@ int reclaim_check_run_file_absent(struct reclaim_ctx *ctx, const char *path);
  * above: -ENOENT (no error set) if nothing is there, else 0 or the refusal.
  */
 int reclaim_read_run_file(struct reclaim_ctx *ctx, const char *path, char **text);
+/*
+ * Replaces the file @path of RECLAIM_RUNDIR with @len bytes of @text (mode
+ * 0600), under the lock.
+ */
+int reclaim_write_run_file(struct reclaim_ctx *ctx, const char *path, const char *text, size_t len);
 void reclaim_lock_release(int fd);
 
 /*
