@@ -105,12 +105,14 @@ okif \
 grep '^[IP]:' "$work/lintian" | sed 's/^/# lintian /' || true
 
 # 3. contents and relations
-contents() { dpkg-deb -c "$1" | awk '{ print $6 }' | sed 's|^\./|/|'; }
+# the listing is read once, and not through "| grep -q", which under
+# pipefail fails when the writer dies of SIGPIPE
 has_files() {
-	local deb=$1 missing="" f
+	local deb=$1 missing="" f list
 	shift
+	list=$(dpkg-deb -c "$deb" | awk '{ print $6 }' | sed 's|^\./|/|')
 	for f in "$@"; do
-		contents "$deb" | grep -qx "$f" || missing+="$f "
+		grep -qxF -- "$f" <<<"$list" || missing+="$f "
 	done
 	okif "$(basename "$deb") has $*" "missing: $missing" test -z "$missing"
 }
@@ -147,16 +149,17 @@ cache=${RECLAIMCTL_VM_CACHE:-/var/cache/reclaimctl-vm}
 # of ours and none of our build dependencies
 test_deps=$(awk -F: 'tolower($1) == "depends" { print $2 }' "$srcdir/debian/tests/control" |
 	tr ',' '\n' | sed 's/^ *//; s/ *$//' | grep -vE '^(@|reclaimctl|libreclaim)' | sort -u | paste -sd,)
-key=$(printf '%s %s %s\n' "$codename" "$arch" "$test_deps" | sha256sum | cut -c1-16)
+recipe=(--mode=root --format=tar --variant=apt --include="$test_deps"
+	--skip=cleanup/apt/lists --aptopt='Acquire::Languages "none"'
+	--dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/locale/*')
+# a base made by another recipe (an older version of this script) is not used
+key=$(printf '%s\n' "$codename" "$arch" "${recipe[@]}" | sha256sum | cut -c1-16)
 base=$cache/deb-root-$key.tar
 mkdir -p "$cache"
 if [[ ! -s $base ]]; then
 	mapfile -t mirrors < <(apt_sources "$codename")
 	t=$SECONDS
-	mmdebstrap --mode=root --format=tar --variant=apt --include="$test_deps" \
-		--skip=cleanup/apt/lists --aptopt='Acquire::Languages "none"' \
-		--dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/locale/*' \
-		"$codename" "$base.tmp" "${mirrors[@]}" >"$work/mmdebstrap.log" 2>&1 ||
+	mmdebstrap "${recipe[@]}" "$codename" "$base.tmp" "${mirrors[@]}" >"$work/mmdebstrap.log" 2>&1 ||
 		bail "mmdebstrap $codename ($test_deps)" "$work/mmdebstrap.log"
 	mv "$base.tmp" "$base"
 	echo "# made the install test's base root in $((SECONDS - t)) s: $base"
@@ -192,12 +195,13 @@ cp "$srcdir"/debian/tests/* "$root/tmp/debian-tests/"
 for name in $(awk -F': *' 'tolower($1) == "tests" { print $2 }' "$srcdir/debian/tests/control"); do
 	tmp=/tmp/autopkgtest.$name
 	mkdir -p "$root$tmp"
+	# a passing test's log is not shown: CI shows a window of the output,
+	# which the failure must be in
 	if in_root env AUTOPKGTEST_TMP="$tmp" "/tmp/debian-tests/$name" >"$work/test-$name.log" 2>&1; then
-		result ok "debian/tests/$name"
+		result ok "debian/tests/$name ($(wc -l <"$work/test-$name.log") lines of output)"
 	else
 		result fail "debian/tests/$name" "$(tail -n 30 "$work/test-$name.log")"
 	fi
-	sed 's/^/#   /' "$work/test-$name.log" | head -n 40
 done
 
 # purge: nothing of the packages is left but the directories others own

@@ -333,7 +333,7 @@ if grep -qF "$version" <<<"$out" && [ -z "$(ldd "$root$sbindir/$name" | grep 'no
 else
 	result fail "the packaged $name runs with the packaged library" "$out"
 fi
-if gzip -dcf "$root$mandir/man5/$name.preset.5"* | grep -qF "$presetdir"; then
+if gzip -dcf "$root$mandir/man5/$name.preset.5"* | grep -F "$presetdir" >/dev/null; then
 	result ok "$name.preset(5) names the packaged presets' directory, $presetdir"
 else
 	result fail "$name.preset(5) names the packaged presets' directory, $presetdir"

@@ -223,7 +223,7 @@ main() {
 		# Every program the build installed must find its libraries in the image.
 		while IFS= read -r f; do
 			head -c 4 "$f" | cmp -s - <(printf '\177ELF') || continue
-			if chroot "$stage" ldd "${f#"$stage"}" 2>&1 | grep -q 'not found'; then
+			if chroot "$stage" ldd "${f#"$stage"}" 2>&1 | grep 'not found' >/dev/null; then
 				chroot "$stage" ldd "${f#"$stage"}" >&2 || true
 				die "${f#"$stage"}: libraries missing in the image (mkrootfs.sh PACKAGES)"
 			fi
@@ -468,8 +468,9 @@ with open(sys.argv[1], "wb") as f:
 		tail -n 80 "$clean_log"
 		if [[ -n $bad_lines ]]; then
 			printf '\n===== kernel problems =====\n'
-			printf '%s\n' "$bad_lines" | head -n 40
-			first=$(printf '%s\n' "$bad_lines" | head -n 1 | cut -d: -f1)
+			# no "| head" under pipefail: the writer may die of SIGPIPE
+			sed -n 1,40p <<<"$bad_lines"
+			first=${bad_lines%%:*}
 			printf '\n===== first report in context (line %s) =====\n' "$first"
 			sed -n "$((first > 5 ? first - 5 : 1)),$((first + 40))p" "$clean_log"
 		fi

@@ -57,8 +57,10 @@ stop_hog() {
 	kill "$hog_pid" 2>/dev/null || true
 	wait "$hog_pid" 2>/dev/null || true
 }
-journal_has() { journalctl -b -q --no-pager "$@" | grep -q .; }
-unit_log_has() { journalctl -b -q --no-pager -u "$U" | grep -qF -- "$1"; }
+# grep reads to the end: with -q, journalctl could die of SIGPIPE and
+# pipefail would make a match a failure
+journal_has() { journalctl -b -q --no-pager "$@" | grep . >/dev/null; }
+unit_log_has() { journalctl -b -q --no-pager -u "$U" | grep -F -- "$1" >/dev/null; }
 state_text() { tr '\n' ' ' <"$STATE" | sed 's/ $//'; }
 
 step "1. the unit runs, with a status and a watchdog"

@@ -75,7 +75,7 @@ boot1() {
 			differ+=("$key: check '${JSON[.boot$key]-missing}', boot --dry-run '${boot[$key]}'")
 	done
 	assert_eq 0 "${#differ[@]}" "check's boot plan agrees with boot --dry-run (${#boot[@]} values)"
-	((${#differ[@]} == 0)) || printf '  | %s\n' "${differ[@]}" | sort | head -n 12
+	((${#differ[@]} == 0)) || printf '  | %s\n' "${differ[@]}" | sort | sed -n 1,12p
 	assert_eq "${JSON[.boot.entries:len]-missing}" "${boot[.entries:len]-?}" "the same number of entries"
 	sync
 }
