@@ -119,7 +119,7 @@ assert_rc() {
 	[[ ${1:-} == -- ]] && shift
 	out=$("$@" 2>&1) || rc=$?
 	printf '  $ %s  -> %d\n' "$*" "$rc"
-	[[ -z $out ]] || printf '%s\n' "$out" | head -n 40 | sed 's/^/  | /'
+	[[ -z $out ]] || sed -n '1,40s/^/  | /p' <<<"$out"
 	if ((rc == want)); then ok "$msg (exit $rc)"; else fail "$msg: '$*' exited $rc, expected $want"; fi
 }
 # run CMD...: show a command and its output; returns its exit status
