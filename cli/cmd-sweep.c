@@ -10,8 +10,10 @@
  * the values from before the sweep; if reclaimctl is killed, 'reclaimctl
  * restore' does the same.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
@@ -38,12 +40,13 @@ static void sweep_help(FILE *out)
 	      "repetition in turn, and records each run as 'record -- COMMAND' does. The\n"
 	      "values are set as 'set' sets them, and every combination is checked before\n"
 	      "the first run: nothing is changed if a knob is missing or a value out of\n"
-	      "range. The whole sweep is one change in the history: at the end, on Ctrl-C\n"
-	      "(SIGINT, SIGTERM, SIGHUP: the command is sent the signal) and after a failed\n"
-	      "run, a restore of it puts back the knobs' values from before the sweep; if\n"
-	      "reclaimctl itself is killed, 'reclaimctl restore' does. If another change\n"
-	      "comes in between, the sweep stops and puts back the knobs nobody else\n"
-	      "changed.\n"
+	      "range. A value may be 'auto' for threads and throttle: the value autotune\n"
+	      "recommends on this machine, worked out once. The whole sweep is one change\n"
+	      "in the history: at the end, on Ctrl-C (SIGINT, SIGTERM, SIGHUP: the command\n"
+	      "is sent the signal) and after a failed run, a restore of it puts back the\n"
+	      "knobs' values from before the sweep; if reclaimctl itself is killed,\n"
+	      "'reclaimctl restore' does. If another change comes in between, the sweep\n"
+	      "stops and puts back the knobs nobody else changed.\n"
 	      "A run whose command exits non-zero stops the sweep (with --keep-going, the\n"
 	      "next runs go on); it is counted as failed and left out of the figures.\n"
 	      "DIR receives per run run-NNN-VALUE.jsonl (a record file) and\n"
@@ -52,6 +55,7 @@ static void sweep_help(FILE *out)
 	      "median, lowest and highest over the repetitions of the wall time, each\n"
 	      "metric, direct reclaims, pages scanned, kswapd CPU, throttled waits, PSI\n"
 	      "and swap, and a ratio to the first value. The table is also printed.\n"
+	      "Those files of an earlier sweep in DIR are removed before the first run.\n"
 	      "\nOptions:\n"
 	      "  -o, --output DIR          the directory of the records and the summary\n"
 	      "      --repeat N            run each combination N times (default 1)\n"
@@ -69,6 +73,23 @@ static void sweep_help(FILE *out)
 	      "  -J, --json                print summary.json instead of the table\n"
 	      "  -h, --help                this help\n",
 	      out);
+}
+
+/* "auto": the value autotune recommends for @k on this machine, fixed for the whole sweep. */
+static int auto_value(struct sweep *s, const struct reclaim_knob *k, int64_t *value)
+{
+	char *reason = NULL;
+
+	if (!reclaim_knob_has_recommendation(k))
+		return usage_error("sweep: invalid value 'auto' for %s (auto is known for threads "
+				   "and throttle)",
+				   reclaim_knob_name(k));
+	if (!s->topo && reclaim_topology_new(s->cli->ctx, &s->topo) < 0)
+		return lib_fail(s->cli, EXIT_FAILURE, "sweep");
+	if (reclaim_knob_recommend(s->cli->ctx, k, s->topo, value, &reason) < 0)
+		return lib_fail(s->cli, EXIT_FAILURE, "sweep");
+	free(reason);
+	return 0;
 }
 
 static int parse_axis(struct sweep *s, const char *spec)
@@ -99,10 +120,15 @@ static int parse_axis(struct sweep *s, const char *spec)
 		abort();
 	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		int64_t v;
+		int r = 0;
 
-		if (reclaim_knob_parse(s->cli->ctx, a->knob, tok, &v) < 0) {
+		if (strcmp(tok, "auto") == 0)
+			r = auto_value(s, a->knob, &v);
+		else if (reclaim_knob_parse(s->cli->ctx, a->knob, tok, &v) < 0)
+			r = lib_fail(s->cli, EXIT_USAGE, "sweep");
+		if (r) {
 			free(list);
-			return lib_fail(s->cli, EXIT_USAGE, "sweep");
+			return r;
 		}
 		a->texts = realloc(a->texts, (a->nvalues + 1) * sizeof(*a->texts));
 		a->values = realloc(a->values, (a->nvalues + 1) * sizeof(*a->values));
@@ -804,6 +830,38 @@ static void print_run(const struct sweep *s, size_t i)
 	fflush(stdout);
 }
 
+/* The files an earlier sweep wrote in DIR: left, a shorter sweep would seem to hold its runs. */
+static bool earlier_file(const char *name)
+{
+	static const char *const patterns[] = {"run-[0-9][0-9][0-9]*-*.jsonl",
+					       "run-[0-9][0-9][0-9]*-*.log", "summary.json",
+					       "summary.csv", "report.html"};
+
+	for (size_t i = 0; i < sizeof(patterns) / sizeof(patterns[0]); i++)
+		if (fnmatch(patterns[i], name, FNM_PERIOD) == 0)
+			return true;
+	return false;
+}
+
+static int remove_earlier(const struct sweep *s)
+{
+	DIR *d = opendir(s->dir);
+	struct dirent *e;
+	int r = 0;
+
+	if (!d)
+		return fail(EXIT_FAILURE, "cannot read %s: %s", s->dir, strerror(errno));
+	while (r == 0 && (errno = 0, e = readdir(d)))
+		if (earlier_file(e->d_name) && unlinkat(dirfd(d), e->d_name, 0) < 0 &&
+		    errno != ENOENT)
+			r = fail(EXIT_FAILURE, "cannot remove %s/%s: %s", s->dir, e->d_name,
+				 strerror(errno));
+	if (r == 0 && errno)
+		r = fail(EXIT_FAILURE, "cannot read %s: %s", s->dir, strerror(errno));
+	closedir(d);
+	return r;
+}
+
 static int sweep(struct sweep *s)
 {
 	int r = 0, sig, put;
@@ -812,6 +870,9 @@ static int sweep(struct sweep *s)
 		return fail(EXIT_FAILURE, "cannot create %s: %s", s->dir, strerror(errno));
 	if (access(s->dir, W_OK | X_OK) < 0)
 		return fail(EXIT_FAILURE, "cannot write in %s: %s", s->dir, strerror(errno));
+	r = remove_earlier(s);
+	if (r)
+		return r;
 	s->start_ns = monotonic_ns();
 	record_catch_signals();
 	for (size_t i = 0; i < s->nruns && r == 0 && !record_signal(); i++) {
@@ -863,6 +924,7 @@ static void sweep_free(struct sweep *s)
 		free((char *)s->axes[a].given);
 	}
 	free(s->axes);
+	reclaim_topology_unref(s->topo);
 	for (size_t m = 0; m < s->nmetrics; m++) {
 		regfree(&s->metrics[m].re);
 		free(s->metrics[m].name);

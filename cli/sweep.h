@@ -92,6 +92,7 @@ struct sweep {
 	unsigned int flags; /* RECLAIM_REQUEST_FORCE */
 	struct axis *axes;
 	size_t naxes;
+	struct reclaim_topology *topo; /* for "auto" values; NULL until one is given */
 	struct metric *metrics;
 	size_t nmetrics;
 	size_t ncombos;

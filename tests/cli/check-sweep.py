@@ -195,6 +195,33 @@ class Checker(checker.Checker):
         self.expect(p.returncode == 0 and json.loads(p.stdout)["values"][0]["runs"] == 1,
                     f"--json: {p.returncode} {p.stdout[:200]} {p.stderr}")
 
+    def test_auto(self):
+        """auto is the value set --dry-run gives for auto, in the history of
+        the run and in summary.csv, and the label stays as given."""
+        root = self.root()
+        # a value auto is not, so that each run changes the knob
+        with open(os.path.join(root, "proc/sys/vm/max_direct_reclaimers"), "w") as f:
+            f.write("9\n")
+        plan = subprocess.run([self.reclaimctl, "--sysroot", root, "--json", "set", "--dry-run",
+                               "throttle", "auto"],
+                              capture_output=True, text=True, env=self.env)
+        self.expect(plan.returncode == 0, f"set --dry-run: {plan.returncode} {plan.stderr}")
+        want = {e["knob"]: e["new"] for e in json.loads(plan.stdout)["entries"]}
+        out = os.path.join(self.tmp, "auto")
+        # (kswapd_threads stays as it is: a fixture's threads do not change)
+        p = self.sweep(root, "throttle=auto,5", "-i", "0.1", "-o", out, "--", "true")
+        self.expect(p.returncode == 0, f"exit {p.returncode}: {p.stderr}")
+        with open(os.path.join(out, "summary.csv")) as f:
+            rows = list(csv.DictReader(f))
+        self.expect([r["value"] for r in rows] == ["throttle=auto", "throttle=5"]
+                    and rows[0]["max_direct_reclaimers"] == str(want["max_direct_reclaimers"])
+                    and rows[1]["max_direct_reclaimers"] == "5", f"csv: {rows}, set --dry-run: {want}")
+        news = [r["new"] for r in self.history(root) if r["knob"] == "max_direct_reclaimers"]
+        self.expect(want["max_direct_reclaimers"] not in (5, 9)
+                    and news == [str(want["max_direct_reclaimers"]), "5", "9"], f"history: {news}")
+        self.expect(os.path.exists(os.path.join(out, "run-001-throttle=auto.jsonl")),
+                    f"files: {sorted(os.listdir(out))}")
+
     def test_no_interleave(self):
         root = self.root()
         before = self.knob_bytes(root)
@@ -209,6 +236,26 @@ class Checker(checker.Checker):
         self.expect(doc["ratio_of"] == "wall_seconds" and doc["interleave"] is False,
                     f"summary: {json.dumps(doc)[:300]}")
         self.expect(self.knob_bytes(root) == before, "knobs not back")
+
+    def test_earlier(self):
+        """A shorter sweep into the directory of a longer one: only its own
+        runs are there after it, and a file of the user's is left alone."""
+        root = self.root()
+        out = os.path.join(self.tmp, "again")
+        p = self.sweep(root, "throttle=5,7", "--repeat", "2", "-i", "0.1", "-o", out, "--", "true")
+        self.expect(p.returncode == 0 and len(os.listdir(out)) == 2 * 4 + 3,
+                    f"first sweep: exit {p.returncode} {sorted(os.listdir(out))} {p.stderr}")
+        with open(os.path.join(out, "notes.txt"), "w") as f:
+            f.write("mine\n")
+        os.mkdir(os.path.join(out, "run-009-mine"))
+        p = self.sweep(root, "swap-quota=512", "-i", "0.1", "-o", out, "--", "true")
+        self.expect(p.returncode == 0, f"second sweep: exit {p.returncode} {p.stderr}")
+        self.expect(sorted(os.listdir(out)) ==
+                    ["notes.txt", "report.html", "run-001-swap-quota=512.jsonl",
+                     "run-001-swap-quota=512.log", "run-009-mine", "summary.csv", "summary.json"],
+                    f"files after the second sweep: {sorted(os.listdir(out))}")
+        self.expect([r["value"] for r in self.summary(out)["runs"]] == ["swap-quota=512"],
+                    "summary.json of the second sweep")
 
     def test_failing(self):
         root = self.root()

@@ -8,6 +8,8 @@
 #  - after a sweep whose runs all succeed (threads=1,4 x throttle=0,2,
 #    --repeat 2: 8 runs, interleaved), with summary.json, summary.csv and
 #    report.html in the directory and the table's figures from the runs;
+#  - after a sweep of auto values: the run sees what set --dry-run gives
+#    for auto;
 #  - after a run that fails (exit 1, the runs after it not run);
 #  - after Ctrl-C (SIGINT) during a run: exit 130, the command got it too;
 #  - after reclaimctl is killed (SIGKILL) during a run: the knobs stay with
@@ -81,6 +83,26 @@ for i in 0 1 2 3; do
 		ok "value $((i + 1)): wall time $w s" || fail "value $((i + 1)): wall time $w"
 done
 history_load
+
+step "auto values"
+# the values set --dry-run gives for auto on this machine, and what the run saw
+assert_rc 0 "set --dry-run threads auto throttle auto" -- \
+	sh -c 'reclaimctl --json set --dry-run threads auto throttle auto >/tmp/auto.json'
+json_load /tmp/auto.json || fail "set --dry-run --json is not JSON"
+t=$(jv ".entries[0].new")
+d=$(jv ".entries[1].new")
+rm -rf "$out"
+rc=0
+run reclaimctl sweep -i 0.5 -o "$out" threads=auto throttle=auto -- /tmp/probe.sh || rc=$?
+assert_eq 0 "$rc" "sweep with auto: exit status"
+per=$(for n in $(memory_nodes); do printf '%s ' "$t"; done)
+grep -qx "probe threads=$t throttle=$d per-node=${per% }" "$out"/run-001-*.log ||
+	fail "the run saw $(grep -h '^probe' "$out"/run-001-*.log) under auto (threads=$t throttle=$d)"
+json_load "$out/summary.json" || fail "summary.json is not JSON"
+assert_eq "threads=auto,throttle=auto" "$(jv '.runs[0].value')" "the label is as given"
+assert_eq "$t,$d" "$(jv '.runs[0].knobs.kswapd_threads'),$(jv '.runs[0].knobs.max_direct_reclaimers')" \
+	"summary.json has the values auto gave"
+check_back "after the sweep with auto"
 
 step "a run that fails"
 rm -rf "$out"
