@@ -307,10 +307,9 @@ static int parse_options(struct monitor *m, int argc, char **argv)
 
 		switch (c) {
 		case 'i':
-			if (!parse_seconds(optarg, false, &m->interval) || m->interval < 0.01)
-				return usage_error("monitor: --interval: not a number of seconds "
-						   "(at least 0.01): '%s'",
-						   optarg);
+			r = parse_interval("monitor", optarg, &m->interval);
+			if (r)
+				return r;
 			break;
 		case 'c':
 			if (!parse_count(optarg, &m->count))

@@ -554,10 +554,9 @@ static int parse_options(struct recorder *rec, int argc, char **argv)
 			rec->output = optarg;
 			break;
 		case 'i':
-			if (!parse_seconds(optarg, false, &rec->interval) || rec->interval < 0.01)
-				return usage_error("record: --interval: not a number of seconds "
-						   "(at least 0.01): '%s'",
-						   optarg);
+			r = parse_interval("record", optarg, &rec->interval);
+			if (r)
+				return r;
 			break;
 		case 'd':
 			if (!parse_seconds(optarg, true, &rec->duration))

@@ -231,10 +231,9 @@ static int parse_options(struct sweep *s, int argc, char **argv)
 			s->interleave = c == OPT_INTERLEAVE;
 			break;
 		case 'i':
-			if (!parse_seconds(optarg, false, &s->interval) || s->interval < 0.01)
-				return usage_error("sweep: --interval: not a number of seconds "
-						   "(at least 0.01): '%s'",
-						   optarg);
+			r = parse_interval("sweep", optarg, &s->interval);
+			if (r)
+				return r;
 			break;
 		case 'm':
 			r = parse_metric(s, optarg);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "reclaimctl.h"
 #include "sampling.h"
 
 const char *const rate_keys[NRATES] = {
@@ -153,6 +154,14 @@ bool parse_seconds(const char *s, bool units, double *secs)
 		return false;
 	*secs = v * mult;
 	return true;
+}
+
+int parse_interval(const char *cmd, const char *arg, double *interval)
+{
+	if (!parse_seconds(arg, false, interval) || *interval < 0.01)
+		return usage_error("%s: --interval: not a number of seconds (at least 0.01): '%s'",
+				   cmd, arg);
+	return 0;
 }
 
 bool parse_count(const char *s, long *n)

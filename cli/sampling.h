@@ -48,6 +48,8 @@ void row_add_json(cJSON *o, const struct row *r, int node);
 
 /* Seconds as "1", "0.5", "2m", "1h"; false if not a positive number. */
 bool parse_seconds(const char *s, bool units, double *secs);
+/* --interval of @cmd: at least 0.01 s; 0, or the usage error's exit status. */
+int parse_interval(const char *cmd, const char *arg, double *interval);
 /* A positive integer, false if not. */
 bool parse_count(const char *s, long *n);
 /* Sleeps until @deadline_ns of CLOCK_MONOTONIC; false if a signal woke it first. */
