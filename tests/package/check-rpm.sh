@@ -48,8 +48,9 @@
 #     the settings of rpmlint.toml and no list of valid licenses, and
 #     without BashismsCheck;
 #   - %check: rpmbuild runs with --nocheck to keep CI time down; the same
-#     unit and CLI tests run in every build of the project, and in the
-#     Debian package's build. The %check section's expansion is checked.
+#     unit and CLI tests run in every build of the project (and the Debian
+#     package test runs debian/rules' test target on a subset of them).
+#     The %check section's expansion is checked.
 
 set -euo pipefail
 

@@ -1,0 +1,76 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# check-readme-commands.sh SRCDIR: the README's two commands, in its order,
+# on a fresh copy of SRCDIR's files (those git knows, uncommitted changes
+# included; no build directory):
+#  1. scripts/status.sh builds build/ without tests and prints the status;
+#  2. scripts/test.sh -R '^cli\.version$' after it still runs that test, in
+#     the gcc build and in the sanitizer build (status.sh's build/ with
+#     BUILD_TESTING=OFF hides nothing);
+#  3. scripts/test.sh -R '^no-such-test$' fails, with one line saying so,
+#     before building anything.
+# Prints TAP. Exit status 0 all passed, 1 a check failed.
+set -euo pipefail
+srcdir=$(readlink -f "$1")
+here=$(dirname "$(readlink -f "$0")")
+# shellcheck source=SCRIPTDIR/tap.sh
+. "$here/tap.sh"
+# shellcheck source=SCRIPTDIR/package/source-files.sh
+. "$here/package/source-files.sh"
+
+work=$(mktemp -d /var/tmp/reclaimctl-readme.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+tree=$work/reclaimctl
+mkdir -p "$tree"
+source_files "$srcdir" >"$work/files"
+tar -cf - -C "$srcdir" --no-recursion --null -T "$work/files" | tar -x -C "$tree"
+result ok "a copy of the tree ($SOURCE_FROM) with no build directory: $(compgen -G "$tree/build*" || echo none)"
+
+# okif DESCRIPTION DETAIL CMD...
+okif() {
+	local desc=$1 detail=$2
+	shift 2
+	if "$@"; then result ok "$desc"; else result fail "$desc" "$detail"; fi
+}
+# ran_in DIR TEST: the last ctest run of DIR passed TEST (its junit.xml)
+ran_in() {
+	python3 - "$1/junit.xml" "$2" <<'EOF'
+import sys, xml.etree.ElementTree as ET
+cases = [c for c in ET.parse(sys.argv[1]).getroot().iter("testcase") if c.get("name") == sys.argv[2]]
+ok = len(cases) == 1 and cases[0].get("status") == "run" and cases[0].find("failure") is None \
+    and cases[0].find("skipped") is None
+sys.exit(0 if ok else 1)
+EOF
+}
+
+rc=0
+(cd "$tree" && scripts/status.sh) >"$work/status.log" 2>&1 || rc=$?
+okif "scripts/status.sh exits 0" "exit $rc: $(tail -n 20 "$work/status.log")" test "$rc" = 0
+okif "scripts/status.sh printed the status" "$(tail -n 20 "$work/status.log")" \
+	grep -q '^Kernel' "$work/status.log"
+cached=$(sed -n 's/^BUILD_TESTING:BOOL=//p' "$tree/build/CMakeCache.txt" 2>/dev/null || true)
+okif "status.sh left build/ with BUILD_TESTING=OFF" "BUILD_TESTING=$cached" test "$cached" = OFF
+
+rc=0
+(cd "$tree" && scripts/test.sh -R '^cli\.version$') >"$work/test.log" 2>&1 || rc=$?
+okif "scripts/test.sh -R '^cli\\.version\$' exits 0" "exit $rc: $(tail -n 30 "$work/test.log")" test "$rc" = 0
+for dir in build-test build-san; do
+	okif "$dir ran cli.version and it passed" "$(tail -n 30 "$work/test.log")" \
+		ran_in "$tree/$dir" cli.version
+done
+runs=$(grep -cE 'Test +#[0-9]+: cli\.version \.+ +Passed' "$work/test.log" || true)
+okif "the output shows cli.version passed twice" "$runs times" test "$runs" = 2
+okif "the output ends with the times of both builds" "$(tail -n 30 "$work/test.log")" \
+	test "$(grep -cE '^== build-(test|san): 1 tests in' "$work/test.log")" = 2
+
+rc=0
+(cd "$tree" && scripts/test.sh -R '^no-such-test$') >"$work/none.out" 2>"$work/none.err" || rc=$?
+okif "scripts/test.sh -R '^no-such-test\$' fails" "exit $rc" test "$rc" != 0
+okif "... with one line on stderr" "$(cat "$work/none.err")" \
+	test "$(cat "$work/none.err")" = "test.sh: no test matches -R ^no-such-test\$"
+okif "... and nothing run" "$(cat "$work/none.out")" \
+	test -z "$(grep -E 'Test +#' "$work/none.out" || true)"
+
+echo "1..$n"
+[ "$failed" = 0 ]
