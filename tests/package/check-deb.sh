@@ -175,9 +175,14 @@ mkdir -p "$cache"
 if [[ ! -s $base ]]; then
 	mapfile -t mirrors < <(apt_sources "$codename")
 	t=$SECONDS
-	mmdebstrap "${recipe[@]}" "$codename" "$base.tmp" "${mirrors[@]}" >"$work/mmdebstrap.log" 2>&1 ||
+	# a name of this run's own: another build tree's package.deb may be
+	# making the same base meanwhile; the one mv after the other is harmless
+	tmp_base=$base.tmp.$$
+	mmdebstrap "${recipe[@]}" "$codename" "$tmp_base" "${mirrors[@]}" >"$work/mmdebstrap.log" 2>&1 || {
+		rm -f "$tmp_base"
 		bail "mmdebstrap $codename ($test_deps)" "$work/mmdebstrap.log"
-	mv "$base.tmp" "$base"
+	}
+	mv "$tmp_base" "$base"
 	echo "# made the install test's base root in $((SECONDS - t)) s: $base"
 	# the older bases
 	find "$cache" -maxdepth 1 -name 'deb-root-*.tar' ! -name "${base##*/}" -delete

@@ -41,6 +41,20 @@ stop_hogs() {
 	HOGS=()
 }
 at_exit stop_hogs
+# new_hog_out: sets HOG_OUT to a file for the output of a background hog that
+# the scenario then polls (wait_for ... grep -q OK "$HOG_OUT"). The name is
+# one no earlier call gave (the count goes on through stop_hogs; $$ for a
+# script run once per round, e.g. a sweep's command), and the file is made
+# empty here, before the hog starts: the hog's own ">FILE &" truncates only
+# once the background process runs, and a poll before that must not find
+# what an earlier round wrote. (No rm first: a fork per hog under TCG, and
+# a new name has no other writer.)
+HOG_OUTS=0
+new_hog_out() {
+	HOG_OUTS=$((HOG_OUTS + 1))
+	HOG_OUT=/tmp/hog.$$.$HOG_OUTS.out
+	: >"$HOG_OUT"
+}
 _vm_exit() {
 	local rc=$? c
 	for c in "${VM_CLEANUP[@]}"; do

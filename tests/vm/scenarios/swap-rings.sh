@@ -31,10 +31,13 @@ deltas() {
 	for d in "${devs[@]}"; do out+=("$d:$(($(swap_used "$d") - ${base[$d]}))"); done
 	echo "${out[*]}"
 }
-# start_hog MIB: a hog that writes MIB and holds it; returns when it holds
+# start_hog MIB: a hog that writes MIB and holds it; returns when it holds.
+# Its output file is its own (new_hog_out): a round must not take the "OK" of
+# the round before for its hog's and measure before anything was written.
 start_hog() {
 	local out
-	out=/tmp/hog.${#HOGS[@]}.out
+	new_hog_out
+	out=$HOG_OUT
 	memhog -m "$1" -p 0 -H 600 >"$out" 2>&1 &
 	HOGS+=($!)
 	if ! wait_for 200 "memhog -m $1 to fill its memory" -- grep -q OK "$out"; then

@@ -19,11 +19,13 @@ require_patched_kernel
 tasks=${THROTTLE_OOM_TASKS:-32}
 extra_mb=${THROTTLE_OOM_EXTRA_MB:-192}
 
-# all_written PID...: each task has written its memory or is gone
+# all_written PID...: each task has written its memory (in its file of OUTS)
+# or is gone
+OUTS=()
 all_written() {
 	local i=0 pid
 	for pid in "$@"; do
-		if kill -0 "$pid" 2>/dev/null && ! grep -q WRITTEN "/tmp/hog.$i"; then
+		if kill -0 "$pid" 2>/dev/null && ! grep -q WRITTEN "${OUTS[i]}"; then
 			return 1
 		fi
 		i=$((i + 1))
@@ -45,10 +47,15 @@ round() {
 	log "limit $limit: $tasks tasks of $size MiB each ($((size * tasks)) MiB, $(mem_avail_mb) MiB available)"
 	# all write their memory at once, then wait until all have (or died),
 	# then verify it twice, rewriting it after each pass: the pressure
-	# lasts while they are all there
+	# lasts while they are all there. Each task's output file is new and
+	# empty before it starts (new_hog_out): round 2 must not take round 1's
+	# WRITTEN for its own and let the tasks go before they have written.
 	rm -f /tmp/go
+	OUTS=()
 	for ((i = 0; i < tasks; i++)); do
-		memhog -m "$size" -p 2 -r -q -W /tmp/go >"/tmp/hog.$i" &
+		new_hog_out
+		OUTS+=("$HOG_OUT")
+		memhog -m "$size" -p 2 -r -q -W /tmp/go >"$HOG_OUT" &
 		pids+=($!)
 	done
 	wait_for 300 "every task has written its memory" -- all_written "${pids[@]}" || true
