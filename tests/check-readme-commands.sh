@@ -27,12 +27,6 @@ source_files "$srcdir" >"$work/files"
 tar -cf - -C "$srcdir" --no-recursion --null -T "$work/files" | tar -x -C "$tree"
 result ok "a copy of the tree ($SOURCE_FROM) with no build directory: $(compgen -G "$tree/build*" || echo none)"
 
-# okif DESCRIPTION DETAIL CMD...
-okif() {
-	local desc=$1 detail=$2
-	shift 2
-	if "$@"; then result ok "$desc"; else result fail "$desc" "$detail"; fi
-}
 # ran_in DIR TEST: the last ctest run of DIR passed TEST (its junit.xml)
 ran_in() {
 	python3 - "$1/junit.xml" "$2" <<'EOF'

@@ -20,3 +20,10 @@ result() {
 	fi
 	return 0
 }
+
+# okif DESCRIPTION DETAIL CMD...: ok if CMD succeeds, else DETAIL shown
+okif() {
+	local desc=$1 detail=$2
+	shift 2
+	if "$@"; then result ok "$desc"; else result fail "$desc" "$detail"; fi
+}

@@ -61,12 +61,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# okif DESCRIPTION DETAIL CMD...: ok if CMD succeeds, else DETAIL shown
-okif() {
-	local desc=$1 detail=$2
-	shift 2
-	if "$@"; then result ok "$desc"; else result fail "$desc" "$detail"; fi
-}
 # the log's tail as TAP diagnostics, then the end
 bail() {
 	result fail "$1" "$(tail -n "${3:-40}" "$2")"
