@@ -77,9 +77,15 @@ textfile_time='s/^( *reclaim_textfile_timestamp_seconds) [0-9.e+]+$/\1 T/'
 	done < <(comm -13 "$work/before" "$work/after")
 	# a changed file as the lines that changed (a unified diff without its
 	# header lines), so that line breaks and whole lines show
+	# one diff over both trees rather than a cmp per file: the list of
+	# those whose content differs, shown in the order of "before"
+	declare -A differs=()
 	while read -r f; do
-		[ -f "$work/root/$f" ] || continue
-		cmp -s "$work/pristine/$f" "$work/root/$f" && continue
+		differs[./$f]=1
+	done < <(cd "$work" && { diff -rq pristine root 2>/dev/null || true; } |
+		sed -n 's|^Files pristine/\(.*\) and root/.* differ$|\1|p')
+	while read -r f; do
+		[[ ${differs[$f]:-} && -f $work/root/$f ]] || continue
 		echo "changed: ${f#./}:"
 		{ diff -U1 "$work/pristine/$f" "$work/root/$f" || true; } | tail -n +3 | sed 's/^/  /'
 	done <"$work/before"
