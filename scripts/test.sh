@@ -58,7 +58,7 @@ selected() {
 
 start=$SECONDS
 configure "$gcc_dir" "${gcc_opts[@]}"
-configure "$san_dir" "${san_opts[@]}" -- -DRECLAIM_FUZZ_SECONDS="${RECLAIM_FUZZ_SECONDS:-20}"
+configure "$san_dir" "${san_opts[@]}" -- -DRECLAIM_FUZZ_SECONDS="${RECLAIM_FUZZ_SECONDS:-10}"
 # The real-kernel tests have a ctest directory of their own (its Testing/
 # too), so that they run beside the other gcc tests, not among them.
 vm_dir=$gcc_dir/tests/vm
