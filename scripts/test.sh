@@ -98,18 +98,20 @@ kill_jobs() {
 	done
 }
 trap kill_jobs EXIT
-# background NAME NICE LOG COMMAND...: COMMAND in a process group of its own
-# (job control on for this one job), to be killed whole if this script ends
-# first; not a session of its own, which the scheduler's autogroups would
-# give an equal share of the CPU whatever its nice.
+# background NAME NICE LOG COMMAND...: COMMAND at nice NICE in a session of
+# its own, to be killed whole if this script ends first. Where the
+# scheduler groups a session's processes (autogroup), the group gets the
+# nice too, or it would have an equal share of the CPU whatever its
+# processes' nice. (Job control would make a process group without a
+# session, but bash then keeps a descriptor 10 open that every test would
+# inherit, and mmdebstrap's "cat >&11" fails in dash.)
 background() {
 	local name=$1 nice=$2 log=$3
 	shift 3
 	mkdir -p "$(dirname "$log")"
-	set -m
-	nice -n "$nice" bash -c "set -euo pipefail; $(declare -f tests); $*" >"$log" 2>&1 &
+	setsid nice -n "$nice" bash -c "echo $nice >/proc/self/autogroup 2>/dev/null || true
+		set -euo pipefail; $(declare -f tests); $*" >"$log" 2>&1 &
 	pids+=($!)
-	set +m
 	names+=("$name")
 	logs+=("$log")
 	echo "test.sh: $name runs in the background at nice $nice; its output follows"

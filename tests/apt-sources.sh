@@ -45,3 +45,19 @@ apt_sources() {
 	} | awk -v c="$codename" '$2 == c || $2 == c "-updates" || $2 == c "-security" { print "deb " $1 " " $2 " main" }' |
 		awk '!seen[$0]++'
 }
+
+# mmdebstrap_clean ARGS...: mmdebstrap with no descriptor open but 0, 1 and
+# 2. Its apt hooks run "cat >&N" in dash, which takes no N above 9, and N is
+# the first descriptor free: what a caller leaves open (a lock, one that a
+# CI runner or ctest passes down) pushes it to 10 or 11, and apt fails with
+# "Bad fd number".
+mmdebstrap_clean() {
+	(
+		local fd
+		for fd in /proc/"$BASHPID"/fd/*; do
+			fd=${fd##*/}
+			((fd > 2)) && eval "exec $fd>&-" 2>/dev/null
+		done
+		exec mmdebstrap "$@"
+	)
+}

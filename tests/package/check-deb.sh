@@ -172,7 +172,7 @@ if [[ ! -s $base ]]; then
 	# a name of this run's own: another build tree's package.deb may be
 	# making the same base meanwhile; the one mv after the other is harmless
 	tmp_base=$base.tmp.$$
-	mmdebstrap "${recipe[@]}" "$codename" "$tmp_base" "${mirrors[@]}" >"$work/mmdebstrap.log" 2>&1 || {
+	mmdebstrap_clean "${recipe[@]}" "$codename" "$tmp_base" "${mirrors[@]}" >"$work/mmdebstrap.log" 2>&1 || {
 		rm -f "$tmp_base"
 		bail "mmdebstrap $codename ($test_deps)" "$work/mmdebstrap.log"
 	}

@@ -100,7 +100,7 @@ main() {
 	rm -rf "$tmp"
 	mkdir -p "$tmp"
 	# No documentation, manuals or translations: the image is copied per run.
-	if ! mmdebstrap --mode=root --format=directory --variant=minbase \
+	if ! mmdebstrap_clean --mode=root --format=directory --variant=minbase \
 		--architectures="$arch" \
 		--include="$(
 			IFS=,
