@@ -59,96 +59,42 @@ selected() {
 start=$SECONDS
 configure "$gcc_dir" "${gcc_opts[@]}"
 configure "$san_dir" "${san_opts[@]}" -- -DRECLAIM_FUZZ_SECONDS="${RECLAIM_FUZZ_SECONDS:-10}"
-# The real-kernel tests have a ctest directory of their own (its Testing/
-# too), so that they run beside the other gcc tests, not among them.
-vm_dir=$gcc_dir/tests/vm
-gcc_select=(-LE '^vm$')
-n_vm=0
-[[ -e $vm_dir/CTestTestfile.cmake ]] && n_vm=$(selected "$vm_dir" "$@")
-n_gcc=$(selected "$gcc_dir" "${gcc_select[@]}" "$@")
+n_gcc=$(selected "$gcc_dir" "$@")
 n_san=$(selected "$san_dir" "${san_select[@]}" "$@")
-if [[ ${n_vm:-0} == 0 && ${n_gcc:-0} == 0 && ${n_san:-0} == 0 ]]; then
+if [[ ${n_gcc:-0} == 0 && ${n_san:-0} == 0 ]]; then
 	echo "test.sh: no test matches ${*:-(no arguments)}" >&2
 	exit 1
 fi
 
 rc=0
 runs=()
-# tests DIR ARGS...: run DIR's selected tests
-tests() {
+# run DIR ARGS...: build DIR and run its selected tests, timed
+run() {
 	local dir=$1
 	shift
+	cmake --build "$dir" -j"$(nproc)"
 	ctest --test-dir "$dir" --output-on-failure --no-tests=error -j"$(nproc)" \
-		--output-junit junit.xml "$@"
+		--output-junit junit.xml "$@" || rc=$?
+	runs+=("$dir")
 }
 
-# The kernel build and then the QEMU scenarios, one at a time, are the
-# longest path of the run, and a scenario slowed by the host's load is one
-# that may fail by its timing: they run at the usual priority, the other
-# gcc tests beside them at nice 10, the sanitizer build and its tests at
-# nice 19, both taking the CPU time that path leaves. Their output follows
-# the real-kernel tests'. Any sanitizer report ends the program with its
-# own status (a leak too), which no test expects.
-pids=() names=() logs=()
-# shellcheck disable=SC2317 # run by the trap
-kill_jobs() {
-	local pid
-	for pid in "${pids[@]}"; do
-		kill -- -"$pid" 2>/dev/null || true
-	done
-}
-trap kill_jobs EXIT
-# background NAME NICE LOG COMMAND...: COMMAND at nice NICE in a session of
-# its own, to be killed whole if this script ends first. Where the
-# scheduler groups a session's processes (autogroup), the group gets the
-# nice too, or it would have an equal share of the CPU whatever its
-# processes' nice. (Job control would make a process group without a
-# session, but bash then keeps a descriptor 10 open that every test would
-# inherit, and mmdebstrap's "cat >&11" fails in dash.)
-background() {
-	local name=$1 nice=$2 log=$3
-	shift 3
-	mkdir -p "$(dirname "$log")"
-	setsid nice -n "$nice" bash -c "echo $nice >/proc/self/autogroup 2>/dev/null || true
-		set -euo pipefail; $(declare -f tests); $*" >"$log" 2>&1 &
-	pids+=($!)
-	names+=("$name")
-	logs+=("$log")
-	echo "test.sh: $name runs in the background at nice $nice; its output follows"
-}
+if ((n_gcc > 0)); then
+	run "$gcc_dir" "$@"
+else
+	echo "test.sh: no test of $gcc_dir (gcc) matches $*: only $san_dir runs"
+fi
 
+# Any sanitizer report ends the program with its own status (a leak too),
+# which no test expects.
+export ASAN_OPTIONS=detect_leaks=1:detect_stack_use_after_return=1:exitcode=99
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export LSAN_OPTIONS=exitcode=98
 if ((n_san > 0)); then
-	background "$san_dir (clang, sanitizers)" 19 "$san_dir/test-sh.log" \
-		"export ASAN_OPTIONS=detect_leaks=1:detect_stack_use_after_return=1:exitcode=99" \
-		"UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 LSAN_OPTIONS=exitcode=98;" \
-		"cmake --build $san_dir -j$(nproc) && tests $san_dir ${san_select[*]@Q} ${*@Q}"
-	runs+=("$san_dir")
-fi
-if ((n_vm + n_gcc > 0)); then
-	cmake --build "$gcc_dir" -j"$(nproc)" || rc=$?
-fi
-if ((rc == 0 && n_gcc > 0)); then
-	background "$gcc_dir (gcc, all but the real-kernel tests)" 10 "$gcc_dir/test-sh.log" \
-		"tests $gcc_dir ${gcc_select[*]@Q} ${*@Q}"
-	runs=("$gcc_dir" "${runs[@]}")
-fi
-if ((rc == 0 && n_vm > 0)); then
-	tests "$vm_dir" "$@" || rc=$?
-	runs=("$vm_dir" "${runs[@]}")
-fi
-
-for i in "${!pids[@]}"; do
-	job_rc=0
-	wait "${pids[i]}" || job_rc=$?
-	echo
-	echo "test.sh: the output of ${names[i]}:"
-	cat "${logs[i]}"
-	((job_rc == 0)) || rc=$job_rc
-done
-pids=()
-if ((n_san > 0)); then
+	run "$san_dir" "${san_select[@]}" "$@"
 	# The executions and coverage each fuzz target reached.
 	grep -h '^fuzz [a-z-]*: [0-9]' "$san_dir/Testing/Temporary/LastTest.log" || true
+else
+	echo "test.sh: no test of $san_dir (sanitizers) matches $*: only $gcc_dir ran"
 fi
 
 scripts/test-times.py --total $((SECONDS - start)) "${runs[@]}" || true
