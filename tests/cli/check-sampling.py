@@ -40,10 +40,17 @@ def check(cond, what):
 
 
 def write_in_place(path, text):
-    # O_TRUNC on the same inode: what the kernel's files look like to an open fd
-    with open(path, "r+") as f:
-        f.truncate(0)
-        f.write(text)
+    # The same inode, as the kernel's files are to an open fd: one write over
+    # the old text, then the length. Truncating first left the file empty
+    # for as long as the writer was descheduled, and a sample taken then
+    # had no counters (cli.sampling failed so on a loaded machine).
+    data = text.encode()
+    fd = os.open(path, os.O_WRONLY)
+    try:
+        os.pwrite(fd, data, 0)
+        os.ftruncate(fd, len(data))
+    finally:
+        os.close(fd)
 
 
 def set_counters(root, changes):

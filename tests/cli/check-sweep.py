@@ -392,9 +392,12 @@ class Checker(checker.Checker):
         root = self.root()
         before = self.knob_bytes(root)
         out = os.path.join(self.tmp, "stale")
+        # Run 1 lasts until the other change has landed, however slow the
+        # machine: a fixed "sleep 1" let run 2 start first on a loaded one.
+        mark = os.path.join(self.tmp, "stale-set-done")
         proc = subprocess.Popen([self.reclaimctl, "--sysroot", root, "sweep", "throttle=5,7",
                                  "swap-quota=512,1024", "-i", "0.1", "-o", out, "--",
-                                 "sleep", "1"],
+                                 "sh", "-c", f"until [ -e '{mark}' ]; do sleep 0.05; done"],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 env=self.env, start_new_session=True)
         try:
@@ -402,6 +405,7 @@ class Checker(checker.Checker):
             p = subprocess.run([self.reclaimctl, "--sysroot", root, "set", "swap-quota", "4096"],
                                capture_output=True, text=True, env=self.env)
             self.expect(p.returncode == 0, f"set during the sweep: {p.stderr}")
+            open(mark, "w").close()
             stdout, stderr = proc.communicate(timeout=60)
         finally:
             if proc.poll() is None:
