@@ -75,15 +75,15 @@ textfile_time='s/^( *reclaim_textfile_timestamp_seconds) [0-9.e+]+$/\1 T/'
 		echo "added: ${f#./}:"
 		sed 's/^/  /' "$work/root/$f"
 	done < <(comm -13 "$work/before" "$work/after")
-	# a changed file as the lines that changed (a unified diff without its
-	# header lines), so that line breaks and whole lines show
-	# one diff over both trees rather than a cmp per file: the list of
-	# those whose content differs, shown in the order of "before"
+	# one diff over both trees rather than a cmp per file: the files whose
+	# content differs
 	declare -A differs=()
 	while read -r f; do
 		differs[./$f]=1
 	done < <(cd "$work" && { diff -rq pristine root 2>/dev/null || true; } |
 		sed -n 's|^Files pristine/\(.*\) and root/.* differ$|\1|p')
+	# each, in the order of "before", as the lines that changed (a unified
+	# diff without its header lines), so that line breaks and whole lines show
 	while read -r f; do
 		[[ ${differs[$f]:-} && -f $work/root/$f ]] || continue
 		echo "changed: ${f#./}:"
