@@ -30,29 +30,31 @@ skip() {
 	exit 77
 }
 
+# a scratch directory for the run (zsh's compinit dump)
+cache=$(mktemp -d)
+trap 'rm -rf "$cache"' EXIT
+
 case $shell in
 bash)
-	complete_line() { "$here/bash-complete.sh" "$file" "$1"; }
+	adapter=("$here/bash-complete.sh" --serve "$file")
 	syntax() { bash -n "$file"; }
 	;;
 bash-completion)
 	bc=${BASH_COMPLETION_SCRIPT:-/usr/share/bash-completion/bash_completion}
 	[ -r "$bc" ] || skip "bash-completion is not installed (no $bc)"
-	complete_line() { "$here/bash-complete.sh" --bash-completion "$file" "$1"; }
+	adapter=("$here/bash-complete.sh" --bash-completion --serve "$file")
 	syntax() { bash -n "$file"; }
 	;;
 zsh)
 	command -v zsh >/dev/null || skip 'zsh is not installed'
 	zsh -fc 'zmodload zsh/zpty' 2>/dev/null || skip 'zsh has no zsh/zpty module'
 	[ "$(basename "$file")" = _reclaimctl ] || { echo "not ok - $file: a zsh completion must be named _reclaimctl"; exit 1; }
-	complete_line() {
-		ZSH_COMPLETE_DUMP=$cache/zcompdump timeout 30 zsh -f "$here/zsh-complete.zsh" "$(dirname "$file")" "$1"
-	}
+	adapter=(env ZSH_COMPLETE_DUMP="$cache/zcompdump" zsh -f "$here/zsh-complete.zsh" --serve "$(dirname "$file")")
 	syntax() { zsh -n "$file"; }
 	;;
 fish)
 	command -v fish >/dev/null || skip 'fish is not installed'
-	complete_line() { "$here/fish-complete.sh" "$file" "$1"; }
+	adapter=("$here/fish-complete.sh" --serve "$file")
 	syntax() { fish --no-config -n "$file"; }
 	;;
 *)
@@ -64,63 +66,96 @@ esac
 # shellcheck source=../tap.sh
 . "$here/../tap.sh"
 
-# Candidates of LINE with the shells' decorations taken off: a directory's
-# trailing '/', and the '--sysroot=' that fish repeats before each directory.
-# Cached per line and working directory (a zsh run costs half a second).
-cache=$(mktemp -d)
-trap 'rm -rf "$cache"' EXIT
-candidates() {
-	local key out rc
+# One adapter for the whole run (its --serve mode), asked for each line with
+# the working directory and the environment it depends on; the answers are
+# kept per line and environment. Everything else is done by bash itself:
+# the checks spawn nothing.
+coproc ADAPTER { "${adapter[@]}"; }
+# an adapter that died fails the lines asked after it, not this script
+trap '' PIPE
+declare -A answers=()
+end=$'\037end'
 
-	key=$cache/$(printf '%s\n%s' "$PWD" "$1" | md5sum | cut -d' ' -f1)
-	if [ ! -e "$key" ]; then
-		out=$(complete_line "$1")
-		rc=$?
-		if [ $rc -ne 0 ]; then
-			echo "<completion failed: exit $rc>"
+# candidates LINE: sets $cands to the candidates of LINE, one a line, without
+# the shells' decorations: a directory's trailing '/', and the '--sysroot='
+# that fish repeats before each directory.
+candidates() {
+	local key=$PWD$'\n'$PATH$'\n'${RECLAIMCTL_PRESET_DIR-}${RECLAIMCTL_PRESET_DIR+set}$'\n'$1 l
+	local -A seen=()
+	if [[ -z ${answers[$key]+set} ]]; then
+		cands=
+		if [[ -z ${ADAPTER_PID:-} ]] ||
+			! printf '%s\n' "$PWD" "$PATH" "${RECLAIMCTL_PRESET_DIR-}" "${RECLAIMCTL_PRESET_DIR+set}" "$1" \
+				1>&"${ADAPTER[1]}" 2>/dev/null; then
+			cands='<completion failed: the adapter is not running>'
 			return
 		fi
-		[ -z "$out" ] || printf '%s\n' "$out" | sed 's|^--sysroot=||; s|/$||' | sort -u >"$key"
-		touch "$key"
+		while :; do
+			if ! IFS= read -r -t 60 l <&"${ADAPTER[0]}"; then
+				cands='<completion failed: no answer in 60 s>'
+				return
+			fi
+			[[ $l == "$end" ]] && break
+			l=${l#--sysroot=}
+			l=${l%/}
+			[[ -n $l && -z ${seen[$l]+set} ]] || continue
+			seen[$l]=1
+			cands+=$l$'\n'
+		done
+		answers[$key]=$cands
 	fi
-	cat "$key"
+	cands=${answers[$key]}
 }
+
+# has WORD: WORD is one of $cands
+has() { [[ $'\n'$cands == *$'\n'"$1"$'\n'* ]]; }
+
+# words: $cands on one line, sorted, for messages
+words() { sort <<<"$cands" | sed '/^$/d' | tr '\n' ' '; }
 
 # expect LINE [WORD...]: the candidates are exactly WORD...
 expect() {
-	local line=$1 got want
+	local line=$1 w want=() missing='' count
 	shift
-	got=$(candidates "$line" | tr '\n' ' ')
-	want=$(printf '%s\n' "$@" | sed '/^$/d' | sort -u | tr '\n' ' ')
-	if [ "$got" = "$want" ]; then
-		result ok "'$line' -> ${want:-nothing}"
+	candidates "$line"
+	local -A wanted=()
+	for w in "$@"; do
+		[[ -n $w && -z ${wanted[$w]+set} ]] || continue
+		wanted[$w]=1
+		want+=("$w")
+		has "$w" || missing+=" $w"
+	done
+	count=${cands//[!$'\n']/}
+	count=${#count}
+	if [[ -z $missing && $count == "${#want[@]}" ]]; then
+		result ok "'$line' -> ${want[*]:-nothing}"
 	else
-		result fail "'$line' -> ${want:-nothing}" "got: ${got:-nothing}"
+		result fail "'$line' -> ${want[*]:-nothing}" "got: $(words)"
 	fi
 }
 
 # contains LINE WORD...: the candidates include every WORD
 contains() {
-	local line=$1 got w missing=
+	local line=$1 w missing=
 	shift
-	got=$(candidates "$line")
+	candidates "$line"
 	for w in "$@"; do
-		grep -qxF -- "$w" <<<"$got" || missing+=" $w"
+		has "$w" || missing+=" $w"
 	done
 	if [ -z "$missing" ]; then
 		result ok "'$line' includes $*"
 	else
-		result fail "'$line' includes $*" "missing:$missing; got: $(tr '\n' ' ' <<<"$got")"
+		result fail "'$line' includes $*" "missing:$missing; got: $(words)"
 	fi
 }
 
 # lacks LINE WORD...: the candidates include no WORD
 lacks() {
-	local line=$1 got w extra=
+	local line=$1 w extra=
 	shift
-	got=$(candidates "$line")
+	candidates "$line"
 	for w in "$@"; do
-		grep -qxF -- "$w" <<<"$got" && extra+=" $w"
+		has "$w" && extra+=" $w"
 	done
 	if [ -z "$extra" ]; then
 		result ok "'$line' excludes $*"
@@ -333,9 +368,6 @@ if [ -n "$bin" ]; then
 		result fail "cli-surface.sh $bin lists the commands, options and knobs"
 	else
 		before=$failed
-		all_commands=$(candidates 'reclaimctl ')
-		all_knobs=$(candidates 'reclaimctl get ')
-		all_globals=$(candidates 'reclaimctl -')
 		# An option valid only after a subcommand or another option
 		# (preset apply --dry-run, autotune --apply --persist) completes there.
 		declare -A after=()
@@ -345,22 +377,26 @@ if [ -n "$bin" ]; then
 		while read -r kind a b c; do
 			case $kind in
 			command)
-				grep -qxF -- "$a" <<<"$all_commands" ||
+				candidates 'reclaimctl '
+				has "$a" ||
 					result fail "command '$a' (reclaimctl --help) completes"
 				;;
 			global)
-				grep -qxF -- "$a" <<<"$all_globals" ||
+				candidates 'reclaimctl -'
+				has "$a" ||
 					result fail "global option $a (reclaimctl --help) completes"
 				;;
 			option)
 				# A typed short option is complete: zsh and fish then
 				# offer clusters (-nJ); so look at the list after "-".
 				w=${after["$a $b"]:-}
-				grep -qxF -- "$b" <<<"$(candidates "reclaimctl $a ${w:+$w }-")" ||
+				candidates "reclaimctl $a ${w:+$w }-"
+				has "$b" ||
 					result fail "option $b (reclaimctl $a --help) completes${w:+ after $w}"
 				;;
 			knob)
-				grep -qxF -- "$a" <<<"$all_knobs" ||
+				candidates 'reclaimctl get '
+				has "$a" ||
 					result fail "knob '$a' completes after get"
 				;;
 			esac

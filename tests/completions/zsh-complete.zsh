@@ -4,6 +4,7 @@
 # zsh-complete.zsh - print what zsh completes for a command line.
 #
 # Usage: zsh-complete.zsh COMPLETION_DIR 'reclaimctl set th'
+#        zsh-complete.zsh --serve COMPLETION_DIR
 #
 # Starts an interactive zsh on a pseudo-terminal (zsh/zpty) with only
 # COMPLETION_DIR added to fpath and a bare compinit, types the line and a TAB,
@@ -12,14 +13,23 @@
 # completion); nothing is ever executed.  Exits 2 when zsh could not be driven.
 # With ZSH_COMPLETE_DUMP=FILE, compinit keeps its dump there: the first run
 # writes it, later runs start in a fraction of the time.
+# With --serve, requests are read from standard input as bash-complete.sh
+# --serve reads them (the working directory, PATH, RECLAIMCTL_PRESET_DIR,
+# "set" or empty, the line); each is typed into a new interactive zsh, and
+# answered with its matches, unsorted, and a line of "\037end".
 
 emulate -L zsh
 setopt err_return no_unset
 
 zmodload zsh/zpty || { print -u2 'zsh-complete: no zsh/zpty module'; exit 2 }
 
-compdir=${1:?usage: zsh-complete.zsh COMPLETION_DIR LINE}
-cmdline=${2:?usage: zsh-complete.zsh COMPLETION_DIR LINE}
+integer serve=0
+if [[ ${1:-} == --serve ]]; then
+  serve=1
+  shift
+fi
+compdir=${1:?usage: zsh-complete.zsh [--serve] COMPLETION_DIR [LINE]}
+(( serve )) || cmdline=${2:?usage: zsh-complete.zsh COMPLETION_DIR LINE}
 compdir=${compdir:A}
 init=$(mktemp)
 if [[ -n ${ZSH_COMPLETE_DUMP:-} ]]; then
@@ -57,27 +67,49 @@ compadd() {
 print -r -- '<ready>'
 EOF
 
-zpty capture zsh -f -i
-zpty -w capture "source ${(q)init}"
-# Wait until the shell has read the set-up.
-local line
-integer tries=0
-while zpty -r capture line; do
-  [[ $line == *'<ready>'* ]] && break
-  (( ++tries > 200 )) && { print -u2 'zsh-complete: zsh did not start'; exit 2 }
-done
-zpty -n -w capture "$cmdline"$'\t'
+# complete_line LINE: the matches zsh offers for LINE, one a line
+complete_line() {
+  local cmdline=$1
+  zpty capture zsh -f -i
+  zpty -w capture "source ${(q)init}"
+  # Wait until the shell has read the set-up.
+  local line
+  integer tries=0
+  while zpty -r capture line; do
+    [[ $line == *'<ready>'* ]] && break
+    (( ++tries > 200 )) && { print -u2 'zsh-complete: zsh did not start'; return 2 }
+  done
+  zpty -n -w capture "$cmdline"$'\t'
 
-local -a matches
-integer marks=0
-while zpty -r capture line; do
-  line=${${line//$'\r'/}%$'\n'}
-  if [[ $line == *'<capture>'* ]]; then
-    (( ++marks == 2 )) && break
-    continue
-  fi
-  (( marks == 1 )) && [[ $line == *'<match>'* ]] && matches+=("${line#*<match>}")
+  local -a matches
+  integer marks=0
+  while zpty -r capture line; do
+    line=${${line//$'\r'/}%$'\n'}
+    if [[ $line == *'<capture>'* ]]; then
+      (( ++marks == 2 )) && break
+      continue
+    fi
+    (( marks == 1 )) && [[ $line == *'<match>'* ]] && matches+=("${line#*<match>}")
+  done
+  (( marks >= 1 )) || { print -u2 "zsh-complete: no completion ran for '$cmdline'"; return 2 }
+  (( $#matches )) && print -rl -- $matches
+  zpty -d capture
+  return 0
+}
+
+if (( ! serve )); then
+  complete_line $cmdline | sort -u
+  exit ${pipestatus[1]}
+fi
+# ($path is zsh's array of $PATH: not a name for a variable of one's own)
+local r_dir r_path r_presets r_presets_set r_line
+while IFS= read -r r_dir && IFS= read -r r_path && IFS= read -r r_presets &&
+    IFS= read -r r_presets_set && IFS= read -r r_line; do
+  (
+    cd -q -- $r_dir || exit
+    PATH=$r_path
+    if [[ -n $r_presets_set ]]; then export RECLAIMCTL_PRESET_DIR=$r_presets; else unset RECLAIMCTL_PRESET_DIR; fi
+    complete_line $r_line
+  )
+  print -r -- $'\037end'
 done
-(( marks >= 1 )) || { print -u2 "zsh-complete: no completion ran for '$cmdline'"; exit 2 }
-(( $#matches )) && print -rl -- ${(ou)matches}
-exit 0
