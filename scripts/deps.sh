@@ -24,6 +24,8 @@ test_pkgs=(
 	# the Debian packages: built, checked with lintian, installed in a
 	# scratch root (mmdebstrap, above) by tests/package/check-deb.sh
 	debhelper dpkg-dev lintian
+	# both test builds compile through ccache (the README test builds the tree again)
+	ccache
 	# the sanitizer build and the fuzz targets: clang with its runtimes (libFuzzer)
 	clang libclang-rt-14-dev
 	# the ABI against its baseline: abidw and abidiff (tests/check-abidiff.sh)
