@@ -4,36 +4,44 @@
 label (the tests' own wall times added up, as CTest's "Label Time Summary"
 counts them, and the tests run) and the slowest tests.
 
-Usage: test-times.py [--total SECONDS] [--slowest N] BUILD_DIR...
+Usage: test-times.py [--total SECONDS] [--slowest N] RUN_DIR
 
-Each BUILD_DIR has a junit.xml from "ctest --output-junit junit.xml"; the
-labels come from "ctest --show-only=json-v1". Tests run in parallel, so a
+RUN_DIR is where one ctest ran the tests of one or more build directories
+(its CTestTestfile.cmake includes them with subdirs()) with "--output-junit
+junit.xml"; RUN_DIR/selected.json is what "ctest --show-only=json-v1" said
+of the same selection before the run (after it, any ctest -N would write
+over the run's LastTest.log). The junit file lists the tests that ran in
+the order of their numbers, as the JSON does, which gives each one's labels
+and working directory, and so its build. Tests run in parallel, so a
 label's time can exceed the run's wall time."""
 
 import argparse
 import json
-import subprocess
+import os
 import sys
 import xml.etree.ElementTree as ET
 from collections import defaultdict
 
 
-def labels_of(build_dir):
-    out = subprocess.run(["ctest", "--test-dir", build_dir, "--show-only=json-v1"],
-                         check=True, capture_output=True, text=True).stdout
-    labels = {}
-    for test in json.loads(out).get("tests", []):
-        names = []
+def selection(run_dir):
+    """[(name, labels, working directory)] of the selected tests, in order."""
+    with open(f"{run_dir}/selected.json") as f:
+        selected = json.load(f)
+    tests = []
+    for test in selected.get("tests", []):
+        labels, wd = [], ""
         for prop in test.get("properties", []):
             if prop.get("name") == "LABELS":
-                names = list(prop.get("value", []))
-        labels[test["name"]] = names or ["(none)"]
-    return labels
+                labels = list(prop.get("value", []))
+            elif prop.get("name") == "WORKING_DIRECTORY":
+                wd = prop.get("value", "")
+        tests.append((test["name"], labels or ["(none)"], wd))
+    return tests
 
 
-def times_of(build_dir):
-    """[(name, seconds, status)] of the tests the last run ran."""
-    root = ET.parse(f"{build_dir}/junit.xml").getroot()
+def results(run_dir):
+    """[(name, seconds, status)] of the tests the last run ran, in order."""
+    root = ET.parse(f"{run_dir}/junit.xml").getroot()
     tests = []
     for case in root.iter("testcase"):
         status = "passed"
@@ -42,7 +50,41 @@ def times_of(build_dir):
         elif case.find("skipped") is not None or case.get("status") == "notrun":
             status = "skipped"
         tests.append((case.get("name"), float(case.get("time") or 0), status))
-    return tests, float(root.get("time") or 0)
+    return tests
+
+
+def builds(run_dir):
+    """The build directories RUN_DIR's CTestTestfile.cmake includes."""
+    dirs = []
+    with open(f"{run_dir}/CTestTestfile.cmake") as f:
+        for line in f:
+            line = line.strip()
+            if line.startswith("subdirs(") and line.endswith(")"):
+                dirs.append(os.path.normpath(os.path.join(run_dir, line[8:-1].strip('"'))))
+    return dirs
+
+
+def build_of(wd, dirs):
+    for d in dirs:
+        if wd == d or wd.startswith(d + "/"):
+            return d
+    return "(elsewhere)"
+
+
+def by_build(run_dir):
+    """{build directory: [(name, seconds, status, labels)]}: the junit
+    entries matched, in order, with the selection's."""
+    sel, ran, dirs = selection(run_dir), results(run_dir), builds(run_dir)
+    out = defaultdict(list)
+    i = 0
+    for name, secs, status in ran:
+        while i < len(sel) and sel[i][0] != name:
+            i += 1
+        if i == len(sel):
+            raise ValueError(f"{name} ran but is not among the selected tests")
+        out[build_of(sel[i][2], dirs)].append((name, secs, status, sel[i][1]))
+        i += 1
+    return out
 
 
 def table(rows, header):
@@ -54,24 +96,19 @@ def table(rows, header):
     return "\n".join(lines)
 
 
-def report(build_dir, slowest):
-    try:
-        tests, wall = times_of(build_dir)
-        labels = labels_of(build_dir)
-    except (OSError, ET.ParseError, subprocess.CalledProcessError, json.JSONDecodeError) as e:
-        print(f"test-times: {build_dir}: no timing ({e})")
-        return
+def report(build_dir, tests, slowest):
     per = defaultdict(lambda: [0, 0.0])
-    for name, secs, _ in tests:
-        for label in labels.get(name, ["(none)"]):
+    for _, secs, _, labels in tests:
+        for label in labels:
             per[label][0] += 1
             per[label][1] += secs
     rows = [(label, n, f"{secs:.1f}") for label, (n, secs) in sorted(per.items(), key=lambda kv: -kv[1][1])]
-    print(f"\n== {build_dir}: {len(tests)} tests in {wall:.0f} s of wall time ==")
+    total = sum(t[1] for t in tests)
+    print(f"\n== {os.path.basename(build_dir)}: {len(tests)} tests, {total:.0f} s of test time ==")
     print(table(rows, ("label", "tests", "time (s)")))
     top = sorted(tests, key=lambda t: -t[1])[:slowest]
     print(f"\nthe {len(top)} slowest tests:")
-    print(table([(name, f"{secs:.1f}", ",".join(labels.get(name, [])), status) for name, secs, status in top],
+    print(table([(name, f"{secs:.1f}", ",".join(labels), status) for name, secs, status, labels in top],
                 ("test", "time (s)", "labels", "status")))
 
 
@@ -79,10 +116,16 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--total", type=int, help="the whole run's wall time in seconds")
     ap.add_argument("--slowest", type=int, default=15)
-    ap.add_argument("dirs", nargs="*")
+    ap.add_argument("run_dir")
     args = ap.parse_args()
-    for d in args.dirs:
-        report(d, args.slowest)
+    try:
+        runs = by_build(args.run_dir)
+    except (OSError, ValueError, ET.ParseError, json.JSONDecodeError) as e:
+        print(f"test-times: {args.run_dir}: no timing ({e})")
+        runs = {}
+    order = builds(args.run_dir) + ["(elsewhere)"] if runs else []
+    for build_dir in sorted(runs, key=order.index):
+        report(build_dir, runs[build_dir], args.slowest)
     if args.total is not None:
         print(f"\nscripts/test.sh: {args.total // 60} min {args.total % 60} s in all (builds included)")
     return 0

@@ -3,14 +3,17 @@
 # Installs what is missing, builds with -Werror and runs every test: unit,
 # CLI on fixture roots, completions, man pages, the packages, the Ansible
 # module under ansible-playbook and the patched kernel in QEMU (build-test/,
-# gcc); then the unit and CLI tests again built with clang under
+# gcc); and the unit and CLI tests again built with clang under
 # AddressSanitizer and UndefinedBehaviorSanitizer, and each fuzz target for
-# RECLAIM_FUZZ_SECONDS (build-san/). Arguments go to both ctest runs.
+# RECLAIM_FUZZ_SECONDS (build-san/). Arguments select tests in both builds.
 #
 # Each build directory is this script's own, configured with every option
 # it needs: what scripts/status.sh or a cmake of one's own left in build/
-# changes nothing here. A run that selects no test fails. It ends with the
-# time each label took and the slowest tests of both builds.
+# changes nothing here. Both builds are made first, then one ctest runs the
+# tests of both (build-run/), so that the host tests of either fill the
+# CPUs while the kernel scenarios, one QEMU at a time, run. A run that
+# selects no test fails. It ends with the time each label took and the
+# slowest tests of each build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh test
@@ -18,14 +21,20 @@ scripts/deps.sh test
 # PATH (pyenv's python3 costs a third of a second a call, and hundreds of
 # tests call it) neither slows them nor lacks Debian's Python modules.
 export PATH=/usr/bin:/bin:$PATH
+# Both builds compile through ccache, with paths taken relative to this tree
+# and the working directory left out of the hash: the test of the README's
+# commands (scripts.readme-commands) builds a copy of the tree in both ways
+# again, and finds every object already made. A directory of the caller's
+# own (CCACHE_DIR) is kept; a nested run shares the outer run's.
+export CCACHE_DIR=${CCACHE_DIR:-$PWD/build-ccache} CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=1
 
 gcc_dir=build-test
 san_dir=build-san
 python=$(command -v python3)
-gcc_opts=(-DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRECLAIM_WERROR=ON
-	-DPython3_EXECUTABLE="$python" -DBUILD_TESTING=ON -DRECLAIM_VM_TESTS=ON -DRECLAIM_SANITIZE=OFF -DRECLAIM_FUZZ=OFF)
-san_opts=(-DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRECLAIM_WERROR=ON
-	-DPython3_EXECUTABLE="$python" -DBUILD_TESTING=ON -DRECLAIM_VM_TESTS=OFF -DRECLAIM_FUZZ=ON)
+gcc_opts=(-DCMAKE_C_COMPILER=gcc -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	-DRECLAIM_WERROR=ON -DPython3_EXECUTABLE="$python" -DBUILD_TESTING=ON -DRECLAIM_VM_TESTS=ON -DRECLAIM_SANITIZE=OFF -DRECLAIM_FUZZ=OFF)
+san_opts=(-DCMAKE_C_COMPILER=clang -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	-DRECLAIM_WERROR=ON -DPython3_EXECUTABLE="$python" -DBUILD_TESTING=ON -DRECLAIM_VM_TESTS=OFF -DRECLAIM_FUZZ=ON)
 # Chromium renders the same pages in the first run: not again.
 san_select=(-L 'unit|cli|fuzz' -LE browser)
 
@@ -66,36 +75,41 @@ if [[ ${n_gcc:-0} == 0 && ${n_san:-0} == 0 ]]; then
 	exit 1
 fi
 
-rc=0
-runs=()
-# run DIR ARGS...: build DIR and run its selected tests, timed
-run() {
-	local dir=$1
-	shift
-	cmake --build "$dir" -j"$(nproc)"
-	ctest --test-dir "$dir" --output-on-failure --no-tests=error -j"$(nproc)" \
-		--output-junit junit.xml "$@" || rc=$?
-	runs+=("$dir")
-}
+# Both builds first: the tests of the first may build the tree again
+# (scripts.readme-commands), from the cache.
+if ((n_gcc > 0)); then cmake --build "$gcc_dir" -j"$(nproc)"; fi
+if ((n_san > 0)); then cmake --build "$san_dir" -j"$(nproc)"; fi
 
-if ((n_gcc > 0)); then
-	run "$gcc_dir" "$@"
-else
-	echo "test.sh: no test of $gcc_dir (gcc) matches $*: only $san_dir runs"
-fi
+# One ctest over both builds: build-run/ includes them, and the tests each
+# selects go to it by number (the numbers of build-test come first; ctest
+# would take the numbers -I gives as positions among what -R, -L ... chose,
+# so the run itself gets the numbers alone).
+run_dir=build-run
+mkdir -p "$run_dir"
+printf 'subdirs("%s")\n' "$PWD/$gcc_dir" "$PWD/$san_dir" >"$run_dir/CTestTestfile.cmake"
+n_first=$(selected "$gcc_dir")
+numbers() {
+	ctest --test-dir "$run_dir" -N "$@" | sed -n 's/^ *Test *#\([0-9]*\): .*/\1/p'
+}
+{
+	printf '0,0,0'
+	if ((n_gcc > 0)); then numbers "$@" | awk -v n="$n_first" '$1 <= n { printf ",%s", $1 }'; fi
+	if ((n_san > 0)); then numbers "${san_select[@]}" "$@" | awk -v n="$n_first" '$1 > n { printf ",%s", $1 }'; fi
+	echo
+} >"$run_dir/selected"
+# what the run will be, for scripts/test-times.py afterwards
+ctest --test-dir "$run_dir" --show-only=json-v1 -I "$PWD/$run_dir/selected" >"$run_dir/selected.json"
 
 # Any sanitizer report ends the program with its own status (a leak too),
 # which no test expects.
 export ASAN_OPTIONS=detect_leaks=1:detect_stack_use_after_return=1:exitcode=99
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export LSAN_OPTIONS=exitcode=98
-if ((n_san > 0)); then
-	run "$san_dir" "${san_select[@]}" "$@"
-	# The executions and coverage each fuzz target reached.
-	grep -h '^fuzz [a-z-]*: [0-9]' "$san_dir/Testing/Temporary/LastTest.log" || true
-else
-	echo "test.sh: no test of $san_dir (sanitizers) matches $*: only $gcc_dir ran"
-fi
+rc=0
+ctest --test-dir "$run_dir" --output-on-failure --no-tests=error -j"$(nproc)" \
+	--output-junit junit.xml -I "$PWD/$run_dir/selected" || rc=$?
+# The executions and coverage each fuzz target reached.
+grep -h '^fuzz [a-z-]*: [0-9]' "$run_dir/Testing/Temporary/LastTest.log" || true
 
-scripts/test-times.py --total $((SECONDS - start)) "${runs[@]}" || true
+scripts/test-times.py --total $((SECONDS - start)) "$run_dir" || true
 exit "$rc"
