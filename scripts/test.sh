@@ -67,7 +67,7 @@ selected() {
 
 start=$SECONDS
 configure "$gcc_dir" "${gcc_opts[@]}"
-configure "$san_dir" "${san_opts[@]}" -- -DRECLAIM_FUZZ_SECONDS="${RECLAIM_FUZZ_SECONDS:-10}"
+configure "$san_dir" "${san_opts[@]}" -- -DRECLAIM_FUZZ_SECONDS="${RECLAIM_FUZZ_SECONDS:-5}"
 n_gcc=$(selected "$gcc_dir" "$@")
 n_san=$(selected "$san_dir" "${san_select[@]}" "$@")
 if [[ ${n_gcc:-0} == 0 && ${n_san:-0} == 0 ]]; then
