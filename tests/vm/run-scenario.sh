@@ -457,7 +457,9 @@ with open(sys.argv[1], "wb") as f:
 	wall=$((SECONDS - start))
 	# the CPU time of everything it ran (QEMU above all): the scenarios are
 	# most of a test run's CPU time
-	cpu=$(times | awk 'NR == 2 { s = 0; for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); s += t[1] * 60 + t[2] } printf "%.0f", s }')
+	# (times in this shell: in a pipeline or $(...) it would be a subshell's)
+	times >"$work/times"
+	cpu=$(awk 'NR == 2 { s = 0; for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); s += t[1] * 60 + t[2] } printf "%.0f", s }' "$work/times")
 	if [[ -n $keep_image && -f $work/root.img ]]; then
 		mv "$work/root.img" "$keep_image"
 	fi
