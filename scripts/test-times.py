@@ -72,8 +72,8 @@ def build_of(wd, dirs):
 
 
 def by_build(run_dir):
-    """{build directory: [(name, seconds, status, labels)]}: the junit
-    entries matched, in order, with the selection's."""
+    """The build directories, and {build directory: [(name, seconds, status,
+    labels)]}: the junit entries matched, in order, with the selection's."""
     sel, ran, dirs = selection(run_dir), results(run_dir), builds(run_dir)
     out = defaultdict(list)
     i = 0
@@ -84,7 +84,7 @@ def by_build(run_dir):
             raise ValueError(f"{name} ran but is not among the selected tests")
         out[build_of(sel[i][2], dirs)].append((name, secs, status, sel[i][1]))
         i += 1
-    return out
+    return dirs, out
 
 
 def table(rows, header):
@@ -119,11 +119,11 @@ def main():
     ap.add_argument("run_dir")
     args = ap.parse_args()
     try:
-        runs = by_build(args.run_dir)
+        dirs, runs = by_build(args.run_dir)
     except (OSError, ValueError, ET.ParseError, json.JSONDecodeError) as e:
         print(f"test-times: {args.run_dir}: no timing ({e})")
-        runs = {}
-    order = builds(args.run_dir) + ["(elsewhere)"] if runs else []
+        dirs, runs = [], {}
+    order = dirs + ["(elsewhere)"]
     for build_dir in sorted(runs, key=order.index):
         report(build_dir, runs[build_dir], args.slowest)
     if args.total is not None:

@@ -92,12 +92,15 @@ numbers() {
 	if ((n_san > 0)); then numbers "${san_select[@]}" "$@" | awk -v n="$n_first" '$1 > n { printf ",%s", $1 }'; fi
 	echo
 } >"$run_dir/selected"
+# what the run will be, for scripts/test-times.py afterwards (and for the
+# kernel, below)
+ctest --test-dir "$run_dir" --show-only=json-v1 -I "$PWD/$run_dir/selected" >"$run_dir/selected.json"
 # The kernel of the VM tests is the longest path of a cold run, and all
 # that follows it is the scenarios one at a time: it starts now, before the
 # two builds, ahead of them (nice -5 as root), and vm.kernel, which waits
 # for the cache's lock, finds it built (or builds it again, and fails the
 # same way, if this failed; its output is in build-run/kernel.log).
-if grep -qE '^ *Test *#[0-9]+: vm\.kernel$' <(ctest --test-dir "$run_dir" -N -I "$PWD/$run_dir/selected"); then
+if grep -qE '"name" *: *"vm\.kernel"' "$run_dir/selected.json"; then
 	nice -n "$(((EUID == 0) ? -5 : 0))" tests/vm/build-kernel.sh >"$run_dir/kernel.log" 2>&1 &
 	kernel_pid=$!
 	trap 'kill "$kernel_pid" 2>/dev/null || true' EXIT
@@ -107,9 +110,6 @@ fi
 # (scripts.readme-commands), from the cache.
 if ((n_gcc > 0)); then cmake --build "$gcc_dir" -j"$(nproc)"; fi
 if ((n_san > 0)); then cmake --build "$san_dir" -j"$(nproc)"; fi
-
-# what the run will be, for scripts/test-times.py afterwards
-ctest --test-dir "$run_dir" --show-only=json-v1 -I "$PWD/$run_dir/selected" >"$run_dir/selected.json"
 
 # Any sanitizer report ends the program with its own status (a leak too),
 # which no test expects.
