@@ -452,27 +452,32 @@ def knob_values(root):
     return out
 
 
+def prepared_copy(ctx, base, t):
+    root = ctx.copy(base)
+    if t.prep:
+        t.prep(root)
+    return root
+
+
 def check_triple(ctx, base, rname, t, rules):
     where = f"{rname}: {t.label}"
     ctx.counts["triples"] += 1
-    # the preview, on a copy of its own: it must not change a thing
-    p = ctx.copy(base)
-    if t.prep:
-        t.prep(p)
-    state = knob_values(p)
-    before = snapshot(p)
-    prev = ctx.run(p, t.preview)
-    changed = diff_paths(before, snapshot(p))
+    # the preview must not change a thing; the copy it ran on is then as fresh
+    # as a new one, and the apply runs on it (after a preview that changed
+    # something, on a new copy)
+    a = prepared_copy(ctx, base, t)
+    state = knob_values(a)
+    before = snapshot(a)
+    prev = ctx.run(a, t.preview)
+    fresh = snapshot(a)
+    changed = diff_paths(before, fresh)
     if changed:
         ctx.fail(where, f"the preview changed files: {changed}")
-    shutil.rmtree(p)
-
-    # the apply, on a fresh copy, with the threads an apply of the plan needs
-    a = ctx.copy(base)
-    if t.prep:
-        t.prep(a)
+        shutil.rmtree(a)
+        a = prepared_copy(ctx, base, t)
+        fresh = snapshot(a)
     if prev.returncode != 0:
-        return check_error_pair(ctx, where, a, t, prev)
+        return check_error_pair(ctx, where, a, t, prev, fresh)
     plan = parse_plan(where, "preview", prev, ctx)
     if plan is None:
         return
@@ -480,6 +485,7 @@ def check_triple(ctx, base, rname, t, rules):
     threads = [e for e in plan["entries"]
                if e.get("knob") == "kswapd_threads" and e.get("action") in ("set", "unchanged")]
     verifiable = True
+    before = fresh
     if threads:
         verifiable = trim_threads(a, threads[0]["new"])
         again = ctx.run(a, t.preview)
@@ -491,7 +497,7 @@ def check_triple(ctx, base, rname, t, rules):
             ctx.fail(where, "the preview differs once the copy runs "
                      f"{threads[0]['new']} kswapd threads per node: {again.stdout[:400]!r}")
             return
-    before = snapshot(a)
+        before = snapshot(a)
     hist_before = history(a)
     app = ctx.run(a, t.apply)
     after = snapshot(a)
@@ -594,10 +600,10 @@ def check_history(ctx, where, t, sets, old, new, file_changed):
             ctx.fail(where, f"history record keys {list(r)}")
 
 
-def check_error_pair(ctx, where, a, t, prev):
-    """A failing preview: its apply fails the same way and writes nothing."""
+def check_error_pair(ctx, where, a, t, prev, before):
+    """A failing preview: its apply (on a, whose files are before) fails the
+    same way and writes nothing."""
     ctx.counts["error pairs"] += 1
-    before = snapshot(a)
     app = ctx.run(a, t.apply)
     may_change = MAY_CHANGE | ({BOOT_RESULT} if t.command == "boot" else set())
     changed = [c for c in diff_paths(before, snapshot(a)) if c not in may_change]
