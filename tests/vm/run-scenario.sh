@@ -27,6 +27,7 @@
 #       names in order, so any other such node shifts the numbers after it,
 #       and a DIMM plugged into it lands on node 0: keep it last
 #   # vm-smp: N                      (default 2)
+#   # vm-nice: N                     QEMU's nice value (default -5 as root, else 0)
 #   # vm-disk: SIZE                  (vm-root: initramfs) a scratch virtio disk of
 #       SIZE (NNNM, NNNG), /dev/vda in the guest, whose every 4 KiB block
 #       differs from the others; thrown away after the run
@@ -70,7 +71,7 @@
 # Environment: RECLAIMCTL_VM_CACHE (see build-kernel.sh), RECLAIMCTL_VM_QEMU
 # (default qemu-system-x86_64), RECLAIMCTL_VM_ACCEL (default tcg,thread=multi),
 # RECLAIMCTL_VM_APPEND (extra kernel command line), RECLAIMCTL_VM_NICE (QEMU's
-# nice value, default 0).
+# nice value for every scenario, instead of vm-nice and the default).
 set -euo pipefail
 
 # All in a function: bash parses it completely before running it, so editing
@@ -86,12 +87,6 @@ main() {
 	extra_append=${RECLAIMCTL_VM_APPEND:-}
 	qemu=${RECLAIMCTL_VM_QEMU:-qemu-system-x86_64}
 	accel=${RECLAIMCTL_VM_ACCEL:-tcg,thread=multi}
-	# QEMU's nice value. -5 (as root) puts the scenarios, the longest path
-	# of a test run, before the host tests beside them, but it also makes
-	# the two vCPUs more parallel, and vm.hopeless then counts the kernel's
-	# lost increments of kswapd_failures (8 threads: 85 runs against at
-	# most 56): 0 until the series counts them atomically
-	vm_nice=${RECLAIMCTL_VM_NICE:-0}
 
 	usage() {
 		awk 'NR > 2 && !/^#/ {exit} NR > 2 {sub(/^# ?/, ""); print}' "${BASH_SOURCE[0]}"
@@ -153,6 +148,14 @@ main() {
 	boots=${boots:-1}
 	[[ $boots =~ ^[1-9][0-9]?$ ]] || die "vm-boots: must be a number 1..99: $boots"
 	[[ $boots == 1 || $vmroot == debian ]] || die "vm-boots: $boots needs vm-root: debian (a disk that persists)"
+	# QEMU's nice value: -5 as root puts the scenarios, the longest path of
+	# a test run, before the host tests beside them (a cold run of the whole
+	# suite: 39 min at 0); a scenario may ask for another (vm-nice), the
+	# caller's RECLAIMCTL_VM_NICE comes before both
+	vm_nice=$(header nice)
+	((EUID == 0)) && vm_nice=${vm_nice:--5}
+	vm_nice=${RECLAIMCTL_VM_NICE:-${vm_nice:-0}}
+	[[ $vm_nice =~ ^-?[0-9]+$ ]] || die "vm-nice: not a number: $vm_nice"
 	maxmem=$(header maxmem)
 	monitor=$(header monitor)
 	monitor=${monitor:-no}
@@ -414,9 +417,9 @@ with open(sys.argv[1], "wb") as f:
 	((boots == 1)) || boots_msg=", $boots boots"
 	monitor_msg=
 	[[ $monitor == no ]] || monitor_msg=", QEMU monitor"
-	printf 'run-scenario: %s: %d nodes (%s), %s MiB%s, %d cpus, %s%s%s, timeout %ss%s\n' \
+	printf 'run-scenario: %s: %d nodes (%s), %s MiB%s, %d cpus, %s%s%s, timeout %ss%s, nice %s\n' \
 		"$name" "$node" "$numa" "$total_mb" "$maxmem_msg" "$smp" "$vmroot" "$boots_msg" "$monitor_msg" \
-		"$timeout" "${boots_msg:+ per boot}" >&2
+		"$timeout" "${boots_msg:+ per boot}" "$vm_nice" >&2
 	clean_log=$work/console.txt
 	# NAME.log, .cmd, .qemu.out; with several boots NAME.bootK.log ... per boot
 	rm -f "$logdir/$name".boot[0-9]*.{log,cmd,qemu.out,monitor.log} "$logdir/$name.monitor.log"
