@@ -20,11 +20,6 @@
 # Between the two, a round of reclaim with swap makes progress on node 1,
 # which makes it reclaimable again.
 #
-# QEMU at nice 0, not the default -5: with the host tests beside it at a
-# lower priority, the two vCPUs run more in parallel, and the threads' plain
-# kswapd_failures++ loses more increments (85 runs for 8 threads in one such
-# run against at most 56). The series does not count them atomically yet.
-# vm-nice: 0
 # vm-timeout: 420
 # vm-numa: 128M:0 128M:1
 set -euo pipefail
