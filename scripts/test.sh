@@ -117,9 +117,7 @@ export ASAN_OPTIONS=detect_leaks=1:detect_stack_use_after_return=1:exitcode=99
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export LSAN_OPTIONS=exitcode=98
 rc=0
-# At nice 19: run-scenario.sh puts QEMU back at 0, and the host tests take
-# what the scenarios, the longest path of the run, leave of the CPUs.
-nice -n 19 ctest --test-dir "$run_dir" --output-on-failure --no-tests=error -j"$(nproc)" \
+ctest --test-dir "$run_dir" --output-on-failure --no-tests=error -j"$(nproc)" \
 	--output-junit junit.xml -I "$PWD/$run_dir/selected" || rc=$?
 # The executions and coverage each fuzz target reached.
 grep -h '^fuzz [a-z-]*: [0-9]' "$run_dir/Testing/Temporary/LastTest.log" || true
