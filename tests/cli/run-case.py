@@ -114,7 +114,10 @@ def json_ok(stdout, mode):
 
 def main():
     reclaimctl, case_file, expected, fixtures = sys.argv[1:5]
-    locale.setlocale(locale.LC_COLLATE, "")
+    try:
+        locale.setlocale(locale.LC_COLLATE, "")
+    except locale.Error:
+        pass  # a locale the system lacks: sort(1) then sorts as in C, and so does this
     presets = os.environ.get("RECLAIMCTL_PRESET_DIR") or os.path.join(SRCDIR, "presets")
     env = dict(os.environ, RECLAIMCTL_PRESET_DIR=presets)
     with open(case_file) as f:
@@ -138,7 +141,7 @@ def main():
         args = args_line[0].replace("$ROOT", root).split()
         run = subprocess.run([reclaimctl, "--sysroot", root, *args], stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, env=dict(env, TZ="UTC", NO_COLOR="1"))
-        if (" --json " in f" {' '.join(args)} " or " -J " in f" {' '.join(args)} ") and run.stdout:
+        if ("--json" in args or "-J" in args) and run.stdout:
             mode = (fields(case, "json") or ["document"])[0]
             if not json_ok(run.stdout, mode):
                 print(f"stdout is not valid JSON{f' ({mode})' if mode != 'document' else ''}",
