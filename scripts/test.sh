@@ -99,11 +99,16 @@ ctest --test-dir "$run_dir" --show-only=json-v1 -I "$PWD/$run_dir/selected" >"$r
 # that follows it is the scenarios one at a time: it starts now, before the
 # two builds, ahead of them (nice -5 as root), and vm.kernel, which waits
 # for the cache's lock, finds it built (or builds it again, and fails the
-# same way, if this failed; its output is in build-run/kernel.log).
+# same way, if this failed; its output is in build-run/kernel.log). It is
+# a process group of its own, and whatever ends this script ends all of it
+# (make and the compilers too); the cache keeps only finished builds.
 if grep -qE '"name" *: *"vm\.kernel"' "$run_dir/selected.json"; then
-	nice -n "$(((EUID == 0) ? -5 : 0))" tests/vm/build-kernel.sh >"$run_dir/kernel.log" 2>&1 &
+	setsid nice -n "$(((EUID == 0) ? -5 : 0))" tests/vm/build-kernel.sh >"$run_dir/kernel.log" 2>&1 &
 	kernel_pid=$!
-	trap 'kill "$kernel_pid" 2>/dev/null || true' EXIT
+	trap 'kill -TERM -- "-$kernel_pid" 2>/dev/null || true' EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+	trap 'exit 129' HUP
 fi
 
 # Both builds first: the tests of the first may build the tree again
