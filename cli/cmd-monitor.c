@@ -15,59 +15,36 @@
 #include "reclaimctl.h"
 #include "sampling.h"
 
-/* The columns of a line: group (over several columns), name, width. */
+/* The columns of a line: group (over several columns), name, width, and the figure shown. */
 struct column {
 	const char *group, *name;
 	int width;
+	int figure; /* COL_NODE, COL_THREADS or an enum reclaim_figure */
 };
 
-enum {
-	COL_NODE,
-	COL_SCAN_K,
-	COL_SCAN_D,
-	COL_STEAL_K,
-	COL_STEAL_D,
-	COL_STALL,
-	COL_THROTTLED,
-	COL_SWPIN,
-	COL_SWPOUT,
-	COL_REFAULT,
-	COL_THREADS,
-	COL_CPU_SUM,
-	COL_CPU_MAX,
-	COL_SOME,
-	COL_FULL,
-	NCOLS
-};
+enum { COL_NODE = -1, COL_THREADS = -2 };
 
-static const struct column columns[NCOLS] = {
-    [COL_NODE] = {"", "node", 4},
-    [COL_SCAN_K] = {"pgscan/s", "kswapd", 8},
-    [COL_SCAN_D] = {"pgscan/s", "direct", 8},
-    [COL_STEAL_K] = {"pgsteal/s", "kswapd", 8},
-    [COL_STEAL_D] = {"pgsteal/s", "direct", 8},
-    [COL_STALL] = {"direct/s", "stall", 6},
-    [COL_THROTTLED] = {"direct/s", "thrtl", 6},
-    [COL_SWPIN] = {"swap/s", "in", 7},
-    [COL_SWPOUT] = {"swap/s", "out", 7},
-    [COL_REFAULT] = {"", "refault", 8},
-    [COL_THREADS] = {"kswapd %cpu", "n", 3},
-    [COL_CPU_SUM] = {"kswapd %cpu", "sum", 6},
-    [COL_CPU_MAX] = {"kswapd %cpu", "max", 6},
-    [COL_SOME] = {"psi avg10", "some", 6},
-    [COL_FULL] = {"psi avg10", "full", 6},
-};
+/* The node, the catalogue's figures, and the kswapd thread count before their CPU use. */
+#define NCOLS (_RECLAIM_FIGURE_MAX + 2)
 
-static const int rate_column[NRATES] = {
-    [RATE_PGSCAN_KSWAPD] = COL_SCAN_K,	 [RATE_PGSCAN_DIRECT] = COL_SCAN_D,
-    [RATE_PGSTEAL_KSWAPD] = COL_STEAL_K, [RATE_PGSTEAL_DIRECT] = COL_STEAL_D,
-    [RATE_ALLOCSTALL] = COL_STALL,	 [RATE_THROTTLED] = COL_THROTTLED,
-    [RATE_PSWPIN] = COL_SWPIN,		 [RATE_PSWPOUT] = COL_SWPOUT,
-    [RATE_REFAULT] = COL_REFAULT,
-};
+static void columns_init(struct column *c)
+{
+	size_t n = 0;
+
+	c[n++] = (struct column){"", "node", 4, COL_NODE};
+	for (enum reclaim_figure f = 0; f < _RECLAIM_FIGURE_MAX; f++) {
+		if (f == RECLAIM_FIGURE_KSWAPD_CPU)
+			c[n++] = (struct column){reclaim_figure_text(f, RECLAIM_FIGURE_GROUP), "n",
+						 3, COL_THREADS};
+		c[n++] = (struct column){reclaim_figure_text(f, RECLAIM_FIGURE_GROUP),
+					 reclaim_figure_text(f, RECLAIM_FIGURE_HEADING),
+					 reclaim_figure_width(f), (int)f};
+	}
+}
 
 struct monitor {
 	struct cli *cli;
+	struct column columns[NCOLS];
 	double interval;
 	long count; /* 0: until interrupted */
 	bool per_node;
@@ -88,10 +65,9 @@ static void format_rate(char *buf, size_t size, int width, double v)
 	}
 }
 
-static void cell(char *line, size_t size, size_t *len, int col, bool lead, const char *text)
+static void cell(char *line, size_t size, size_t *len, int width, bool lead, const char *text)
 {
-	int n =
-	    snprintf(line + *len, size - *len, "%s%*s", lead ? " " : "", columns[col].width, text);
+	int n = snprintf(line + *len, size - *len, "%s%*s", lead ? " " : "", width, text);
 
 	if (n > 0 && (size_t)n < size - *len)
 		*len += (size_t)n;
@@ -115,56 +91,59 @@ static size_t centre(char *out, const char *title, int width)
 
 static void print_header(const struct monitor *m)
 {
+	const struct column *col = m->columns;
 	char groups[512], names[512];
 	size_t g = 0, n = 0;
-	int first = m->per_node ? COL_NODE : COL_SCAN_K;
+	int first = m->per_node ? 0 : 1;
 
 	for (int c = first; c < NCOLS;) {
 		int end = c, span = -1;
 
-		while (end < NCOLS && strcmp(columns[end].group, columns[c].group) == 0)
-			span += columns[end++].width + 1;
+		while (end < NCOLS && strcmp(col[end].group, col[c].group) == 0)
+			span += col[end++].width + 1;
 		if (c > first)
 			groups[g++] = ' ';
-		g += centre(groups + g, columns[c].group, span);
+		g += centre(groups + g, col[c].group, span);
 		for (; c < end; c++)
-			cell(names, sizeof(names), &n, c, c > first, columns[c].name);
+			cell(names, sizeof(names), &n, col[c].width, c > first, col[c].name);
 	}
 	printf("%s\n%s\n", groups, names);
+}
+
+/* The text of figure @f: a rate that fits, a percentage, or "-" when not measured. */
+static void format_figure(char *buf, size_t size, int width, const struct row *r,
+			  enum reclaim_figure f)
+{
+	if (!r->has[f])
+		snprintf(buf, size, "-");
+	else if (reclaim_figure_kind(f) == RECLAIM_FIGURE_RATE)
+		format_rate(buf, size, width, r->value[f]);
+	else if (reclaim_figure_kind(f) == RECLAIM_FIGURE_PRESSURE)
+		snprintf(buf, size, "%.2f", r->value[f]);
+	else
+		snprintf(buf, size, "%.1f", r->value[f]);
 }
 
 static void print_row(const struct monitor *m, const struct row *r, int node)
 {
 	char line[512], buf[32];
 	size_t len = 0;
-	int first = m->per_node ? COL_NODE : COL_SCAN_K;
+	int first = m->per_node ? 0 : 1;
 
-	if (m->per_node) {
-		if (node < 0)
+	for (int c = first; c < NCOLS; c++) {
+		const struct column *col = &m->columns[c];
+
+		if (col->figure == COL_NODE && node < 0)
 			snprintf(buf, sizeof(buf), "all");
-		else
+		else if (col->figure == COL_NODE)
 			snprintf(buf, sizeof(buf), "%d", node);
-		cell(line, sizeof(line), &len, COL_NODE, false, buf);
-	}
-	for (int id = 0; id < NRATES; id++) {
-		int col = rate_column[id];
-
-		if (r->has[id])
-			format_rate(buf, sizeof(buf), columns[col].width, r->rate[id]);
+		else if (col->figure == COL_THREADS)
+			snprintf(buf, sizeof(buf), "%zu", r->threads);
 		else
-			snprintf(buf, sizeof(buf), "-");
-		cell(line, sizeof(line), &len, col, col > first, buf);
+			format_figure(buf, sizeof(buf), col->width, r,
+				      (enum reclaim_figure)col->figure);
+		cell(line, sizeof(line), &len, col->width, c > first, buf);
 	}
-	snprintf(buf, sizeof(buf), "%zu", r->threads);
-	cell(line, sizeof(line), &len, COL_THREADS, true, buf);
-	snprintf(buf, sizeof(buf), "%.1f", r->kswapd_sum);
-	cell(line, sizeof(line), &len, COL_CPU_SUM, true, buf);
-	snprintf(buf, sizeof(buf), "%.1f", r->kswapd_max);
-	cell(line, sizeof(line), &len, COL_CPU_MAX, true, buf);
-	snprintf(buf, sizeof(buf), r->has_some ? "%.2f" : "-", r->some_avg10);
-	cell(line, sizeof(line), &len, COL_SOME, true, buf);
-	snprintf(buf, sizeof(buf), r->has_full ? "%.2f" : "-", r->full_avg10);
-	cell(line, sizeof(line), &len, COL_FULL, true, buf);
 	puts(line);
 }
 
@@ -203,7 +182,7 @@ static void print_json(const struct monitor *m, const struct reclaim_sample *fir
 	cJSON_AddNumberToObject(o, "elapsed", round_to(reclaim_sample_interval(first, cur), 3));
 	row_compute(&r, prev, cur, -1);
 	cJSON_AddNumberToObject(o, "interval", round_to(r.interval, 3));
-	row_add_json(o, &r, -1);
+	row_add_json(o, &r, -1, cur);
 	if (m->per_node) {
 		cJSON *a = cJSON_AddArrayToObject(o, "nodes");
 
@@ -212,7 +191,7 @@ static void print_json(const struct monitor *m, const struct reclaim_sample *fir
 			int node = reclaim_sample_node_id(cur, i);
 
 			row_compute(&r, prev, cur, node);
-			row_add_json(n, &r, node);
+			row_add_json(n, &r, node, cur);
 			cJSON_AddItemToArray(a, n);
 		}
 	}
@@ -339,6 +318,7 @@ static int run_monitor(struct cli *cli, int argc, char **argv)
 	struct reclaim_sampler *sampler;
 	int r;
 
+	columns_init(m.columns);
 	r = parse_options(&m, argc, argv);
 	if (r)
 		return r < 0 ? 0 : r;

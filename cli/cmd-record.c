@@ -222,31 +222,16 @@ static void add_pressure_totals(cJSON *o, const struct reclaim_sample *cur)
 	    json_number_or_null(full, full ? (double)reclaim_pressure_total_us(p, 1) : 0));
 }
 
-/* The rate keys of monitor --json: from @prev to @cur, null for the first sample. */
+/* The figures of monitor --json: from @prev to @cur, null for the first sample. */
 static void add_rates(cJSON *o, const struct reclaim_sample *prev, const struct reclaim_sample *cur)
 {
-	const struct reclaim_pressure *p = reclaim_sample_pressure(cur);
 	struct row r;
 
-	if (prev) {
+	if (prev)
 		row_compute(&r, prev, cur, -1);
-		cJSON_AddNumberToObject(o, "interval", round_to(r.interval, 3));
-		row_add_json(o, &r, -1);
-		return;
-	}
-	cJSON_AddNullToObject(o, "interval");
-	for (int id = 0; id < NRATES; id++)
-		cJSON_AddNullToObject(o, rate_keys[id]);
-	cJSON_AddNumberToObject(o, "kswapd_threads", (double)reclaim_sample_kswapd_count(cur));
-	cJSON_AddNullToObject(o, "kswapd_cpu_percent");
-	cJSON_AddNullToObject(o, "kswapd_busiest_cpu_percent");
-	cJSON_AddNullToObject(o, "kswapd_busiest");
-	cJSON_AddItemToObject(o, "psi_some_avg10",
-			      json_number_or_null(p && reclaim_pressure_has(p, 0),
-						  p ? reclaim_pressure_avg10(p, 0) : 0));
-	cJSON_AddItemToObject(o, "psi_full_avg10",
-			      json_number_or_null(p && reclaim_pressure_has(p, 1),
-						  p ? reclaim_pressure_avg10(p, 1) : 0));
+	cJSON_AddItemToObject(o, "interval",
+			      json_number_or_null(prev, prev ? round_to(r.interval, 3) : 0));
+	row_add_json(o, prev ? &r : NULL, -1, cur);
 }
 
 static cJSON *json_nodes(const struct reclaim_sample *prev, const struct reclaim_sample *cur)
@@ -259,7 +244,7 @@ static cJSON *json_nodes(const struct reclaim_sample *prev, const struct reclaim
 		struct row r;
 
 		row_compute(&r, prev, cur, node);
-		row_add_json(n, &r, node);
+		row_add_json(n, &r, node, cur);
 		cJSON_AddItemToArray(a, n);
 	}
 	return a;

@@ -8,49 +8,16 @@
 #include "reclaimctl.h"
 #include "sampling.h"
 
-const char *const rate_keys[NRATES] = {
-    [RATE_PGSCAN_KSWAPD] = "pgscan_kswapd",
-    [RATE_PGSCAN_DIRECT] = "pgscan_direct",
-    [RATE_PGSTEAL_KSWAPD] = "pgsteal_kswapd",
-    [RATE_PGSTEAL_DIRECT] = "pgsteal_direct",
-    [RATE_ALLOCSTALL] = "allocstall",
-    [RATE_THROTTLED] = "direct_reclaim_throttled",
-    [RATE_PSWPIN] = "pswpin",
-    [RATE_PSWPOUT] = "pswpout",
-    [RATE_REFAULT] = "workingset_refault",
-};
-
-/* The vmstat counter behind each rate; a name ending in '_' sums a family. */
-static const char *const rate_counters[NRATES][2] = {
-    [RATE_PGSCAN_KSWAPD] = {"pgscan_kswapd", NULL},
-    [RATE_PGSCAN_DIRECT] = {"pgscan_direct", NULL},
-    [RATE_PGSTEAL_KSWAPD] = {"pgsteal_kswapd", NULL},
-    [RATE_PGSTEAL_DIRECT] = {"pgsteal_direct", NULL},
-    [RATE_ALLOCSTALL] = {"allocstall_", NULL},
-    [RATE_THROTTLED] = {"direct_reclaim_throttled", NULL},
-    [RATE_PSWPIN] = {"pswpin", NULL},
-    [RATE_PSWPOUT] = {"pswpout", NULL},
-    /* anon + file since Linux 5.9, one counter before */
-    [RATE_REFAULT] = {"workingset_refault_", "workingset_refault"},
-};
-
-static bool rate(const struct reclaim_sample *prev, const struct reclaim_sample *cur, int node,
-		 enum rate_id id, double *v)
+bool row_shows(enum reclaim_figure f, int node)
 {
-	for (size_t i = 0; i < 2 && rate_counters[id][i]; i++) {
-		const char *name = rate_counters[id][i];
-		int r = node < 0 ? reclaim_sample_rate(prev, cur, name, v)
-				 : reclaim_sample_node_rate(prev, cur, node, name, v);
-
-		if (r == 0)
-			return true;
-	}
-	return false;
+	return node < 0 || reclaim_figure_per_node(f);
 }
 
-static void kswapd_cpu(struct row *r, const struct reclaim_sample *prev,
-		       const struct reclaim_sample *cur, int node)
+static void kswapd_threads(struct row *r, const struct reclaim_sample *prev,
+			   const struct reclaim_sample *cur, int node)
 {
+	double max = 0;
+
 	for (size_t i = 0; i < reclaim_sample_kswapd_count(cur); i++) {
 		double pct;
 
@@ -58,9 +25,8 @@ static void kswapd_cpu(struct row *r, const struct reclaim_sample *prev,
 			continue;
 		pct = reclaim_sample_kswapd_cpu_percent(prev, cur, i);
 		r->threads++;
-		r->kswapd_sum += pct;
-		if (!r->busiest || pct > r->kswapd_max) {
-			r->kswapd_max = pct;
+		if (!r->busiest || pct > max) {
+			max = pct;
 			r->busiest = reclaim_sample_kswapd_name(cur, i);
 		}
 	}
@@ -69,26 +35,15 @@ static void kswapd_cpu(struct row *r, const struct reclaim_sample *prev,
 void row_compute(struct row *r, const struct reclaim_sample *prev, const struct reclaim_sample *cur,
 		 int node)
 {
-	const struct reclaim_pressure *p = reclaim_sample_pressure(cur);
-
 	memset(r, 0, sizeof(*r));
 	r->interval = reclaim_sample_interval(prev, cur);
-	for (int id = 0; id < NRATES; id++) {
-		/* a node's vmstat has no vm events: only the refaults are per node */
-		if (node >= 0 && id != RATE_REFAULT)
-			continue;
-		r->has[id] = rate(prev, cur, node, id, &r->rate[id]);
-	}
-	kswapd_cpu(r, prev, cur, node);
+	for (enum reclaim_figure f = 0; f < _RECLAIM_FIGURE_MAX; f++)
+		if (row_shows(f, node))
+			r->has[f] = reclaim_figure_value(prev, cur, node, f, &r->value[f]) == 0;
+	kswapd_threads(r, prev, cur, node);
 	if (node >= 0)
 		r->has_busy =
 		    reclaim_sample_node_cpu_busy(prev, cur, node, &r->cpus, &r->cpu_busy) == 0;
-	if (node >= 0 || !p)
-		return;
-	r->has_some = reclaim_pressure_has(p, RECLAIM_PRESSURE_SOME);
-	r->has_full = reclaim_pressure_has(p, RECLAIM_PRESSURE_FULL);
-	r->some_avg10 = reclaim_pressure_avg10(p, RECLAIM_PRESSURE_SOME);
-	r->full_avg10 = reclaim_pressure_avg10(p, RECLAIM_PRESSURE_FULL);
 }
 
 double round_to(double v, int digits)
@@ -103,31 +58,50 @@ cJSON *json_number_or_null(bool has, double v)
 	return has ? cJSON_CreateNumber(v) : cJSON_CreateNull();
 }
 
-void row_add_json(cJSON *o, const struct row *r, int node)
+/* What a row adds after figure @f: the thread count before the CPU figures, the busiest's name. */
+static void add_thread_keys(cJSON *o, const struct row *r, int node, enum reclaim_figure f,
+			    const struct reclaim_sample *cur)
 {
-	if (node >= 0)
-		cJSON_AddNumberToObject(o, "node", node);
-	for (int id = 0; id < NRATES; id++) {
-		if (node >= 0 && id != RATE_REFAULT)
-			continue;
-		cJSON_AddItemToObject(o, rate_keys[id],
-				      json_number_or_null(r->has[id], round_to(r->rate[id], 2)));
-	}
-	cJSON_AddNumberToObject(o, "kswapd_threads", (double)r->threads);
-	cJSON_AddNumberToObject(o, "kswapd_cpu_percent", round_to(r->kswapd_sum, 2));
-	cJSON_AddNumberToObject(o, "kswapd_busiest_cpu_percent", round_to(r->kswapd_max, 2));
-	if (r->busiest)
+	if (f == RECLAIM_FIGURE_KSWAPD_CPU - 1)
+		cJSON_AddNumberToObject(
+		    o, "kswapd_threads",
+		    (double)(r ? r->threads : reclaim_sample_kswapd_count(cur)));
+	if (f != RECLAIM_FIGURE_KSWAPD_BUSIEST)
+		return;
+	if (r && r->busiest)
 		cJSON_AddStringToObject(o, "kswapd_busiest", r->busiest);
 	else
 		cJSON_AddNullToObject(o, "kswapd_busiest");
-	if (node >= 0 && r->has_busy) {
+	if (r && node >= 0 && r->has_busy) {
 		cJSON_AddNumberToObject(o, "cpus", r->cpus);
 		cJSON_AddNumberToObject(o, "cpu_busy_percent", round_to(r->cpu_busy, 2));
 	}
+}
+
+void row_add_json(cJSON *o, const struct row *r, int node, const struct reclaim_sample *cur)
+{
 	if (node >= 0)
-		return;
-	cJSON_AddItemToObject(o, "psi_some_avg10", json_number_or_null(r->has_some, r->some_avg10));
-	cJSON_AddItemToObject(o, "psi_full_avg10", json_number_or_null(r->has_full, r->full_avg10));
+		cJSON_AddNumberToObject(o, "node", node);
+	for (enum reclaim_figure f = 0; f < _RECLAIM_FIGURE_MAX; f++) {
+		const char *key = reclaim_figure_text(f, RECLAIM_FIGURE_KEY);
+		bool has = r && r->has[f];
+		double v = r ? r->value[f] : 0;
+
+		if (!row_shows(f, node))
+			continue;
+		/* the first sample's PSI is a gauge of its own: known without an interval */
+		if (!r && reclaim_figure_kind(f) == RECLAIM_FIGURE_PRESSURE && cur) {
+			const struct reclaim_pressure *p = reclaim_sample_pressure(cur);
+			enum reclaim_pressure_kind k = f == RECLAIM_FIGURE_PSI_SOME
+							   ? RECLAIM_PRESSURE_SOME
+							   : RECLAIM_PRESSURE_FULL;
+
+			has = p && reclaim_pressure_has(p, k);
+			v = has ? reclaim_pressure_avg10(p, k) : 0;
+		}
+		cJSON_AddItemToObject(o, key, json_number_or_null(has, round_to(v, 2)));
+		add_thread_keys(o, r, node, f, cur);
+	}
 }
 
 bool parse_seconds(const char *s, bool units, double *secs)

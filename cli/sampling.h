@@ -9,31 +9,14 @@
 #include <cjson/cJSON.h>
 #include <reclaim.h>
 
-enum rate_id {
-	RATE_PGSCAN_KSWAPD,
-	RATE_PGSCAN_DIRECT,
-	RATE_PGSTEAL_KSWAPD,
-	RATE_PGSTEAL_DIRECT,
-	RATE_ALLOCSTALL,
-	RATE_THROTTLED,
-	RATE_PSWPIN,
-	RATE_PSWPOUT,
-	RATE_REFAULT,
-	NRATES
-};
-
-/* JSON key of each rate (also its name in the record file and the report). */
-extern const char *const rate_keys[NRATES];
-
+/* The figures between two samples (the catalogue's, reclaim_figure_*()), and what goes with them.
+ */
 struct row {
 	double interval; /* seconds */
-	bool has[NRATES];
-	double rate[NRATES]; /* per second */
+	bool has[_RECLAIM_FIGURE_MAX];
+	double value[_RECLAIM_FIGURE_MAX];
 	size_t threads;
-	double kswapd_sum, kswapd_max; /* % of one CPU */
-	const char *busiest;	       /* name of the thread with kswapd_max, NULL if none */
-	bool has_some, has_full;
-	double some_avg10, full_avg10;
+	const char *busiest; /* name of the busiest kswapd thread, NULL if none */
 	/* a node's row with RECLAIM_SAMPLER_CPUS: its online CPUs and how busy they were */
 	bool has_busy;
 	unsigned int cpus;
@@ -43,8 +26,14 @@ struct row {
 /* The whole system's row; @node >= 0: that node's (refaults and its kswapd threads). */
 void row_compute(struct row *r, const struct reclaim_sample *prev, const struct reclaim_sample *cur,
 		 int node);
-/* Adds the row's keys to @o (per-node rows: node, workingset_refault, kswapd_*). */
-void row_add_json(cJSON *o, const struct row *r, int node);
+/*
+ * Adds the row's keys to @o, in the catalogue's order (per-node rows: node
+ * and the per-node figures); @r NULL: the first sample's, nothing measured
+ * yet (kswapd_threads from @cur).
+ */
+void row_add_json(cJSON *o, const struct row *r, int node, const struct reclaim_sample *cur);
+/* A figure of a row is shown: a node's row shows the per-node figures only. */
+bool row_shows(enum reclaim_figure f, int node);
 
 /* Seconds as "1", "0.5", "2m", "1h"; false if not a positive number. */
 bool parse_seconds(const char *s, bool units, double *secs);

@@ -652,6 +652,108 @@ int reclaim_sample_node_cpu_busy(const struct reclaim_sample *prev,
 				 double *percent);
 
 /*
+ * A sample built from a recording rather than read by a sampler: empty,
+ * then filled with what the recording holds. The functions above and the
+ * figures below read it as they read a sampler's. Counters of @node_id < 0
+ * are /proc/vmstat's; a PSI @avg10 of NAN is not known (the figure is then
+ * the share of the interval stalled, from the totals).
+ */
+int reclaim_sample_new(struct reclaim_ctx *ctx, uint64_t monotonic_ns, uint64_t realtime_ns,
+		       struct reclaim_sample **sample);
+int reclaim_sample_add_counter(struct reclaim_sample *sample, int node_id, const char *name,
+			       uint64_t value);
+int reclaim_sample_add_kswapd(struct reclaim_sample *sample, pid_t pid, const char *name,
+			      int node_id, double cpu_seconds);
+int reclaim_sample_set_pressure(struct reclaim_sample *sample, enum reclaim_pressure_kind kind,
+				double avg10, uint64_t total_us);
+
+/*
+ * The figures: the one catalogue of what reclaimctl measures. Each has a
+ * source (vmstat counters, the kswapd threads' CPU time, PSI), a way it is
+ * derived from two samples (enum reclaim_figure_kind), a per-second value
+ * (or percentage) and a total over a run, and the names every output
+ * gives it. Values may be appended to the enum in later versions: iterate
+ * up to reclaim_figure_count().
+ */
+enum reclaim_figure {
+	RECLAIM_FIGURE_PGSCAN_KSWAPD = 0,
+	RECLAIM_FIGURE_PGSCAN_DIRECT,
+	RECLAIM_FIGURE_PGSTEAL_KSWAPD,
+	RECLAIM_FIGURE_PGSTEAL_DIRECT,
+	RECLAIM_FIGURE_ALLOCSTALL, /* direct reclaims: the allocstall_* counters */
+	RECLAIM_FIGURE_THROTTLED,  /* waits at vm.max_direct_reclaimers (patched kernels) */
+	RECLAIM_FIGURE_PSWPIN,
+	RECLAIM_FIGURE_PSWPOUT,
+	RECLAIM_FIGURE_REFAULT,	       /* workingset_refault_anon + _file (or workingset_refault) */
+	RECLAIM_FIGURE_KSWAPD_CPU,     /* all kswapd threads, % of one CPU */
+	RECLAIM_FIGURE_KSWAPD_BUSIEST, /* the busiest kswapd thread, % of one CPU */
+	RECLAIM_FIGURE_PSI_SOME,       /* avg10, % */
+	RECLAIM_FIGURE_PSI_FULL,       /* avg10, % */
+	_RECLAIM_FIGURE_MAX
+};
+
+enum reclaim_figure_kind {
+	RECLAIM_FIGURE_RATE = 0, /* increase of vmstat counters per second; total: the increase */
+	RECLAIM_FIGURE_CPU_SUM,	 /* kswapd CPU, all threads; total: CPU seconds */
+	RECLAIM_FIGURE_CPU_MAX,	 /* kswapd CPU, the busiest thread; total: its CPU seconds */
+	RECLAIM_FIGURE_PRESSURE, /* PSI avg10 of the later sample; total: seconds stalled */
+};
+
+enum reclaim_figure_text {
+	RECLAIM_FIGURE_KEY = 0,	   /* JSON key of the value (monitor --json, record files) */
+	RECLAIM_FIGURE_LABEL,	   /* what people read: "Pages scanned by kswapd" */
+	RECLAIM_FIGURE_UNIT,	   /* of the value: "pages/s" */
+	RECLAIM_FIGURE_TOTAL_KEY,  /* JSON key of the total (sweep summary, report) */
+	RECLAIM_FIGURE_TOTAL_UNIT, /* "pages", "s" */
+	RECLAIM_FIGURE_COLUMN,	   /* table column: "SCAN_KSWAPD" */
+	RECLAIM_FIGURE_GROUP,	   /* monitor's heading over a group of columns: "pgscan/s" */
+	RECLAIM_FIGURE_HEADING,	   /* monitor's column heading: "kswapd" */
+	RECLAIM_FIGURE_METRIC,	   /* the Prometheus series that carries its source */
+	RECLAIM_FIGURE_HELP,	   /* that series' HELP */
+	_RECLAIM_FIGURE_TEXT_MAX
+};
+
+size_t reclaim_figure_count(void);
+const char *reclaim_figure_text(enum reclaim_figure figure, enum reclaim_figure_text what);
+enum reclaim_figure_kind reclaim_figure_kind(enum reclaim_figure figure);
+/* Its vmstat counters (RECLAIM_FIGURE_RATE), a name ending in '_' for a family; NULL past them. */
+const char *reclaim_figure_source(enum reclaim_figure figure, size_t idx);
+/* The Prometheus label that tells a family's members apart ("zone"), or NULL. */
+const char *reclaim_figure_family_label(enum reclaim_figure figure);
+/* Also measured per NUMA node. */
+bool reclaim_figure_per_node(enum reclaim_figure figure);
+/* Monitor's column width, and the decimals its total is shown with. */
+int reclaim_figure_width(enum reclaim_figure figure);
+int reclaim_figure_digits(enum reclaim_figure figure);
+/* Its metric is node_exporter's (node_*), not reclaimctl's. */
+bool reclaim_figure_by_node_exporter(enum reclaim_figure figure);
+/* The figure whose key or total key is @key, or the one vmstat counter @name is a source of;
+ * -ENOENT. */
+int reclaim_figure_find(const char *key);
+int reclaim_figure_of_counter(const char *name);
+/*
+ * The one computation of a figure from two samples: for the whole machine
+ * (@node < 0) or one node (reclaim_figure_per_node()). -ENOENT when a
+ * sample lacks its source (a kernel without the counter, without PSI).
+ */
+int reclaim_figure_value(const struct reclaim_sample *prev, const struct reclaim_sample *cur,
+			 int node, enum reclaim_figure figure, double *value);
+
+/* Totals of every figure over a run of samples, added interval by interval. */
+struct reclaim_totals;
+
+int reclaim_totals_new(struct reclaim_ctx *ctx, struct reclaim_totals **totals);
+struct reclaim_totals *reclaim_totals_ref(struct reclaim_totals *totals);
+struct reclaim_totals *reclaim_totals_unref(struct reclaim_totals *totals);
+int reclaim_totals_add(struct reclaim_totals *totals, const struct reclaim_sample *prev,
+		       const struct reclaim_sample *cur);
+/* -ENOENT when no interval had its source. */
+int reclaim_totals_get(const struct reclaim_totals *totals, enum reclaim_figure figure,
+		       double *total);
+/* The seconds the intervals added cover. */
+double reclaim_totals_seconds(const struct reclaim_totals *totals);
+
+/*
  * Delay accounting of tasks (taskstats over generic netlink): how long a
  * task waited in direct reclaim ("freepages"), on thrashing pages, on swap-in
  * and in compaction. The kernel counts only while kernel.task_delayacct is 1,

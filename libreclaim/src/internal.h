@@ -166,6 +166,13 @@ int reclaim_vmstat_parse(const char *text, struct reclaim_vmstat **vmstat, size_
 
 /* pressure.c */
 int reclaim_pressure_parse(const char *text, struct reclaim_pressure **pressure);
+/* Counters and PSI of a sample built from a recording: *@vs / *@p created on first use. */
+int reclaim_vmstat_append(struct reclaim_vmstat **vs, const char *name, uint64_t value);
+int reclaim_pressure_set(struct reclaim_pressure **p, enum reclaim_pressure_kind kind,
+			 double avg10, uint64_t total_us);
+/* rates.c: the increase of counter (or family) @name; node < 0: /proc/vmstat. */
+int reclaim_sample_delta(const struct reclaim_sample *prev, const struct reclaim_sample *cur,
+			 int node, const char *name, uint64_t *delta);
 
 /* knobs.c */
 /* 0 if @value is within the knob's range, else -ERANGE with the range in the message. */

@@ -104,6 +104,24 @@ RECLAIM_EXPORT struct reclaim_pressure *reclaim_pressure_unref(struct reclaim_pr
 	return NULL;
 }
 
+/* A recording's PSI line: an empty object first (@p NULL), then each kind set. */
+int reclaim_pressure_set(struct reclaim_pressure **p, enum reclaim_pressure_kind kind, double avg10,
+			 uint64_t total_us)
+{
+	if (kind != RECLAIM_PRESSURE_SOME && kind != RECLAIM_PRESSURE_FULL)
+		return -EINVAL;
+	if (!isnan(avg10) && !percent(avg10))
+		return -EINVAL;
+	if (!*p) {
+		*p = calloc(1, sizeof(**p));
+		if (!*p)
+			return -ENOMEM;
+		(*p)->refcount = 1;
+	}
+	(*p)->line[kind] = (struct psi_line){.present = true, .avg10 = avg10, .total_us = total_us};
+	return 0;
+}
+
 static const struct psi_line *psi(const struct reclaim_pressure *p, enum reclaim_pressure_kind k)
 {
 	static const struct psi_line none;

@@ -71,6 +71,17 @@ static int vmstat_delta(const struct reclaim_vmstat *a, const struct reclaim_vms
 	return found ? 0 : -ENOENT;
 }
 
+static struct reclaim_vmstat *node_vmstat(const struct reclaim_sample *smp, int node_id);
+
+int reclaim_sample_delta(const struct reclaim_sample *prev, const struct reclaim_sample *cur,
+			 int node, const char *name, uint64_t *delta)
+{
+	if (node < 0)
+		return vmstat_delta(reclaim_sample_vmstat(prev), reclaim_sample_vmstat(cur), name,
+				    delta);
+	return vmstat_delta(node_vmstat(prev, node), node_vmstat(cur, node), name, delta);
+}
+
 static int rate_of(const struct reclaim_sample *prev, const struct reclaim_sample *cur,
 		   const struct reclaim_vmstat *a, const struct reclaim_vmstat *b, const char *name,
 		   double *rate)

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -873,4 +874,85 @@ RECLAIM_EXPORT int reclaim_sample_node_cpu_busy(const struct reclaim_sample *pre
 	if (*percent > 100)
 		*percent = 100;
 	return 0;
+}
+
+/* ---- a sample built from a recording ---- */
+
+/* Thread CPU time of a built sample is kept in microseconds. */
+#define BUILT_HZ 1e6
+
+RECLAIM_EXPORT int reclaim_sample_new(struct reclaim_ctx *ctx, uint64_t monotonic_ns,
+				      uint64_t realtime_ns, struct reclaim_sample **ret)
+{
+	struct reclaim_sample *smp;
+
+	assert_return(ctx && ret, -EINVAL);
+	smp = calloc(1, sizeof(*smp));
+	if (!smp)
+		return -ENOMEM;
+	smp->refcount = 1;
+	smp->hz = BUILT_HZ;
+	smp->mono_ns = monotonic_ns;
+	smp->real_ns = realtime_ns;
+	*ret = smp;
+	return 0;
+}
+
+static struct reclaim_vmstat **node_slot(struct reclaim_sample *smp, int node_id)
+{
+	int *ids;
+	struct reclaim_vmstat **vs;
+
+	for (size_t i = 0; i < smp->nnodes; i++)
+		if (smp->node_ids[i] == node_id)
+			return &smp->node_vmstat[i];
+	ids = realloc(smp->node_ids, (smp->nnodes + 1) * sizeof(*ids));
+	if (!ids)
+		return NULL;
+	smp->node_ids = ids;
+	vs = realloc(smp->node_vmstat, (smp->nnodes + 1) * sizeof(*vs));
+	if (!vs)
+		return NULL;
+	smp->node_vmstat = vs;
+	ids[smp->nnodes] = node_id;
+	vs[smp->nnodes] = NULL;
+	return &vs[smp->nnodes++];
+}
+
+RECLAIM_EXPORT int reclaim_sample_add_counter(struct reclaim_sample *smp, int node_id,
+					      const char *name, uint64_t value)
+{
+	struct reclaim_vmstat **vs;
+
+	assert_return(smp && name, -EINVAL);
+	vs = node_id < 0 ? &smp->vmstat : node_slot(smp, node_id);
+	if (!vs)
+		return -ENOMEM;
+	return reclaim_vmstat_append(vs, name, value);
+}
+
+RECLAIM_EXPORT int reclaim_sample_add_kswapd(struct reclaim_sample *smp, pid_t pid,
+					     const char *name, int node_id, double cpu_seconds)
+{
+	struct sample_thread *t;
+
+	assert_return(smp && name && pid > 0, -EINVAL);
+	assert_return(isfinite(cpu_seconds) && cpu_seconds >= 0 && cpu_seconds < 1e12, -EINVAL);
+	t = realloc(smp->threads, (smp->nthreads + 1) * sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	smp->threads = t;
+	t = &t[smp->nthreads++];
+	*t = (struct sample_thread){
+	    .pid = pid, .node = node_id, .ticks = (uint64_t)(cpu_seconds * BUILT_HZ + 0.5)};
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	return 0;
+}
+
+RECLAIM_EXPORT int reclaim_sample_set_pressure(struct reclaim_sample *smp,
+					       enum reclaim_pressure_kind kind, double avg10,
+					       uint64_t total_us)
+{
+	assert_return(smp, -EINVAL);
+	return reclaim_pressure_set(&smp->pressure, kind, avg10, total_us);
 }

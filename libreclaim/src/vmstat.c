@@ -6,7 +6,7 @@
 
 struct reclaim_vmstat {
 	int refcount;
-	size_t count;
+	size_t count, alloc;
 	char **names;
 	uint64_t *values;
 };
@@ -94,11 +94,24 @@ static bool parse_line(const char *line, const char *end, size_t *name_len, uint
 	return p == end;
 }
 
+int reclaim_vmstat_append(struct reclaim_vmstat **vs, const char *name, uint64_t value)
+{
+	if (strlen(name) == 0 || strlen(name) > 127)
+		return -EINVAL;
+	if (!*vs) {
+		*vs = calloc(1, sizeof(**vs));
+		if (!*vs)
+			return -ENOMEM;
+		(*vs)->refcount = 1;
+	}
+	return vmstat_add(*vs, name, strlen(name), value, &(*vs)->alloc);
+}
+
 int reclaim_vmstat_parse(const char *text, struct reclaim_vmstat **ret, size_t *line_no)
 {
 	struct reclaim_vmstat *vs = calloc(1, sizeof(*vs));
 	const char *line = text;
-	size_t n = 0, alloc = 0;
+	size_t n = 0;
 
 	if (!vs)
 		return -ENOMEM;
@@ -122,7 +135,7 @@ int reclaim_vmstat_parse(const char *text, struct reclaim_vmstat **ret, size_t *
 		line = nl ? nl + 1 : end;
 		if (!reclaim_vmstat_is_reclaim_counter(name))
 			continue;
-		r = vmstat_add(vs, name, len, v, &alloc);
+		r = vmstat_add(vs, name, len, v, &vs->alloc);
 		if (r < 0) {
 			vmstat_free(vs);
 			return r;
