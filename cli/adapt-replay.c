@@ -20,20 +20,6 @@ static double number(const cJSON *o, const char *key, bool *has)
 	return *has ? v->valuedouble : 0;
 }
 
-static const struct {
-	const char *key;
-	enum reclaim_adapt_figure figure;
-} figures[] = {
-    {"allocstall", RECLAIM_ADAPT_ALLOCSTALL},
-    {"direct_reclaim_throttled", RECLAIM_ADAPT_THROTTLED},
-    {"pgscan_kswapd", RECLAIM_ADAPT_PGSCAN_KSWAPD},
-    {"pgscan_direct", RECLAIM_ADAPT_PGSCAN_DIRECT},
-    {"pgsteal_kswapd", RECLAIM_ADAPT_PGSTEAL_KSWAPD},
-    {"pgsteal_direct", RECLAIM_ADAPT_PGSTEAL_DIRECT},
-    {"psi_some_avg10", RECLAIM_ADAPT_PSI_SOME},
-    {"psi_full_avg10", RECLAIM_ADAPT_PSI_FULL},
-};
-
 /* A recorded sample as the controller's figures; -EINVAL for one it cannot take. */
 static int sample_of(struct reclaim_adapt_sample *s, const cJSON *o)
 {
@@ -42,11 +28,11 @@ static int sample_of(struct reclaim_adapt_sample *s, const cJSON *o)
 	double interval = number(o, "interval", &has);
 	int r = reclaim_adapt_sample_reset(s, has ? interval : 0);
 
-	for (size_t i = 0; r == 0 && i < sizeof(figures) / sizeof(figures[0]); i++) {
-		double v = number(o, figures[i].key, &has);
+	for (enum reclaim_figure f = 0; r == 0 && f < _RECLAIM_FIGURE_MAX; f++) {
+		double v = number(o, reclaim_figure_text(f, RECLAIM_FIGURE_KEY), &has);
 
-		if (has)
-			r = reclaim_adapt_sample_set(s, figures[i].figure, v);
+		if (has && reclaim_adapt_uses_figure(f) && f != RECLAIM_FIGURE_KSWAPD_CPU)
+			r = reclaim_adapt_sample_set_figure(s, f, v);
 	}
 	cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(o, "threads"))
 	{
@@ -172,13 +158,30 @@ static int replay_run(struct cli *cli, const struct run *run, struct reclaim_ada
 	return 0;
 }
 
+/* A figure the controller takes that the recording has neither recorded nor the sources of. */
+static int refuse_missing(const struct run *run)
+{
+	char *missing = run_missing(run, reclaim_adapt_uses_figure);
+	int r = 0;
+
+	if (missing)
+		r = fail(EXIT_FAILURE,
+			 "%s: neither recorded nor computable from its counters: %s: nothing to "
+			 "replay",
+			 run->file, missing);
+	free(missing);
+	return r;
+}
+
 int adapt_replay(struct cli *cli, const struct adapt_options *o)
 {
 	struct reclaim_adapt *adapt = NULL;
 	struct run run;
 	int r;
 
-	r = read_run(o->replay, &run);
+	r = read_run(cli, o->replay, &run);
+	if (r == 0)
+		r = refuse_missing(&run);
 	if (r == 0)
 		r = replay_new(cli, &run, o, &adapt);
 	if (r == 0)

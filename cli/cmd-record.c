@@ -15,9 +15,8 @@
 
 #include "reclaimctl.h"
 #include "record.h"
+#include "report.h"
 #include "sampling.h"
-
-#define RECORD_SCHEMA 1
 
 struct recorder {
 	struct cli *cli;
@@ -183,6 +182,10 @@ static int write_header(struct recorder *rec)
 		cJSON_AddItemToArray(a, cJSON_CreateNumber(reclaim_sample_node_id(rec->first, i)));
 	cJSON_AddItemToObject(o, "topology", json_topology(rec->cli->ctx));
 	cJSON_AddItemToObject(o, "knobs", json_knobs(rec->first));
+	a = cJSON_AddObjectToObject(o, "units");
+	for (enum reclaim_figure f = 0; f < _RECLAIM_FIGURE_MAX; f++)
+		cJSON_AddStringToObject(a, reclaim_figure_text(f, RECLAIM_FIGURE_KEY),
+					reclaim_figure_text(f, RECLAIM_FIGURE_UNIT));
 	return write_line(rec, o);
 }
 

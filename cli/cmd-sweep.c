@@ -560,37 +560,15 @@ static void take_metrics(struct sweep *s, struct sweep_run *r, const char *log)
 
 static void take_totals(struct sweep *s, struct sweep_run *r, double wall)
 {
-	static const struct {
-		enum figure_id fig;
-		enum run_total total;
-	} from_total[] = {
-	    {FIG_ALLOCSTALL, TOTAL_ALLOCSTALL},
-	    {FIG_PGSCAN_KSWAPD, TOTAL_PGSCAN_KSWAPD},
-	    {FIG_PGSCAN_DIRECT, TOTAL_PGSCAN_DIRECT},
-	    {FIG_THROTTLED, TOTAL_THROTTLED},
-	    {FIG_PSWPIN, TOTAL_PSWPIN},
-	    {FIG_PSWPOUT, TOTAL_PSWPOUT},
-	};
 	char *file = path_in(s, r->file);
 	struct run rec;
-	struct summary sum;
 
 	r->fig[FIG_WALL] = wall;
 	r->has[FIG_WALL] = wall >= 0;
-	if (read_run(file, &rec) == 0) {
-		summarize(&rec, &sum);
-		for (size_t t = 0; t < ARRAY_LEN(from_total); t++) {
-			r->has[from_total[t].fig] = sum.has[from_total[t].total];
-			r->fig[from_total[t].fig] = sum.total[from_total[t].total];
-		}
-		r->fig[FIG_KSWAPD_CPU] = sum.kswapd_seconds;
-		r->fig[FIG_KSWAPD_BUSIEST] = sum.kswapd_busiest_seconds;
-		r->has[FIG_KSWAPD_CPU] = r->has[FIG_KSWAPD_BUSIEST] = true;
-		r->has[FIG_PSI_SOME] = sum.has_some;
-		r->fig[FIG_PSI_SOME] = sum.some_seconds;
-		r->has[FIG_PSI_FULL] = sum.has_full;
-		r->fig[FIG_PSI_FULL] = sum.full_seconds;
-	}
+	if (read_run(s->cli, file, &rec) == 0)
+		for (enum reclaim_figure f = 0; f < _RECLAIM_FIGURE_MAX; f++)
+			r->has[FIG_CATALOGUE + f] =
+			    reclaim_totals_get(rec.totals, f, &r->fig[FIG_CATALOGUE + f]) == 0;
 	run_free(&rec);
 	free(file);
 }

@@ -147,33 +147,12 @@ static const struct metric_info {
 			 "the epoch (alert when it grows old)."},
 };
 
-/*
- * The counters of /proc/vmstat, as data: a name (or a prefix, ending in '_',
- * whose rest becomes the label @label) and its family, or NULL for what
- * node_exporter's vmstat collector already exports by default (as
- * node_vmstat_NAME). Counters not listed: reclaim_vmstat_NAME_total, with a
- * generic HELP.
- */
-static const struct counter_info {
-	const char *vmstat, *metric, *label, *help;
-} counter_infos[] = {
-    {"pgscan_kswapd", "reclaim_vmstat_pgscan_kswapd_total", NULL, "Pages scanned by kswapd"},
-    {"pgscan_direct", "reclaim_vmstat_pgscan_direct_total", NULL,
-     "Pages scanned by direct reclaim"},
-    {"pgsteal_kswapd", "reclaim_vmstat_pgsteal_kswapd_total", NULL, "Pages reclaimed by kswapd"},
-    {"pgsteal_direct", "reclaim_vmstat_pgsteal_direct_total", NULL,
-     "Pages reclaimed by direct reclaim"},
-    {"direct_reclaim_throttled", "reclaim_vmstat_direct_reclaim_throttled_total", NULL,
-     "Times a task waited because of vm.max_direct_reclaimers (the reclaim throttle)"},
-    {"pageoutrun", "reclaim_vmstat_pageoutrun_total", NULL, "Times kswapd ran a reclaim pass"},
-    {"pgrefill", "reclaim_vmstat_pgrefill_total", NULL,
-     "Pages moved from the active to the inactive lists"},
-    {"allocstall_", "reclaim_vmstat_allocstall_total", "zone",
-     "Allocations that entered direct reclaim, by zone"},
-    {"workingset_refault_", "reclaim_vmstat_workingset_refault_total", "type",
-     "Refaults of recently evicted pages, anon or file"},
-    {"pswpin", NULL, NULL, "node_vmstat_pswpin"},
-    {"pswpout", NULL, NULL, "node_vmstat_pswpout"},
+/* The HELP of the reclaim counters that are the source of no figure of the catalogue. */
+static const struct {
+	const char *vmstat, *help;
+} other_counters[] = {
+    {"pageoutrun", "Times kswapd ran a reclaim pass"},
+    {"pgrefill", "Pages moved from the active to the inactive lists"},
 };
 
 static void family_of(struct prom *p, enum metric m)
@@ -322,58 +301,67 @@ static void nodes(struct prom *p, const struct reclaim_topology *topo)
 	}
 }
 
-/* The entry of counter_infos for @name, or NULL. */
-static const struct counter_info *counter_info(const char *name)
+static const char *other_help(const char *name)
 {
-	for (size_t i = 0; i < ARRAY_LEN(counter_infos); i++) {
-		const char *v = counter_infos[i].vmstat;
-		size_t len = strlen(v);
-
-		if (v[len - 1] == '_' ? strncmp(name, v, len) == 0 && name[len]
-				      : strcmp(name, v) == 0)
-			return &counter_infos[i];
-	}
-	return NULL;
+	for (size_t i = 0; i < ARRAY_LEN(other_counters); i++)
+		if (strcmp(other_counters[i].vmstat, name) == 0)
+			return other_counters[i].help;
+	return "Reclaim counter";
 }
 
+/* Counter @i and those after it of family @f (allocstall_*): one metric, a label each. */
+static void family_counters(struct prom *p, const struct reclaim_vmstat *vs, size_t i,
+			    enum reclaim_figure f)
+{
+	const char *metric = reclaim_figure_text(f, RECLAIM_FIGURE_METRIC);
+	const char *source = reclaim_figure_source(f, 0);
+	char help[256];
+
+	snprintf(help, sizeof(help), "%s (/proc/vmstat %s*).",
+		 reclaim_figure_text(f, RECLAIM_FIGURE_HELP), source);
+	family(p, metric, "counter", help);
+	for (size_t j = i; j < reclaim_vmstat_count(vs); j++) {
+		const char *other = reclaim_vmstat_name(vs, j);
+
+		if (reclaim_figure_of_counter(other) == (int)f) {
+			const char *l[] = {reclaim_figure_family_label(f), other + strlen(source),
+					   NULL};
+
+			sample_u64(p, metric, l, reclaim_vmstat_value(vs, j));
+		}
+	}
+}
+
+/* Counter @i: named for the figure it is the source of, or reclaim_vmstat_NAME_total. */
 static void counters(struct prom *p, const struct reclaim_vmstat *vs)
 {
 	size_t n = vs ? reclaim_vmstat_count(vs) : 0;
 
 	for (size_t i = 0; i < n; i++) {
 		const char *name = reclaim_vmstat_name(vs, i);
-		const struct counter_info *c = counter_info(name);
+		int f = reclaim_figure_of_counter(name);
 		char metric[160], help[256];
+		bool first = true;
 
-		if (c && !c->metric)
+		if (f >= 0 && reclaim_figure_by_node_exporter(f))
 			continue;
-		if (c && c->label) {
+		if (f >= 0 && reclaim_figure_family_label(f) &&
+		    name[strlen(reclaim_figure_source(f, 0)) - 1] == '_') {
 			/* a family of several counters: once, at the first of them */
-			bool first = true;
-
 			for (size_t j = 0; j < i && first; j++)
-				first = counter_info(reclaim_vmstat_name(vs, j)) != c;
-			if (!first)
-				continue;
-			snprintf(help, sizeof(help), "%s (/proc/vmstat %s*).", c->help, c->vmstat);
-			family(p, c->metric, "counter", help);
-			for (size_t j = i; j < n; j++) {
-				const char *other = reclaim_vmstat_name(vs, j);
-
-				if (counter_info(other) == c) {
-					const char *l[] = {c->label, other + strlen(c->vmstat),
-							   NULL};
-
-					sample_u64(p, c->metric, l, reclaim_vmstat_value(vs, j));
-				}
-			}
+				first = reclaim_figure_of_counter(reclaim_vmstat_name(vs, j)) != f;
+			if (first)
+				family_counters(p, vs, i, f);
 			continue;
 		}
 		snprintf(metric, sizeof(metric), "reclaim_vmstat_%s_total", name);
 		snprintf(help, sizeof(help), "%s (/proc/vmstat %s).",
-			 c ? c->help : "Reclaim counter", name);
-		family(p, c ? c->metric : metric, "counter", help);
-		sample_u64(p, c ? c->metric : metric, NULL, reclaim_vmstat_value(vs, i));
+			 f >= 0 ? reclaim_figure_text(f, RECLAIM_FIGURE_HELP) : other_help(name),
+			 name);
+		family(p, f >= 0 ? reclaim_figure_text(f, RECLAIM_FIGURE_METRIC) : metric,
+		       "counter", help);
+		sample_u64(p, f >= 0 ? reclaim_figure_text(f, RECLAIM_FIGURE_METRIC) : metric, NULL,
+			   reclaim_vmstat_value(vs, i));
 	}
 }
 

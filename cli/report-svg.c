@@ -113,8 +113,8 @@ size_t chart_series(const struct chart *chart, const struct run *run, struct ser
 	size_t n = 0;
 
 	/* the rate series exist (possibly empty) so that the legend is stable */
-	for (int k = 0; !chart->threads && k < 2 && chart->keys[k]; k++)
-		series_get(&all, &n, chart->keys[k]);
+	for (int k = 0; !chart->threads && k < 2; k++)
+		series_get(&all, &n, reclaim_figure_text(chart->figures[k], RECLAIM_FIGURE_KEY));
 	for (size_t i = 0; i < run->nsamples; i++) {
 		const cJSON *s = run->samples[i];
 		double t, v;
@@ -125,8 +125,9 @@ size_t chart_series(const struct chart *chart, const struct run *run, struct ser
 			thread_points(&all, &n, s, t);
 			continue;
 		}
-		for (int k = 0; k < 2 && chart->keys[k]; k++)
-			if (number(s, chart->keys[k], &v))
+		for (int k = 0; k < 2; k++)
+			if (number(s, reclaim_figure_text(chart->figures[k], RECLAIM_FIGURE_KEY),
+				   &v))
 				series_add(&all[k], t, v);
 	}
 	*out = all;
@@ -257,7 +258,8 @@ static void legend(FILE *out, const struct chart *chart, const struct series *s,
 		int w;
 
 		for (int k = 0; !chart->threads && k < 2; k++)
-			if (chart->keys[k] && strcmp(chart->keys[k], name) == 0)
+			if (strcmp(reclaim_figure_text(chart->figures[k], RECLAIM_FIGURE_KEY),
+				   name) == 0)
 				name = chart->names[k];
 		w = 24 + 7 * (int)strlen(name);
 		if (x + w > WIDTH - RIGHT && x > LEFT + 8) {

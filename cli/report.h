@@ -7,6 +7,12 @@
 #include <stdio.h>
 
 #include <cjson/cJSON.h>
+#include <reclaim.h>
+
+struct cli;
+
+/* The version of the record format record writes, and the newest the reader reads. */
+#define RECORD_SCHEMA 1
 
 struct point {
 	double t, v;
@@ -32,21 +38,34 @@ struct run {
 	size_t nevents;
 	struct event *events;
 	double duration;
+	struct reclaim_totals *totals; /* of every figure over the run */
+	/* neither recorded nor computable from what the recording holds, in any sample */
+	bool missing[_RECLAIM_FIGURE_MAX];
 };
 
 /*
- * Reads a recording whole, refusing numbers no recording holds; 0 or an
- * exit status (the error printed). Also adapt --replay's reader.
+ * recording.c: reads a recording whole, refusing numbers no recording
+ * holds and a newer record format; every sample gets the figures it has
+ * the sources of. 0 or an exit status (the error printed). Also sweep's
+ * and adapt --replay's reader.
  */
-int read_run(const char *file, struct run *run);
+int read_run(struct cli *cli, const char *file, struct run *run);
 void run_free(struct run *run);
+/* The keys of the figures @run misses (of those @wanted accepts; NULL: all), "a, b"; NULL if none.
+ */
+char *run_missing(const struct run *run, bool (*wanted)(enum reclaim_figure f));
+/* A string or a number of a recorded line, NULL or @def if it has none. */
+const char *string_of(const cJSON *o, const char *key);
+double number_of(const cJSON *o, const char *key, double def);
+/* A recorded knob value: the number, or "none". */
+void format_knob_value(char *buf, size_t size, const cJSON *v);
 
 /* A chart: the same one is drawn for every run, on one scale, side by side. */
 struct chart {
 	const char *id, *title, *unit;
-	bool threads;	      /* one series per kswapd thread */
-	const char *keys[2];  /* sample keys of the series */
-	const char *names[2]; /* their legend names */
+	bool threads;			/* one series per kswapd thread */
+	enum reclaim_figure figures[2]; /* the series, unless threads */
+	const char *names[2];		/* their legend names */
 };
 
 /* The series of @chart in @run; free with series_free(). */
@@ -57,32 +76,6 @@ void svg_chart(FILE *out, const struct chart *chart, const struct run *run, size
 	       double tmax, double vmax);
 /* Writes @s with &, <, >, " escaped. */
 void html_text(FILE *out, const char *s);
-
-/* Totals over a run, in the order of the report's summary rows. */
-enum run_total {
-	TOTAL_PGSCAN_KSWAPD,
-	TOTAL_PGSCAN_DIRECT,
-	TOTAL_PGSTEAL_KSWAPD,
-	TOTAL_PGSTEAL_DIRECT,
-	TOTAL_ALLOCSTALL,
-	TOTAL_THROTTLED,
-	TOTAL_PSWPIN,
-	TOTAL_PSWPOUT,
-	TOTAL_REFAULT,
-	NRUN_TOTALS
-};
-
-struct summary {
-	bool has[NRUN_TOTALS];
-	double total[NRUN_TOTALS]; /* the sum of the counters' deltas */
-	double kswapd_seconds, kswapd_peak;
-	double kswapd_busiest_seconds; /* the CPU time of the busiest kswapd thread */
-	bool has_some, has_full;
-	double some_seconds, full_seconds;
-};
-
-/* The totals of @run: what the summary table of the report shows. */
-void summarize(const struct run *run, struct summary *s);
 
 /* What a command adds to the report: a section written before the summary table. */
 struct report_extra {

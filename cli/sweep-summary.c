@@ -15,21 +15,6 @@
 #include "sampling.h"
 #include "sweep.h"
 
-const struct sweep_figure sweep_figures[NFIGS] = {
-    [FIG_WALL] = {"wall_seconds", "WALL", "Wall time (s)", 2},
-    [FIG_ALLOCSTALL] = {"allocstall", "DIRECT", "Direct reclaims", 0},
-    [FIG_PGSCAN_KSWAPD] = {"pgscan_kswapd", "SCAN_KSWAPD", "Pages scanned by kswapd", 0},
-    [FIG_PGSCAN_DIRECT] = {"pgscan_direct", "SCAN_DIRECT", "Pages scanned directly", 0},
-    [FIG_KSWAPD_CPU] = {"kswapd_cpu_seconds", "KSWAPD_CPU", "kswapd CPU, all threads (s)", 2},
-    [FIG_KSWAPD_BUSIEST] = {"kswapd_busiest_cpu_seconds", "KSWAPD_MAX",
-			    "kswapd CPU, busiest thread (s)", 2},
-    [FIG_THROTTLED] = {"direct_reclaim_throttled", "THROTTLED", "Throttled waits", 0},
-    [FIG_PSI_SOME] = {"psi_some_seconds", "PSI_SOME", "PSI some (s)", 2},
-    [FIG_PSI_FULL] = {"psi_full_seconds", "PSI_FULL", "PSI full (s)", 2},
-    [FIG_PSWPIN] = {"pswpin", "SWAPIN", "Pages swapped in", 0},
-    [FIG_PSWPOUT] = {"pswpout", "SWAPOUT", "Pages swapped out", 0},
-};
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -116,6 +101,14 @@ static cJSON *summary_json(const struct sweep *s, int sig)
 	for (size_t i = 0; i < s->nmetrics; i++)
 		cJSON_AddItemToArray(a, cJSON_CreateString(s->metrics[i].name));
 	cJSON_AddStringToObject(root, "ratio_of", fig_key(s, primary(s)));
+	o = cJSON_AddObjectToObject(root, "units");
+	for (size_t k = 0; k < nfigs(s); k++)
+		cJSON_AddItemToObject(o, fig_key(s, k),
+				      k == FIG_WALL ? cJSON_CreateString("s")
+				      : k < NFIGS
+					  ? cJSON_CreateString(reclaim_figure_text(
+						k - FIG_CATALOGUE, RECLAIM_FIGURE_TOTAL_UNIT))
+					  : cJSON_CreateNull());
 	cJSON_AddBoolToObject(root, "complete", s->done == s->nruns && !sig);
 	if (sig)
 		cJSON_AddStringToObject(root, "interrupted", sigabbrev_np(sig));
@@ -240,7 +233,8 @@ void format_figure(char *buf, size_t size, size_t f, double v)
 	int u = 0;
 
 	if (f < NFIGS) {
-		snprintf(buf, size, "%.*f", sweep_figures[f].digits, v);
+		snprintf(buf, size, "%.*f",
+			 f == FIG_WALL ? 2 : reclaim_figure_digits(f - FIG_CATALOGUE), v);
 		return;
 	}
 	while (fabs(v) >= 1000 && u < 6) {
@@ -255,7 +249,28 @@ void format_figure(char *buf, size_t size, size_t f, double v)
 
 static const char *fig_column(const struct sweep *s, size_t f)
 {
-	return f < NFIGS ? sweep_figures[f].column : s->metrics[f - NFIGS].name;
+	if (f == FIG_WALL)
+		return "WALL";
+	if (f < NFIGS)
+		return reclaim_figure_text(f - FIG_CATALOGUE, RECLAIM_FIGURE_COLUMN);
+	return s->metrics[f - NFIGS].name;
+}
+
+/* What the report's table heads a figure's column with: its label and unit. */
+static void html_fig_label(FILE *out, const struct sweep *s, size_t f)
+{
+	if (f == FIG_WALL) {
+		html_text(out, "Wall time (s)");
+	} else if (f < NFIGS) {
+		enum reclaim_figure fig = f - FIG_CATALOGUE;
+
+		html_text(out, reclaim_figure_text(fig, RECLAIM_FIGURE_LABEL));
+		fputs(" (", out);
+		html_text(out, reclaim_figure_text(fig, RECLAIM_FIGURE_TOTAL_UNIT));
+		fputs(")", out);
+	} else {
+		html_text(out, s->metrics[f - NFIGS].name);
+	}
 }
 
 /* The columns of the printed table, in order: the wall time, the metrics, then the rest. */
@@ -362,7 +377,7 @@ static void html_section(FILE *out, void *data)
 		size_t f = column_fig(s, col);
 
 		fprintf(out, "<th scope=\"col\" data-key=\"%s\">", fig_key(s, f));
-		html_text(out, f < NFIGS ? sweep_figures[f].label : s->metrics[f - NFIGS].name);
+		html_fig_label(out, s, f);
 		fputs("</th>", out);
 	}
 	fputs("</tr>\n", out);
@@ -453,7 +468,7 @@ static int write_html_report(struct sweep *s)
 				continue;
 			file = path_in(s, s->runs[i].file);
 
-			r = read_run(file, &runs[n]);
+			r = read_run(s->cli, file, &runs[n]);
 			/* the name in the page: the file in DIR, the page's neighbour */
 			free(file);
 			runs[n].file = s->runs[i].file;

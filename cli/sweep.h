@@ -44,27 +44,12 @@ static inline const char *run_state_name(enum run_state state)
 	return names[state];
 }
 
-/* The figures of the summary: the command's wall time, its metrics, the report's totals. */
-enum figure_id {
-	FIG_WALL,
-	FIG_ALLOCSTALL,
-	FIG_PGSCAN_KSWAPD,
-	FIG_PGSCAN_DIRECT,
-	FIG_KSWAPD_CPU,
-	FIG_KSWAPD_BUSIEST,
-	FIG_THROTTLED,
-	FIG_PSI_SOME,
-	FIG_PSI_FULL,
-	FIG_PSWPIN,
-	FIG_PSWPOUT,
-	NFIGS
-};
-
-struct sweep_figure {
-	const char *key, *column, *label;
-	int digits; /* in the tables */
-};
-extern const struct sweep_figure sweep_figures[NFIGS];
+/*
+ * The figures of the summary: the command's wall time, the catalogue's
+ * totals over the run's recording (FIG_CATALOGUE + enum reclaim_figure),
+ * then the --metric values.
+ */
+enum { FIG_WALL = 0, FIG_CATALOGUE = 1, NFIGS = FIG_CATALOGUE + _RECLAIM_FIGURE_MAX };
 
 struct sweep_run {
 	size_t combo, rep;
@@ -115,7 +100,11 @@ static inline size_t nfigs(const struct sweep *s)
 
 static inline const char *fig_key(const struct sweep *s, size_t f)
 {
-	return f < NFIGS ? sweep_figures[f].key : s->metrics[f - NFIGS].name;
+	if (f == FIG_WALL)
+		return "wall_seconds";
+	if (f < NFIGS)
+		return reclaim_figure_text(f - FIG_CATALOGUE, RECLAIM_FIGURE_TOTAL_KEY);
+	return s->metrics[f - NFIGS].name;
 }
 
 /* The value of axis @a in combination @c: the first axis varies slowest. */

@@ -710,6 +710,7 @@ enum reclaim_figure_text {
 	RECLAIM_FIGURE_HEADING,	   /* monitor's column heading: "kswapd" */
 	RECLAIM_FIGURE_METRIC,	   /* the Prometheus series that carries its source */
 	RECLAIM_FIGURE_HELP,	   /* that series' HELP */
+	RECLAIM_FIGURE_ORIGIN,	   /* where it is read: "/proc/vmstat pgscan_kswapd" */
 	_RECLAIM_FIGURE_TEXT_MAX
 };
 
@@ -1087,6 +1088,14 @@ int reclaim_adapt_state_save(struct reclaim_ctx *ctx, pid_t pid, int64_t baselin
 int reclaim_adapt_state_load(struct reclaim_ctx *ctx, pid_t *pid, int64_t *baseline,
 			     int64_t *threads);
 int reclaim_adapt_state_remove(struct reclaim_ctx *ctx);
+/*
+ * The catalogue's figures the controller takes (reclaim_figure_*()): set
+ * one with reclaim_adapt_sample_set_figure() (-EOPNOTSUPP for another),
+ * except RECLAIM_FIGURE_KSWAPD_CPU, which comes per thread.
+ */
+bool reclaim_adapt_uses_figure(enum reclaim_figure figure);
+int reclaim_adapt_sample_set_figure(struct reclaim_adapt_sample *sample, enum reclaim_figure figure,
+				    double value);
 /* Resets @sample to the figures between two samples of a sampler (RECLAIM_SAMPLER_CPUS for the
  * nodes' CPUs); without @prev, the first sample. The knob is not set. */
 int reclaim_adapt_sample_fill(struct reclaim_adapt_sample *sample,

@@ -664,28 +664,32 @@ RECLAIM_EXPORT int reclaim_adapt_step(struct reclaim_adapt *a, const struct recl
 
 /* ---- figures from two samples of a sampler ---- */
 
-static const struct {
-	enum reclaim_adapt_figure figure;
-	const char *counter;
-} rates[] = {
-    {RECLAIM_ADAPT_ALLOCSTALL, "allocstall_"},
-    {RECLAIM_ADAPT_THROTTLED, "direct_reclaim_throttled"},
-    {RECLAIM_ADAPT_PGSCAN_KSWAPD, "pgscan_kswapd"},
-    {RECLAIM_ADAPT_PGSCAN_DIRECT, "pgscan_direct"},
-    {RECLAIM_ADAPT_PGSTEAL_KSWAPD, "pgsteal_kswapd"},
-    {RECLAIM_ADAPT_PGSTEAL_DIRECT, "pgsteal_direct"},
+/* The controller's figure of each of the catalogue's it takes, + 1; 0: one it does not take. */
+static const int adapt_figure[_RECLAIM_FIGURE_MAX] = {
+    [RECLAIM_FIGURE_ALLOCSTALL] = RECLAIM_ADAPT_ALLOCSTALL + 1,
+    [RECLAIM_FIGURE_THROTTLED] = RECLAIM_ADAPT_THROTTLED + 1,
+    [RECLAIM_FIGURE_PGSCAN_KSWAPD] = RECLAIM_ADAPT_PGSCAN_KSWAPD + 1,
+    [RECLAIM_FIGURE_PGSCAN_DIRECT] = RECLAIM_ADAPT_PGSCAN_DIRECT + 1,
+    [RECLAIM_FIGURE_PGSTEAL_KSWAPD] = RECLAIM_ADAPT_PGSTEAL_KSWAPD + 1,
+    [RECLAIM_FIGURE_PGSTEAL_DIRECT] = RECLAIM_ADAPT_PGSTEAL_DIRECT + 1,
+    [RECLAIM_FIGURE_PSI_SOME] = RECLAIM_ADAPT_PSI_SOME + 1,
+    [RECLAIM_FIGURE_PSI_FULL] = RECLAIM_ADAPT_PSI_FULL + 1,
 };
 
-static void fill_pressure(struct reclaim_adapt_sample *s, const struct reclaim_sample *cur)
+RECLAIM_EXPORT bool reclaim_adapt_uses_figure(enum reclaim_figure f)
 {
-	struct reclaim_pressure *p = reclaim_sample_pressure(cur);
+	assert_return((unsigned int)f < _RECLAIM_FIGURE_MAX, false);
+	/* the threads' CPU use comes per thread: reclaim_adapt_sample_add_thread() */
+	return adapt_figure[f] || f == RECLAIM_FIGURE_KSWAPD_CPU;
+}
 
-	if (p && reclaim_pressure_has(p, RECLAIM_PRESSURE_SOME))
-		reclaim_adapt_sample_set(s, RECLAIM_ADAPT_PSI_SOME,
-					 reclaim_pressure_avg10(p, RECLAIM_PRESSURE_SOME));
-	if (p && reclaim_pressure_has(p, RECLAIM_PRESSURE_FULL))
-		reclaim_adapt_sample_set(s, RECLAIM_ADAPT_PSI_FULL,
-					 reclaim_pressure_avg10(p, RECLAIM_PRESSURE_FULL));
+RECLAIM_EXPORT int reclaim_adapt_sample_set_figure(struct reclaim_adapt_sample *s,
+						   enum reclaim_figure f, double value)
+{
+	assert_return(s && (unsigned int)f < _RECLAIM_FIGURE_MAX, -EINVAL);
+	if (!adapt_figure[f])
+		return -EOPNOTSUPP;
+	return reclaim_adapt_sample_set(s, (enum reclaim_adapt_figure)(adapt_figure[f] - 1), value);
 }
 
 static int fill_threads(struct reclaim_adapt_sample *s, const struct reclaim_sample *prev,
@@ -722,13 +726,12 @@ RECLAIM_EXPORT int reclaim_adapt_sample_fill(struct reclaim_adapt_sample *s,
 	r = reclaim_adapt_sample_reset(s, prev ? reclaim_sample_interval(prev, cur) : 0);
 	if (r < 0 || !prev)
 		return r;
-	for (size_t i = 0; i < ARRAY_SIZE(rates); i++) {
-		double rate;
+	for (enum reclaim_figure f = 0; f < _RECLAIM_FIGURE_MAX; f++) {
+		double v;
 
-		if (reclaim_sample_rate(prev, cur, rates[i].counter, &rate) == 0 &&
-		    valid_figure(rate))
-			reclaim_adapt_sample_set(s, rates[i].figure, rate);
+		if (adapt_figure[f] && reclaim_figure_value(prev, cur, -1, f, &v) == 0 &&
+		    valid_figure(v))
+			reclaim_adapt_sample_set_figure(s, f, v);
 	}
-	fill_pressure(s, cur);
 	return fill_threads(s, prev, cur);
 }
