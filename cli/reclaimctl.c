@@ -26,8 +26,15 @@ static const struct command *const commands[] = {
     &cmd_record,
     &cmd_report,
     &cmd_sweep,
+    &cmd_figures,
 };
 /* clang-format on */
+
+const struct command *const *command_table(size_t *n)
+{
+	*n = sizeof(commands) / sizeof(commands[0]);
+	return commands;
+}
 
 static const struct command *find_command(const char *name)
 {

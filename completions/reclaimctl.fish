@@ -20,6 +20,7 @@ function __reclaimctl_commands
         record 'Record rates, kswapd CPU, pressure and knobs into a file' \
         report 'Render recorded runs as one HTML page with charts' \
         sweep 'Run a workload under each knob value, record each run, compare them' \
+        figures 'List the figures monitor, record, report and sweep measure' \
         check 'Find sysctl files that set the knobs, and what wins at boot' \
         preset 'List, show, compare and apply presets of knob values' \
         restore 'Undo the last change, or every change since boot' \
@@ -128,7 +129,7 @@ complete -c reclaimctl -n 'not __reclaimctl_needs_command; and not __reclaimctl_
 # -o completes the columns the command's --help lists.
 function __reclaimctl_table
     set -l w (__reclaimctl_words)
-    set -q w[1]; and contains -- $w[1] status threads swap autotune preset history check stalls
+    set -q w[1]; and contains -- $w[1] status threads swap autotune preset history check stalls figures
     or return 1
     not contains -- priority $w; and not contains -- apply $w; and not contains -- diff $w
 end
@@ -232,7 +233,7 @@ complete -c reclaimctl -n '__reclaimctl_using autotune; and __reclaimctl_seen a 
 complete -c reclaimctl -n '__reclaimctl_using autotune; and __reclaimctl_seen a apply' -s f -l force -d 'Also set knobs that a sysctl file sets'
 complete -c reclaimctl -n '__reclaimctl_using autotune' -s e -l explain -d 'The reason for each value, under its row'
 
-# restore, boot; history has the common options only
+# restore, boot; history and figures have the common options only
 complete -c reclaimctl -n '__reclaimctl_using restore' -s b -l boot -d "Put back every knob's value from before the first change"
 complete -c reclaimctl -n '__reclaimctl_using restore' -l dry-run -d 'Show what would be restored without writing it'
 complete -c reclaimctl -n '__reclaimctl_using boot' -l dry-run -d 'Show what would change without writing it'

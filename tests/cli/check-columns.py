@@ -79,6 +79,7 @@ RUNS = {
     "preset show": (P, ["preset", "show", "balanced"], ["preset", "show", "balanced", "--json"]),
     "history": (P, ["history"], ["history", "--json"]),
     "check": (U, ["check"], ["check", "--json"]),
+    "figures": (P, ["figures"], ["figures", "--json"]),
 }
 # where the rows of "status rings" are: under the "swap" key of status
 JSON_PREFIX = {"status rings": "swap.", "status devices": "swap."}

@@ -38,14 +38,11 @@ static cJSON *dump_table(const struct coltable *ct)
 
 int main(void)
 {
-	static const struct command *const commands[] = {
-	    &cmd_status,  &cmd_get,	&cmd_set,     &cmd_threads, &cmd_swap, &cmd_autotune,
-	    &cmd_preset,  &cmd_restore, &cmd_history, &cmd_check,   &cmd_boot, &cmd_adapt,
-	    &cmd_monitor, &cmd_stalls,	&cmd_record,  &cmd_report,
-	};
+	size_t n;
+	const struct command *const *commands = command_table(&n);
 	cJSON *root = cJSON_CreateObject();
 
-	for (size_t i = 0; i < ARRAY_LEN(commands); i++) {
+	for (size_t i = 0; i < n; i++) {
 		cJSON *a;
 
 		if (!commands[i]->tables)

@@ -171,7 +171,7 @@ else
 	result fail "syntax ($shell -n)" "$out"
 fi
 
-commands='adapt autotune boot check get help history monitor preset record report restore set stalls status swap sweep threads'
+commands='adapt autotune boot check figures get help history monitor preset record report restore set stalls status swap sweep threads'
 knobs='kswapd_threads max_direct_reclaimers swap_round_robin_quota_kb swappiness
 watermark_scale_factor watermark_boost_factor min_free_kbytes zone_reclaim_mode
 threads throttle swap-quota'
