@@ -1048,6 +1048,11 @@ double reclaim_adapt_get_param(const struct reclaim_adapt *adapt, enum reclaim_a
 /* -ERANGE if the current value would be outside the bounds, or min > max. */
 int reclaim_adapt_set_min(struct reclaim_adapt *adapt, int64_t min);
 int reclaim_adapt_set_max(struct reclaim_adapt *adapt, int64_t max);
+/*
+ * Both bounds as an administrator gives them, 0 for the default of either:
+ * a @min above the default max raises that max to it; a @max given is kept.
+ */
+int reclaim_adapt_set_bounds(struct reclaim_adapt *adapt, int64_t min, int64_t max);
 int64_t reclaim_adapt_min(const struct reclaim_adapt *adapt);
 int64_t reclaim_adapt_max(const struct reclaim_adapt *adapt);
 

@@ -256,6 +256,21 @@ RECLAIM_EXPORT int reclaim_adapt_set_max(struct reclaim_adapt *a, int64_t max)
 	return r;
 }
 
+RECLAIM_EXPORT int reclaim_adapt_set_bounds(struct reclaim_adapt *a, int64_t min, int64_t max)
+{
+	int r = 0;
+
+	assert_return(a && min >= 0 && max >= 0, -EINVAL);
+	if (max)
+		r = reclaim_adapt_set_max(a, max);
+	/* a min above the default most threads raises it; a max given does not move */
+	else if (min > a->max)
+		r = reclaim_adapt_set_max(a, min);
+	if (r == 0 && min)
+		r = reclaim_adapt_set_min(a, min);
+	return r;
+}
+
 RECLAIM_EXPORT int64_t reclaim_adapt_min(const struct reclaim_adapt *a)
 {
 	assert_return(a, -EINVAL);
