@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* reclaimctl adapt: the live daemon (cmd-adapt.c) and the replay of a recording (adapt-replay.c).
+/*
+ * reclaimctl adapt: the live daemon (cmd-adapt.c) and the replay of a
+ * recording (adapt-replay.c), and what they share (adapt-controller.c).
  */
 #ifndef RECLAIMCTL_ADAPT_H
 #define RECLAIMCTL_ADAPT_H
@@ -20,7 +22,7 @@ struct adapt_options {
 	bool *param_set; /* given on the command line */
 };
 
-/* Applies the options' thresholds and bounds to @adapt; 0 or an exit status. */
+/* adapt-controller.c: the options' thresholds and bounds to @adapt; 0 or an exit status. */
 int adapt_configure(struct cli *cli, struct reclaim_adapt *adapt, const struct adapt_options *o);
 
 /*

@@ -62,37 +62,6 @@ struct daemon {
 
 /* ---- output ---- */
 
-void adapt_print(struct cli *cli, double elapsed, const char *time, int64_t old, int64_t new,
-		 const char *reason, bool dry_run)
-{
-	if (cli->json) {
-		cJSON *o = cJSON_CreateObject();
-		char *text;
-
-		cJSON_AddNumberToObject(o, "elapsed", round_to(elapsed, 3));
-		if (time)
-			cJSON_AddStringToObject(o, "time", time);
-		cJSON_AddNumberToObject(o, "old", (double)old);
-		cJSON_AddNumberToObject(o, "new", (double)new);
-		cJSON_AddStringToObject(o, "reason", reason);
-		if (dry_run)
-			cJSON_AddBoolToObject(o, "dry_run", true);
-		text = cJSON_PrintUnformatted(o);
-		if (!text)
-			abort();
-		puts(text);
-		free(text);
-		cJSON_Delete(o);
-	} else if (time) {
-		printf("%s kswapd_threads %lld -> %lld%s: %s\n", time, (long long)old,
-		       (long long)new, dry_run ? " (dry run)" : "", reason);
-	} else {
-		printf("%+8.1f s  kswapd_threads %lld -> %lld: %s\n", elapsed, (long long)old,
-		       (long long)new, reason);
-	}
-	fflush(stdout);
-}
-
 static void clock_text(char *buf, size_t size)
 {
 	time_t now = time(NULL);
@@ -130,25 +99,6 @@ static void notify_status(const struct daemon *d)
 		   (long long)reclaim_adapt_threads(d->adapt),
 		   (long long)reclaim_adapt_min(d->adapt), (long long)reclaim_adapt_max(d->adapt),
 		   d->o->dry_run ? ", dry run" : "", reclaim_adapt_reason(d->adapt));
-}
-
-/* ---- options ---- */
-
-int adapt_configure(struct cli *cli, struct reclaim_adapt *adapt, const struct adapt_options *o)
-{
-	for (size_t i = 0; i < o->nparams; i++)
-		if (o->param_set[i] &&
-		    reclaim_adapt_set_param(adapt, (enum reclaim_adapt_param)i, o->param[i]) < 0)
-			return lib_fail(cli, EXIT_USAGE, "adapt");
-	if (o->max && reclaim_adapt_set_max(adapt, o->max) < 0)
-		return lib_fail(cli, EXIT_USAGE, "adapt");
-	/* a --min above the default most threads raises it; a --max given does not move */
-	if (!o->max && o->min > reclaim_adapt_max(adapt) &&
-	    reclaim_adapt_set_max(adapt, o->min) < 0)
-		return lib_fail(cli, EXIT_USAGE, "adapt");
-	if (o->min && reclaim_adapt_set_min(adapt, o->min) < 0)
-		return lib_fail(cli, EXIT_USAGE, "adapt");
-	return 0;
 }
 
 /* ---- writing ---- */

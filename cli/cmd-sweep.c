@@ -590,7 +590,8 @@ static void announce_undo(struct sweep *s)
 static int one_run(struct sweep *s, size_t i)
 {
 	struct sweep_run *r = &s->runs[i];
-	struct record_run rec = {.interval = s->interval, .command = s->command};
+	struct record_run rec = {
+	    .interval = s->interval, .command = s->command, .forward_sigint = true};
 	struct reclaim_request *req = NULL;
 	struct reclaim_eval *e = NULL;
 	char *log = path_in(s, r->log), *file = path_in(s, r->file);

@@ -9,6 +9,8 @@
 #include <cjson/cJSON.h>
 #include <reclaim.h>
 
+#include "clock.h"
+
 /* The figures between two samples (the catalogue's, reclaim_figure_*()), and what goes with them.
  */
 struct row {
@@ -35,21 +37,6 @@ void row_add_json(cJSON *o, const struct row *r, int node, const struct reclaim_
 /* A figure of a row is shown: a node's row shows the per-node figures only. */
 bool row_shows(enum reclaim_figure f, int node);
 
-/* Seconds as "1", "0.5", "2m", "1h"; false if not a positive number. */
-bool parse_seconds(const char *s, bool units, double *secs);
-/* --interval of @cmd: at least 0.01 s; 0, or the usage error's exit status. */
-int parse_interval(const char *cmd, const char *arg, double *interval);
-/* A positive integer, false if not. */
-bool parse_count(const char *s, long *n);
-/* Sleeps until @deadline_ns of CLOCK_MONOTONIC; false if a signal woke it first. */
-bool sleep_until(uint64_t deadline_ns);
-uint64_t monotonic_ns(void);
-/*
- * The tick to sleep until next, start + tick * step: @tick, or, when that is
- * already past (the machine stalled), the next one in the future: missed
- * ticks are skipped, not made up with samples in a row.
- */
-uint64_t next_tick(uint64_t start, uint64_t step, uint64_t tick);
 /* A JSON number, or null for NAN. */
 cJSON *json_number_or_null(bool has, double v);
 /* Rounds to @digits decimals, so that JSON output stays short. */

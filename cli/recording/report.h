@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* reclaimctl report: recorded runs (cmd-report.c) and their SVG charts (report-svg.c). */
+/* The recording pipeline: the reader (reader.c), the report page (report-html.c) and its SVG charts
+ * (report-svg.c). */
 #ifndef RECLAIMCTL_REPORT_H
 #define RECLAIMCTL_REPORT_H
 

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * What both modes of reclaimctl adapt, the live daemon (cmd-adapt.c) and
+ * the replay of a recording (adapt-replay.c), do with the controller: set
+ * it up from the command line and print its decisions.
+ */
+#include <stdlib.h>
+
+#include "adapt.h"
+#include "sampling.h"
+
+int adapt_configure(struct cli *cli, struct reclaim_adapt *adapt, const struct adapt_options *o)
+{
+	for (size_t i = 0; i < o->nparams; i++)
+		if (o->param_set[i] &&
+		    reclaim_adapt_set_param(adapt, (enum reclaim_adapt_param)i, o->param[i]) < 0)
+			return lib_fail(cli, EXIT_USAGE, "adapt");
+	if (reclaim_adapt_set_bounds(adapt, o->min, o->max) < 0)
+		return lib_fail(cli, EXIT_USAGE, "adapt");
+	return 0;
+}
+
+void adapt_print(struct cli *cli, double elapsed, const char *time, int64_t old, int64_t new,
+		 const char *reason, bool dry_run)
+{
+	if (cli->json) {
+		cJSON *o = cJSON_CreateObject();
+		char *text;
+
+		cJSON_AddNumberToObject(o, "elapsed", round_to(elapsed, 3));
+		if (time)
+			cJSON_AddStringToObject(o, "time", time);
+		cJSON_AddNumberToObject(o, "old", (double)old);
+		cJSON_AddNumberToObject(o, "new", (double)new);
+		cJSON_AddStringToObject(o, "reason", reason);
+		if (dry_run)
+			cJSON_AddBoolToObject(o, "dry_run", true);
+		text = cJSON_PrintUnformatted(o);
+		if (!text)
+			abort();
+		puts(text);
+		free(text);
+		cJSON_Delete(o);
+	} else if (time) {
+		printf("%s kswapd_threads %lld -> %lld%s: %s\n", time, (long long)old,
+		       (long long)new, dry_run ? " (dry run)" : "", reason);
+	} else {
+		printf("%+8.1f s  kswapd_threads %lld -> %lld: %s\n", elapsed, (long long)old,
+		       (long long)new, reason);
+	}
+	fflush(stdout);
+}
