@@ -422,6 +422,31 @@ static void test_bounds_refused(void **state)
 	ctl_free(&c);
 }
 
+/* --min and --max as given: 0 is the default; a min above the default max raises it. */
+static void test_set_bounds(void **state)
+{
+	struct ctl c;
+
+	ctl_new(&c, 2, 4); /* the default max: 4 */
+	assert_int_equal(reclaim_adapt_set_bounds(c.a, 0, 0), 0);
+	assert_int_equal(reclaim_adapt_min(c.a), 2);
+	assert_int_equal(reclaim_adapt_max(c.a), 4);
+	assert_int_equal(reclaim_adapt_set_bounds(c.a, 1, 0), 0);
+	assert_int_equal(reclaim_adapt_min(c.a), 1);
+	assert_int_equal(reclaim_adapt_max(c.a), 4);
+	/* a given max is not moved by a min above it */
+	assert_int_equal(reclaim_adapt_set_bounds(c.a, 2, 3), 0);
+	assert_int_equal(reclaim_adapt_set_bounds(c.a, 5, 3), -ERANGE);
+	assert_string_equal(reclaim_strerror(c.ctx), "--min 5 is above --max 3");
+	ctl_free(&c);
+	/* without a max, a min of 2 above the default max 1 raises it to 2 */
+	ctl_new(&c, 2, 0);
+	assert_int_equal(reclaim_adapt_set_bounds(c.a, 2, 0), 0);
+	assert_int_equal(reclaim_adapt_max(c.a), 2);
+	assert_int_equal(reclaim_adapt_set_bounds(c.a, -1, 0), -EINVAL);
+	ctl_free(&c);
+}
+
 /* ---- 5: the node's CPUs busy with other work ---- */
 
 /* Node 1: one kswapd thread at 95% of a CPU, @ncpus CPUs @busy % busy; 4,100 direct/s. */
@@ -1129,6 +1154,7 @@ int main(void)
 	    cmocka_unit_test(test_default_max),
 	    cmocka_unit_test(test_at_max),
 	    cmocka_unit_test(test_bounds_refused),
+	    cmocka_unit_test(test_set_bounds),
 	    cmocka_unit_test(test_busy_cpus),
 	    cmocka_unit_test(test_cooldown),
 	    cmocka_unit_test(test_handoff),
