@@ -110,8 +110,29 @@ enum reclaim_unit {
 	RECLAIM_UNIT_KB,       /* KiB; sizes like 2M are accepted */
 };
 
+/*
+ * The knobs of the table, in its order: each value is also the knob's
+ * index for reclaim_knob_get(). A knob added later gets the next value.
+ */
+enum reclaim_knob_id {
+	RECLAIM_KNOB_KSWAPD_THREADS = 0,
+	RECLAIM_KNOB_MAX_DIRECT_RECLAIMERS,
+	RECLAIM_KNOB_SWAP_ROUND_ROBIN_QUOTA_KB,
+	RECLAIM_KNOB_SWAPPINESS,
+	RECLAIM_KNOB_WATERMARK_SCALE_FACTOR,
+	RECLAIM_KNOB_WATERMARK_BOOST_FACTOR,
+	RECLAIM_KNOB_MIN_FREE_KBYTES,
+	RECLAIM_KNOB_ZONE_RECLAIM_MODE,
+};
+
+/*
+ * A knob is a constant of the library: whichever function returns it, one
+ * knob is always the same pointer, so knobs compare with ==.
+ */
 size_t reclaim_knob_count(void);
 const struct reclaim_knob *reclaim_knob_get(size_t idx);
+/* The knob @id; NULL for a value that names none. */
+const struct reclaim_knob *reclaim_knob_by_id(enum reclaim_knob_id id);
 /* Finds a knob by name ("kswapd_threads"), sysctl name ("vm.kswapd_threads") or alias ("threads").
  */
 const struct reclaim_knob *reclaim_knob_find(const char *name);

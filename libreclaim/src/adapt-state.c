@@ -77,7 +77,7 @@ RECLAIM_EXPORT int reclaim_adapt_state_load(struct reclaim_ctx *ctx, pid_t *pid,
 		return r;
 	r = parse_state(ctx, text, pid, baseline, threads);
 	if (r == 0) {
-		const struct reclaim_knob *k = reclaim_knob_find("kswapd_threads");
+		const struct reclaim_knob *k = reclaim_knob_by_id(RECLAIM_KNOB_KSWAPD_THREADS);
 
 		if (reclaim_knob_check(ctx, k, *baseline) < 0 ||
 		    reclaim_knob_check(ctx, k, *threads) < 0)

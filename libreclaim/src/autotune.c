@@ -353,7 +353,7 @@ RECLAIM_EXPORT bool reclaim_knob_has_recommendation(const struct reclaim_knob *k
 {
 	assert_return(knob, false);
 	return reclaim_knob_is_threads(knob) ||
-	       strcmp(reclaim_knob_name(knob), "max_direct_reclaimers") == 0;
+	       knob == reclaim_knob_by_id(RECLAIM_KNOB_MAX_DIRECT_RECLAIMERS);
 }
 
 RECLAIM_EXPORT int reclaim_knob_recommend(struct reclaim_ctx *ctx, const struct reclaim_knob *knob,

@@ -116,6 +116,36 @@ static void test_find(void **state)
 	assert_null(reclaim_knob_find(NULL));
 }
 
+static void test_by_id(void **state)
+{
+	/* Each id names the knob of its name, at its index in the table. */
+	static const struct {
+		enum reclaim_knob_id id;
+		const char *name;
+	} want[] = {
+	    {RECLAIM_KNOB_KSWAPD_THREADS, "kswapd_threads"},
+	    {RECLAIM_KNOB_MAX_DIRECT_RECLAIMERS, "max_direct_reclaimers"},
+	    {RECLAIM_KNOB_SWAP_ROUND_ROBIN_QUOTA_KB, "swap_round_robin_quota_kb"},
+	    {RECLAIM_KNOB_SWAPPINESS, "swappiness"},
+	    {RECLAIM_KNOB_WATERMARK_SCALE_FACTOR, "watermark_scale_factor"},
+	    {RECLAIM_KNOB_WATERMARK_BOOST_FACTOR, "watermark_boost_factor"},
+	    {RECLAIM_KNOB_MIN_FREE_KBYTES, "min_free_kbytes"},
+	    {RECLAIM_KNOB_ZONE_RECLAIM_MODE, "zone_reclaim_mode"},
+	};
+
+	assert_int_equal(ARRAY_SIZE(want), reclaim_knob_count());
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+		const struct reclaim_knob *k = reclaim_knob_by_id(want[i].id);
+
+		assert_int_equal(want[i].id, i);
+		assert_ptr_equal(k, reclaim_knob_get(i));
+		assert_ptr_equal(k, knob(want[i].name));
+		assert_string_equal(reclaim_knob_name(k), want[i].name);
+	}
+	assert_null(reclaim_knob_by_id((enum reclaim_knob_id)reclaim_knob_count()));
+	assert_null(reclaim_knob_by_id((enum reclaim_knob_id) - 1));
+}
+
 static void test_null_knob(void **state)
 {
 	assert_null(reclaim_knob_name(NULL));
@@ -403,6 +433,7 @@ int main(void)
 	    cmocka_unit_test(test_table_shape),
 	    cmocka_unit_test(test_patch_knobs),
 	    cmocka_unit_test(test_find),
+	    cmocka_unit_test(test_by_id),
 	    cmocka_unit_test(test_null_knob),
 	    cmocka_unit_test(test_parse_threads),
 	    cmocka_unit_test(test_parse_throttle),
