@@ -452,7 +452,8 @@ static void once_keep(const struct daemon *d)
 
 static int run_daemon(struct cli *cli, const struct adapt_options *o)
 {
-	struct daemon d = {.cli = cli, .o = o, .knob = reclaim_knob_find("kswapd_threads")};
+	struct daemon d = {
+	    .cli = cli, .o = o, .knob = reclaim_knob_by_id(RECLAIM_KNOB_KSWAPD_THREADS)};
 	uint64_t usec = 0;
 	int r;
 
@@ -485,7 +486,7 @@ static int run_daemon(struct cli *cli, const struct adapt_options *o)
 
 static int reset_dead(struct cli *cli, const struct adapt_options *o, bool quiet)
 {
-	const struct reclaim_knob *k = reclaim_knob_find("kswapd_threads");
+	const struct reclaim_knob *k = reclaim_knob_by_id(RECLAIM_KNOB_KSWAPD_THREADS);
 	struct daemon d = {.cli = cli, .o = o, .knob = k};
 	int64_t baseline, threads, now;
 	pid_t pid;

@@ -33,7 +33,7 @@ static const char *const discard_options[] = {
 
 int swap_quota_read(struct cli *cli, int64_t *quota, bool *has)
 {
-	const struct reclaim_knob *k = reclaim_knob_find("swap_round_robin_quota_kb");
+	const struct reclaim_knob *k = reclaim_knob_by_id(RECLAIM_KNOB_SWAP_ROUND_ROBIN_QUOTA_KB);
 	int r = reclaim_knob_read(cli->ctx, k, quota);
 
 	*has = r == 0;
