@@ -180,7 +180,7 @@ static void print_kernel(struct cli *cli, const struct snapshot *s)
 
 	printf("Kernel: %s\n", release ? release : "unknown");
 	if (!s->sysctls) {
-		printf("  No /proc/sys/vm under this root: the knobs are unknown.\n");
+		printf("  No " RECLAIM_SYSCTL_DIR " under this root: the knobs are unknown.\n");
 		return;
 	}
 	for (size_t i = 0; i < reclaim_knob_count(); i++) {
@@ -413,7 +413,7 @@ static void print_pressure(struct cli *cli, const struct snapshot *s)
 	table_free(t);
 }
 
-#define NO_SYSCTLS "unknown (no /proc/sys/vm under this root)"
+#define NO_SYSCTLS "unknown (no " RECLAIM_SYSCTL_DIR " under this root)"
 
 static void print_throttle(struct cli *cli, const struct snapshot *s)
 {

@@ -151,6 +151,15 @@ bool reclaim_knob_needs_patch(const struct reclaim_knob *knob);
 
 /* 1 if the running kernel has the knob, 0 if not, negative errno on error. */
 int reclaim_knob_supported(struct reclaim_ctx *ctx, const struct reclaim_knob *knob);
+/* Where the kernel's vm sysctls are, the knobs' files (as on the machine, without the root). */
+#define RECLAIM_SYSCTL_DIR "/proc/sys/vm"
+/*
+ * 1 if the root has the running kernel's sysctls (RECLAIM_SYSCTL_DIR), so
+ * that a knob missing there is one the kernel lacks; 0 for a root without
+ * them (a dump of other files), where nothing is known of the knobs;
+ * negative errno on error.
+ */
+int reclaim_has_sysctls(struct reclaim_ctx *ctx);
 int reclaim_knob_read(struct reclaim_ctx *ctx, const struct reclaim_knob *knob, int64_t *value);
 /* Parses and range-checks @text; -EINVAL (not a value) or -ERANGE. */
 int reclaim_knob_parse(struct reclaim_ctx *ctx, const struct reclaim_knob *knob, const char *text,

@@ -24,7 +24,7 @@ struct reclaim_knob {
 	const char *description;
 };
 
-#define VM_KNOB(n) .name = #n, .sysctl = "vm." #n, .path = "/proc/sys/vm/" #n
+#define VM_KNOB(n) .name = #n, .sysctl = "vm." #n, .path = RECLAIM_SYSCTL_DIR "/" #n
 
 /* Indexed by enum reclaim_knob_id, in its order. */
 static const struct reclaim_knob knobs[] = {
@@ -170,6 +170,12 @@ RECLAIM_EXPORT int reclaim_knob_supported(struct reclaim_ctx *ctx, const struct 
 {
 	assert_return(ctx && k, -EINVAL);
 	return reclaim_exists(ctx, k->path) ? 1 : 0;
+}
+
+RECLAIM_EXPORT int reclaim_has_sysctls(struct reclaim_ctx *ctx)
+{
+	assert_return(ctx, -EINVAL);
+	return reclaim_exists(ctx, RECLAIM_SYSCTL_DIR) ? 1 : 0;
 }
 
 RECLAIM_EXPORT int reclaim_knob_read(struct reclaim_ctx *ctx, const struct reclaim_knob *k,

@@ -340,6 +340,25 @@ static void test_supported(void **state)
 	assert_int_equal(reclaim_knob_supported(NULL, knob("threads")), -EINVAL);
 }
 
+/* A root has the kernel's sysctls when it has RECLAIM_SYSCTL_DIR, whatever is in it. */
+static void test_has_sysctls(void **state)
+{
+	struct vmroot *vr = *state;
+	struct reclaim_ctx *ctx;
+	char *root = tmproot_new();
+
+	assert_string_equal(RECLAIM_SYSCTL_DIR, "/proc/sys/vm");
+	assert_int_equal(reclaim_has_sysctls(vr->ctx), 1);
+	assert_int_equal(reclaim_new(&ctx, root), 0);
+	tmproot_mkdirs(root, "/proc/sys/kernel");
+	assert_int_equal(reclaim_has_sysctls(ctx), 0);
+	tmproot_mkdirs(root, "/proc/sys/vm");
+	assert_int_equal(reclaim_has_sysctls(ctx), 1);
+	reclaim_unref(ctx);
+	tmproot_remove(root);
+	assert_int_equal(reclaim_has_sysctls(NULL), -EINVAL);
+}
+
 static void test_read(void **state)
 {
 	struct vmroot *vr = *state;
@@ -440,6 +459,7 @@ int main(void)
 	    cmocka_unit_test(test_parse_sizes),
 	    cmocka_unit_test(test_parse_error_messages),
 	    cmocka_unit_test_setup_teardown(test_supported, vmroot_setup, vmroot_teardown),
+	    cmocka_unit_test_setup_teardown(test_has_sysctls, vmroot_setup, vmroot_teardown),
 	    cmocka_unit_test_setup_teardown(test_read, vmroot_setup, vmroot_teardown),
 	    cmocka_unit_test_setup_teardown(test_read_missing, vmroot_setup, vmroot_teardown),
 	    cmocka_unit_test_setup_teardown(test_read_malformed, vmroot_setup, vmroot_teardown),
