@@ -417,20 +417,19 @@ static void print_pressure(struct cli *cli, const struct snapshot *s)
 
 static void print_throttle(struct cli *cli, const struct snapshot *s)
 {
+	const struct reclaim_knob *k = reclaim_knob_by_id(RECLAIM_KNOB_MAX_DIRECT_RECLAIMERS);
 	const int64_t *limit = knob_value(s, RECLAIM_KNOB_MAX_DIRECT_RECLAIMERS);
 	uint64_t n;
 
 	if (!limit && !s->sysctls)
 		printf("Limit: " NO_SYSCTLS "\n");
 	else if (!limit)
-		printf("Limit: not supported by this kernel (no "
-		       "/proc/sys/vm/max_direct_reclaimers)\n");
+		printf("Limit: not supported by this kernel (no %s)\n", reclaim_knob_path(k));
 	else if (*limit == 0)
-		printf("Limit: none (vm.max_direct_reclaimers = 0)\n");
+		printf("Limit: none (%s = 0)\n", reclaim_knob_sysctl(k));
 	else
-		printf("Limit: %" PRId64 " task%s in direct reclaim per node at once "
-		       "(vm.max_direct_reclaimers)\n",
-		       *limit, *limit == 1 ? "" : "s");
+		printf("Limit: %" PRId64 " task%s in direct reclaim per node at once (%s)\n",
+		       *limit, *limit == 1 ? "" : "s", reclaim_knob_sysctl(k));
 	if (throttled_count(s, &n))
 		printf("Waits: %" PRIu64 " (direct_reclaim_throttled)\n", n);
 	else

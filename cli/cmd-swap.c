@@ -242,19 +242,19 @@ static void print_devices(struct cli *cli, const struct reclaim_swaps *swaps)
 void swap_print(struct cli *cli, const struct reclaim_swaps *swaps, const int64_t *quota,
 		const char *quota_missing, const char *missing, unsigned int parts)
 {
+	const struct reclaim_knob *k = reclaim_knob_by_id(RECLAIM_KNOB_SWAP_ROUND_ROBIN_QUOTA_KB);
 	bool both = (parts & (SWAP_RINGS | SWAP_DEVICES)) == (SWAP_RINGS | SWAP_DEVICES);
 
 	if (parts & SWAP_QUOTA) {
 		if (quota)
 			printf("Round-robin quota: %" PRId64
-			       " KiB from a device before the next of its ring "
-			       "(vm.swap_round_robin_quota_kb)\n",
-			       *quota);
+			       " KiB from a device before the next of its ring (%s)\n",
+			       *quota, reclaim_knob_sysctl(k));
+		else if (quota_missing)
+			printf("Round-robin quota: %s\n", quota_missing);
 		else
-			printf("Round-robin quota: %s\n",
-			       quota_missing ? quota_missing
-					     : "not supported by this kernel "
-					       "(no /proc/sys/vm/swap_round_robin_quota_kb)");
+			printf("Round-robin quota: not supported by this kernel (no %s)\n",
+			       reclaim_knob_path(k));
 	}
 	if (!swaps) {
 		printf("%s\n", missing ? missing : "no /proc/swaps");
