@@ -326,7 +326,8 @@ static int check_running(struct cli *cli, const struct adapt_options *o)
 		return lib_fail(cli, EXIT_FAILURE, "adapt");
 	if (pid != getpid() && (kill(pid, 0) == 0 || errno == EPERM))
 		return fail(EXIT_FAILURE,
-			    "adapt: already running as PID %ld (/run/reclaimctl/adapt)", (long)pid);
+			    "adapt: already running as PID %ld (" RECLAIM_ADAPT_STATE_FILE ")",
+			    (long)pid);
 	return reset_dead(cli, o, false);
 }
 

@@ -368,11 +368,10 @@ static void print_boot(struct cli *cli, const struct findings *f)
 		return;
 	preset = reclaim_eval_preset(f->boot);
 	printf("\n");
-	if (strcmp(preset, "off") == 0) {
+	if (strcmp(preset, RECLAIM_BOOT_PRESET_OFF) == 0) {
 		heading(cli, "At boot");
-		printf(
-		    "autotune is off (preset = off in /etc/reclaimctl/reclaimctl.conf): the boot "
-		    "unit changes nothing\n");
+		printf("autotune is off (preset = " RECLAIM_BOOT_PRESET_OFF
+		       " in " RECLAIM_BOOT_CONFIG "): the boot unit changes nothing\n");
 		return;
 	}
 	title = xasprintf("At boot (reclaimctl-autotune.service, preset %s)", preset);

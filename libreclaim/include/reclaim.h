@@ -168,6 +168,13 @@ int reclaim_knob_parse(struct reclaim_ctx *ctx, const struct reclaim_knob *knob,
 int reclaim_knob_write(struct reclaim_ctx *ctx, const struct reclaim_knob *knob, int64_t value);
 
 /*
+ * Where reclaimctl keeps what lasts until the next boot, as on the machine
+ * (the library opens it under the root): the writers' lock, the saved values,
+ * the history, adapt's state and the boot unit's result.
+ */
+#define RECLAIM_RUNDIR "/run/reclaimctl"
+
+/*
  * A change: several knob writes applied as one transaction, the one way
  * reclaimctl writes knobs. Applying takes /run/reclaimctl/lock (waiting up
  * to 10 s for another writer, then -EBUSY), reads every old value, saves
@@ -260,11 +267,14 @@ int reclaim_knob_recommend(struct reclaim_ctx *ctx, const struct reclaim_knob *k
 /*
  * Presets: named sets of knob values, one "KNOB = VALUE" a line, see
  * reclaimctl.preset(5). The administrator's NAME.preset in
- * /etc/reclaimctl/presets (under the root) takes the place of a shipped one of
+ * RECLAIM_ADMIN_PRESET_DIR (under the root) takes the place of a shipped one of
  * the same name. A preset keeps no link to its context.
  */
 struct reclaim_preset;
 struct reclaim_preset_list;
+
+/* The administrator's presets, as on the machine. */
+#define RECLAIM_ADMIN_PRESET_DIR "/etc/reclaimctl/presets"
 
 /* Where the shipped presets are: $RECLAIMCTL_PRESET_DIR if set, else the build's; not under the
  * root. */
@@ -770,10 +780,17 @@ enum reclaim_action {
 struct reclaim_request;
 struct reclaim_eval;
 
+/* The boot unit's configuration, as on the machine: "preset = NAME". */
+#define RECLAIM_BOOT_CONFIG "/etc/reclaimctl/reclaimctl.conf"
+/* The preset the boot unit applies without that file. */
+#define RECLAIM_BOOT_DEFAULT_PRESET "balanced"
+/* "preset = off": the boot unit applies nothing. */
+#define RECLAIM_BOOT_PRESET_OFF "off"
 /*
  * The preset the boot unit applies: "preset = NAME" in
- * /etc/reclaimctl/reclaimctl.conf, "off" for none, "balanced" without the
- * file; free() it. -EBADMSG naming FILE:LINE for a malformed file.
+ * RECLAIM_BOOT_CONFIG, RECLAIM_BOOT_PRESET_OFF for none,
+ * RECLAIM_BOOT_DEFAULT_PRESET without the file; free() it. -EBADMSG naming
+ * FILE:LINE for a malformed file.
  */
 int reclaim_boot_preset(struct reclaim_ctx *ctx, char **name);
 
@@ -861,11 +878,15 @@ struct reclaim_persist *reclaim_eval_unpersisted(const struct reclaim_eval *eval
 ssize_t reclaim_eval_verified_nodes(const struct reclaim_eval *eval);
 
 /*
- * The history of changes since boot (/run/reclaimctl/history), oldest
+ * The history of changes since boot (RECLAIM_HISTORY_FILE), oldest
  * first: one record per knob changed, the records of one change sharing its
- * number. Bounded: the first record of each knob and the last 1,000.
+ * number. Bounded: the first record of each knob and the last
+ * RECLAIM_HISTORY_KEEP.
  */
 struct reclaim_history;
+
+#define RECLAIM_HISTORY_FILE RECLAIM_RUNDIR "/history"
+#define RECLAIM_HISTORY_KEEP 1000
 
 int reclaim_history_new(struct reclaim_ctx *ctx, struct reclaim_history **history);
 struct reclaim_history *reclaim_history_ref(struct reclaim_history *history);
@@ -1007,10 +1028,11 @@ int reclaim_adapt_sample_set_node_cpus(struct reclaim_adapt_sample *sample, int 
 /* kswapd_threads read back (live only): a value the controller did not set is a hand-off. */
 int reclaim_adapt_sample_set_knob(struct reclaim_adapt_sample *sample, int64_t value);
 /*
- * /run/reclaimctl/adapt: the running daemon's pid, the baseline it started
+ * RECLAIM_ADAPT_STATE_FILE: the running daemon's pid, the baseline it started
  * from and the last value it wrote, so that a stop after it died can put
  * the baseline back. load: -ENOENT when there is none.
  */
+#define RECLAIM_ADAPT_STATE_FILE RECLAIM_RUNDIR "/adapt"
 int reclaim_adapt_state_save(struct reclaim_ctx *ctx, pid_t pid, int64_t baseline, int64_t threads);
 int reclaim_adapt_state_load(struct reclaim_ctx *ctx, pid_t *pid, int64_t *baseline,
 			     int64_t *threads);

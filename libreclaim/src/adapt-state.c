@@ -13,7 +13,7 @@
 
 #include "internal.h"
 
-#define ADAPT_STATE RECLAIM_RUNDIR "/adapt"
+#define ADAPT_STATE RECLAIM_ADAPT_STATE_FILE
 
 RECLAIM_EXPORT int reclaim_adapt_state_save(struct reclaim_ctx *ctx, pid_t pid, int64_t baseline,
 					    int64_t threads)

@@ -545,7 +545,7 @@ static int eval_boot(struct reclaim_eval *e)
 	r = reclaim_boot_preset(e->ctx, &name);
 	if (r < 0)
 		return r;
-	if (strcmp(name, "off") == 0) {
+	if (strcmp(name, RECLAIM_BOOT_PRESET_OFF) == 0) {
 		e->preset_name = name;
 		return 0;
 	}
