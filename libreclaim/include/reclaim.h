@@ -251,13 +251,28 @@ uint64_t reclaim_pressure_total_us(const struct reclaim_pressure *p,
 
 /* Recommendations from the topology */
 /*
+ * The numbers of the rules below. kswapd_threads: one thread per
+ * RECLAIM_AUTOTUNE_CPUS_PER_KSWAPD (16) CPUs of a node, and never fewer than
+ * RECLAIM_CPUS_PER_KSWAPD_MIN (4) CPUs per thread, that is at most a quarter
+ * of a node's CPUs (which also bounds reclaim_adapt_default_max()).
+ * max_direct_reclaimers: RECLAIM_AUTOTUNE_THROTTLE_NUM /
+ * RECLAIM_AUTOTUNE_THROTTLE_DEN (3/4) of a node's CPUs, within
+ * RECLAIM_AUTOTUNE_THROTTLE_MIN..RECLAIM_AUTOTUNE_THROTTLE_MAX (1..16).
+ */
+#define RECLAIM_AUTOTUNE_CPUS_PER_KSWAPD 16
+#define RECLAIM_CPUS_PER_KSWAPD_MIN	 4
+#define RECLAIM_AUTOTUNE_THROTTLE_NUM	 3
+#define RECLAIM_AUTOTUNE_THROTTLE_DEN	 4
+#define RECLAIM_AUTOTUNE_THROTTLE_MIN	 1
+#define RECLAIM_AUTOTUNE_THROTTLE_MAX	 16
+/*
  * A recommended value of @knob for the machine @topo describes, and in
  * @reason (if not NULL; free() it) why, in one line naming the facts.
  * kswapd_threads: for each node with CPUs and memory ceil(CPUs / 16), at
- * most a quarter of its CPUs (at least 1) and 16; the smallest of these.
- * max_direct_reclaimers: for each such node round(3/4 x CPUs) within
- * 1..16; the largest of these. Without such a node, all online CPUs count
- * as one. -EOPNOTSUPP for a knob without a recommendation.
+ * most a quarter of its CPUs (at least 1) and the knob's maximum (16); the
+ * smallest of these. max_direct_reclaimers: for each such node round(3/4 x
+ * CPUs) within 1..16; the largest of these. Without such a node, all online
+ * CPUs count as one. -EOPNOTSUPP for a knob without a recommendation.
  */
 /* True if reclaim_knob_recommend() has a rule for @knob (a preset may say "auto" for it). */
 bool reclaim_knob_has_recommendation(const struct reclaim_knob *knob);
@@ -380,11 +395,16 @@ double reclaim_swap_ring_balance(const struct reclaim_swap_ring *ring);
  * Autotune: a plan for this machine. For every knob with a recommendation
  * (in the knob table's order) its value and reason, as
  * reclaim_knob_recommend() gives them; and, with @swaps (NULL: none), a
- * proposed priority for each swap device: 100 for zram, 50 for a disk that
- * is not rotational, 10 for a rotational one, a swap file that of the disk
- * holding it. The plan only proposes: nothing is written.
+ * proposed priority for each swap device: RECLAIM_AUTOTUNE_PRIO_ZRAM for
+ * zram, RECLAIM_AUTOTUNE_PRIO_NONROTATIONAL for a disk that is not
+ * rotational, RECLAIM_AUTOTUNE_PRIO_ROTATIONAL for a rotational one, a swap
+ * file that of the disk holding it. The plan only proposes: nothing is written.
  */
 struct reclaim_plan;
+
+#define RECLAIM_AUTOTUNE_PRIO_ZRAM	    100
+#define RECLAIM_AUTOTUNE_PRIO_NONROTATIONAL 50
+#define RECLAIM_AUTOTUNE_PRIO_ROTATIONAL    10
 
 int reclaim_plan_new(struct reclaim_ctx *ctx, const struct reclaim_topology *topo,
 		     const struct reclaim_swaps *swaps, struct reclaim_plan **plan);
@@ -436,9 +456,11 @@ enum reclaim_swap_discard reclaim_fstab_discard(const struct reclaim_fstab *fsta
  * by UUID=, LABEL=, PARTUUID=, PARTLABEL= through /dev/disk/by-*; -ENOENT if none.
  */
 ssize_t reclaim_fstab_find(const struct reclaim_fstab *fstab, const char *device);
+/* The highest swap priority swapon(2) takes; the lowest one set is 0. */
+#define RECLAIM_SWAP_PRIORITY_MAX 32767
 /*
- * Sets pri=@prio (0..32767) in entry @idx and replaces /etc/fstab atomically;
- * only that entry's line changes, every other byte stays.
+ * Sets pri=@prio (0..RECLAIM_SWAP_PRIORITY_MAX) in entry @idx and replaces
+ * /etc/fstab atomically; only that entry's line changes, every other byte stays.
  */
 int reclaim_fstab_set_priority(struct reclaim_fstab *fstab, size_t idx, int prio);
 
@@ -464,8 +486,10 @@ int reclaim_swap_plan_old_priority(const struct reclaim_swap_plan *plan);
 int reclaim_swap_plan_new_priority(const struct reclaim_swap_plan *plan);
 uint64_t reclaim_swap_plan_used_kb(const struct reclaim_swap_plan *plan);
 uint64_t reclaim_swap_plan_mem_available_kb(const struct reclaim_swap_plan *plan);
-/* max(64 MiB, MemTotal / 32) */
+/* max(RECLAIM_SWAP_MARGIN_MIN_KB, MemTotal / RECLAIM_SWAP_MARGIN_DIVISOR): 64 MiB, 1/32 */
 uint64_t reclaim_swap_plan_margin_kb(const struct reclaim_swap_plan *plan);
+#define RECLAIM_SWAP_MARGIN_MIN_KB  65536
+#define RECLAIM_SWAP_MARGIN_DIVISOR 32
 /* MemAvailable > used + margin, or nothing used. */
 bool reclaim_swap_plan_has_room(const struct reclaim_swap_plan *plan);
 enum reclaim_swap_discard reclaim_swap_plan_discard(const struct reclaim_swap_plan *plan);
@@ -937,8 +961,9 @@ int reclaim_boot_result_load(struct reclaim_ctx *ctx, bool *ok, int64_t *time_ns
  * down-direct and PSI some below down-psi for down-window seconds. No change
  * within cooldown seconds of the last (the first one is not held back; after
  * reclaim_adapt_resume() the cooldown runs first). Never above max (the smallest
- * node's CPUs / 4, at most 16, or reclaim_adapt_set_max()) nor below min
- * (the starting value, or reclaim_adapt_set_min()).
+ * node's CPUs / RECLAIM_CPUS_PER_KSWAPD_MIN, at most 16, or
+ * reclaim_adapt_set_max()) nor below min (the starting value, or
+ * reclaim_adapt_set_min()).
  */
 struct reclaim_adapt;
 struct reclaim_adapt_sample;
@@ -980,7 +1005,10 @@ const char *reclaim_adapt_param_description(enum reclaim_adapt_param param);
 double reclaim_adapt_param_default(enum reclaim_adapt_param param);
 /* The parameter named @name, or -ENOENT. */
 int reclaim_adapt_param_find(const char *name);
-/* min(16, a quarter of the CPUs of the smallest node with CPUs and memory), at least 1. */
+/*
+ * min(the knob's maximum (16), a quarter (1 / RECLAIM_CPUS_PER_KSWAPD_MIN) of
+ * the CPUs of the smallest node with CPUs and memory), at least 1.
+ */
 int64_t reclaim_adapt_default_max(const struct reclaim_topology *topo);
 /* The same for a smallest node of @ncpus CPUs (a recording's topology). */
 int64_t reclaim_adapt_max_for_cpus(size_t ncpus);

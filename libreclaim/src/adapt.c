@@ -121,7 +121,7 @@ RECLAIM_EXPORT int reclaim_adapt_param_find(const char *name)
 RECLAIM_EXPORT int64_t reclaim_adapt_max_for_cpus(size_t ncpus)
 {
 	int64_t max = reclaim_knob_max(reclaim_knob_by_id(RECLAIM_KNOB_KSWAPD_THREADS));
-	int64_t quarter = (int64_t)(ncpus / 4);
+	int64_t quarter = (int64_t)(ncpus / RECLAIM_CPUS_PER_KSWAPD_MIN);
 
 	/* more threads than a quarter of a node's CPUs would take them from its tasks */
 	if (quarter < 1)
