@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <inttypes.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "apply.h"
 
@@ -81,6 +80,7 @@ static void print_entry(const struct reclaim_eval *e, size_t i, const struct pla
 
 void plan_print_text(const struct reclaim_eval *e, const struct plan_options *o)
 {
+	const struct reclaim_knob *threads = reclaim_knob_by_id(RECLAIM_KNOB_KSWAPD_THREADS);
 	ssize_t nodes = reclaim_eval_verified_nodes(e);
 
 	for (size_t i = 0; i < reclaim_eval_count(e); i++)
@@ -89,7 +89,7 @@ void plan_print_text(const struct reclaim_eval *e, const struct plan_options *o)
 		for (size_t i = 0; i < reclaim_eval_count(e); i++) {
 			int64_t n = reclaim_eval_new(e, i);
 
-			if (strcmp(reclaim_knob_name(reclaim_eval_knob(e, i)), "kswapd_threads") ||
+			if (reclaim_eval_knob(e, i) != threads ||
 			    reclaim_eval_action(e, i) == RECLAIM_ACTION_SKIPPED)
 				continue;
 			printf("checked: %" PRId64 " kswapd thread%s on each of %zd node%s with "

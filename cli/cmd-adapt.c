@@ -276,7 +276,8 @@ static int check_running(struct cli *cli, const struct adapt_options *o)
 		return lib_fail(cli, EXIT_FAILURE, "adapt");
 	if (pid != getpid() && (kill(pid, 0) == 0 || errno == EPERM))
 		return fail(EXIT_FAILURE,
-			    "adapt: already running as PID %ld (/run/reclaimctl/adapt)", (long)pid);
+			    "adapt: already running as PID %ld (" RECLAIM_ADAPT_STATE_FILE ")",
+			    (long)pid);
 	return reset_dead(cli, o, false);
 }
 
@@ -402,7 +403,8 @@ static void once_keep(const struct daemon *d)
 
 static int run_daemon(struct cli *cli, const struct adapt_options *o)
 {
-	struct daemon d = {.cli = cli, .o = o, .knob = reclaim_knob_find("kswapd_threads")};
+	struct daemon d = {
+	    .cli = cli, .o = o, .knob = reclaim_knob_by_id(RECLAIM_KNOB_KSWAPD_THREADS)};
 	uint64_t usec = 0;
 	int r;
 
@@ -435,7 +437,7 @@ static int run_daemon(struct cli *cli, const struct adapt_options *o)
 
 static int reset_dead(struct cli *cli, const struct adapt_options *o, bool quiet)
 {
-	const struct reclaim_knob *k = reclaim_knob_find("kswapd_threads");
+	const struct reclaim_knob *k = reclaim_knob_by_id(RECLAIM_KNOB_KSWAPD_THREADS);
 	struct daemon d = {.cli = cli, .o = o, .knob = k};
 	int64_t baseline, threads, now;
 	pid_t pid;
@@ -504,30 +506,37 @@ static void wrap(FILE *out, const char *text, int indent, int width)
 	fputc('\n', out);
 }
 
+/* The help says "a quarter" of the CPUs, as reclaim_adapt_default_max() takes. */
+_Static_assert(RECLAIM_CPUS_PER_KSWAPD_MIN == 4, "adapt's help says a quarter");
+
 static void adapt_help(FILE *out)
 {
-	fputs("Scale kswapd threads with the load: a thread more while the busiest node's kswapd\n"
-	      "threads are saturated and tasks reclaim directly, one less after a longer quiet\n"
-	      "time. Every change goes through the change engine and the history (source adapt);\n"
-	      "on SIGTERM or SIGINT the value it started from is put back.\n"
-	      "\n"
-	      "Options:\n"
-	      "  -i, --interval SECONDS  sample every SECONDS (default 1)\n"
-	      "      --min N             never fewer threads (default: the value at start)\n"
-	      "      --max N             never more threads (default: a quarter of the CPUs of\n"
-	      "                          the smallest node with CPUs and memory, at most 16)\n"
-	      "      --dry-run           decide and log, never write\n"
-	      "      --once              one step (two samples an interval apart), then exit\n"
-	      "      --keep              on exit, leave the threads as they are\n"
-	      "  -f, --force             also when another sysctl file sets vm.kswapd_threads\n"
-	      "      --replay FILE       the decisions adapt would have made during a recording\n"
-	      "      --reset             put back the baseline of an adapt that died (for\n"
-	      "                          ExecStopPost=)\n"
-	      "  -J, --json              one JSON object per line for each change\n"
-	      "  -h, --help              this help\n"
-	      "\n"
-	      "Thresholds (defaults in parentheses):\n",
-	      out);
+	const struct reclaim_knob *k = reclaim_knob_by_id(RECLAIM_KNOB_KSWAPD_THREADS);
+
+	fprintf(
+	    out,
+	    "Scale kswapd threads with the load: a thread more while the busiest node's kswapd\n"
+	    "threads are saturated and tasks reclaim directly, one less after a longer quiet\n"
+	    "time. Every change goes through the change engine and the history (source adapt);\n"
+	    "on SIGTERM or SIGINT the value it started from is put back.\n"
+	    "\n"
+	    "Options:\n"
+	    "  -i, --interval SECONDS  sample every SECONDS (default 1)\n"
+	    "      --min N             never fewer threads (default: the value at start)\n"
+	    "      --max N             never more threads (default: a quarter of the CPUs of\n"
+	    "                          the smallest node with CPUs and memory, at most %lld)\n"
+	    "      --dry-run           decide and log, never write\n"
+	    "      --once              one step (two samples an interval apart), then exit\n"
+	    "      --keep              on exit, leave the threads as they are\n"
+	    "  -f, --force             also when another sysctl file sets %s\n"
+	    "      --replay FILE       the decisions adapt would have made during a recording\n"
+	    "      --reset             put back the baseline of an adapt that died (for\n"
+	    "                          ExecStopPost=)\n"
+	    "  -J, --json              one JSON object per line for each change\n"
+	    "  -h, --help              this help\n"
+	    "\n"
+	    "Thresholds (defaults in parentheses):\n",
+	    (long long)reclaim_knob_max(k), reclaim_knob_sysctl(k));
 	for (size_t i = 0; i < reclaim_adapt_param_count(); i++) {
 		enum reclaim_adapt_param p = (enum reclaim_adapt_param)i;
 		char text[256];
@@ -550,14 +559,18 @@ enum {
 	OPT_PARAM, /* OPT_PARAM + the parameter */
 };
 
-static bool parse_threads(const char *s, int64_t *v)
+/* --min or --max (@opt): a value of kswapd_threads; 0 or the usage error. */
+static int parse_threads(const char *opt, const char *s, int64_t *v)
 {
+	const struct reclaim_knob *k = reclaim_knob_by_id(RECLAIM_KNOB_KSWAPD_THREADS);
 	long n;
 
-	if (!parse_count(s, &n) || n > 16)
-		return false;
+	if (!parse_count(s, &n) || n < reclaim_knob_min(k) || n > reclaim_knob_max(k))
+		return usage_error("adapt: --%s: not a number of threads (%lld-%lld): '%s'", opt,
+				   (long long)reclaim_knob_min(k), (long long)reclaim_knob_max(k),
+				   s);
 	*v = n;
-	return true;
+	return 0;
 }
 
 static int parse_param(struct adapt_options *o, size_t p, const char *arg)
@@ -616,10 +629,8 @@ static int parse_option(struct cli *cli, struct adapt_options *o, int c, char **
 		return 0;
 	case OPT_MIN:
 	case OPT_MAX:
-		if (!parse_threads(optarg, c == OPT_MIN ? &o->min : &o->max))
-			return usage_error("adapt: --%s: not a number of threads (1-16): '%s'",
-					   c == OPT_MIN ? "min" : "max", optarg);
-		return 0;
+		return parse_threads(c == OPT_MIN ? "min" : "max", optarg,
+				     c == OPT_MIN ? &o->min : &o->max);
 	case OPT_DRY_RUN:
 		o->dry_run = true;
 		return 0;

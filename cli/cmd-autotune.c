@@ -152,9 +152,13 @@ static void print_swap(struct cli *cli, struct autotune *a, bool explain)
 {
 	size_t n = reclaim_plan_swap_count(a->plan), changes = 0, proposed = 0;
 	struct table *t;
-	char **reasons;
+	char **reasons, title[96];
 
-	heading(cli, "Swap priorities (proposed: zram 100 > non-rotational 50 > rotational 10)");
+	snprintf(title, sizeof(title),
+		 "Swap priorities (proposed: zram %d > non-rotational %d > rotational %d)",
+		 RECLAIM_AUTOTUNE_PRIO_ZRAM, RECLAIM_AUTOTUNE_PRIO_NONROTATIONAL,
+		 RECLAIM_AUTOTUNE_PRIO_ROTATIONAL);
+	heading(cli, title);
 	if (!a->swaps) {
 		printf("%s\n", a->swaps_missing ? a->swaps_missing : "no /proc/swaps");
 		return;
@@ -218,26 +222,34 @@ static void print_swap(struct cli *cli, struct autotune *a, bool explain)
 
 /* ---- the command ---- */
 
+/* The help says "a quarter" of a node's CPUs, as the library's reasons do. */
+_Static_assert(RECLAIM_CPUS_PER_KSWAPD_MIN == 4, "autotune's help says a quarter");
+
 static void autotune_help(FILE *out)
 {
-	fputs("Shows the values autotune plans for this machine: kswapd_threads from the\n"
-	      "CPUs per NUMA node (1 per 16 CPUs, at most a quarter of a node's CPUs; the\n"
-	      "smallest node decides), max_direct_reclaimers (3/4 of a node's CPUs within\n"
-	      "1..16; the largest node decides), and swap priorities by speed tier (zram\n"
-	      "100, non-rotational 50, rotational 10), which it only proposes: changing\n"
-	      "one swaps the device off and on (see swap priority). Knobs the kernel\n"
-	      "lacks are skipped. Without --apply nothing is written.\n"
-	      "\nOptions:\n"
-	      "      --dry-run  show the plan without writing anything (the default; with\n"
-	      "                 --apply: what --apply would do)\n"
-	      "  -a, --apply    set the knobs to the plan's values, as one change (undo it\n"
-	      "                 with reclaimctl restore); knobs a sysctl file sets are left alone\n"
-	      "  -p, --persist  with --apply: also write them to " RECLAIM_PERSIST_FILE "\n"
-	      "  -f, --force    with --apply: also set knobs that a sysctl file sets\n"
-	      "  -e, --explain  the reason for each value, under its row\n"
-	      "  -J, --json     JSON output (always with the reasons)\n"
-	      "  -h, --help     this help\n",
-	      out);
+	fprintf(
+	    out,
+	    "Shows the values autotune plans for this machine: kswapd_threads from the\n"
+	    "CPUs per NUMA node (1 per %d CPUs, at most a quarter of a node's CPUs; the\n"
+	    "smallest node decides), max_direct_reclaimers (%d/%d of a node's CPUs within\n"
+	    "%d..%d; the largest node decides), and swap priorities by speed tier (zram\n"
+	    "%d, non-rotational %d, rotational %d), which it only proposes: changing\n"
+	    "one swaps the device off and on (see swap priority). Knobs the kernel\n"
+	    "lacks are skipped. Without --apply nothing is written.\n"
+	    "\nOptions:\n"
+	    "      --dry-run  show the plan without writing anything (the default; with\n"
+	    "                 --apply: what --apply would do)\n"
+	    "  -a, --apply    set the knobs to the plan's values, as one change (undo it\n"
+	    "                 with reclaimctl restore); knobs a sysctl file sets are left alone\n"
+	    "  -p, --persist  with --apply: also write them to " RECLAIM_PERSIST_FILE "\n"
+	    "  -f, --force    with --apply: also set knobs that a sysctl file sets\n"
+	    "  -e, --explain  the reason for each value, under its row\n"
+	    "  -J, --json     JSON output (always with the reasons)\n"
+	    "  -h, --help     this help\n",
+	    RECLAIM_AUTOTUNE_CPUS_PER_KSWAPD, RECLAIM_AUTOTUNE_THROTTLE_NUM,
+	    RECLAIM_AUTOTUNE_THROTTLE_DEN, RECLAIM_AUTOTUNE_THROTTLE_MIN,
+	    RECLAIM_AUTOTUNE_THROTTLE_MAX, RECLAIM_AUTOTUNE_PRIO_ZRAM,
+	    RECLAIM_AUTOTUNE_PRIO_NONROTATIONAL, RECLAIM_AUTOTUNE_PRIO_ROTATIONAL);
 }
 
 /* The swap proposals that would change a priority. */

@@ -13,13 +13,11 @@
 #include "journal.h"
 #include "reclaimctl.h"
 
-#define CONFIG	       "/etc/reclaimctl/reclaimctl.conf"
-#define DEFAULT_PRESET "balanced"
-
 static void boot_help(FILE *out)
 {
-	fputs("Applies the preset named in " CONFIG " (\"preset = NAME\";\n"
-	      "without the file, " DEFAULT_PRESET "; \"off\" does nothing), as the boot unit\n"
+	fputs("Applies the preset named in " RECLAIM_BOOT_CONFIG " (\"preset = NAME\";\n"
+	      "without the file, " RECLAIM_BOOT_DEFAULT_PRESET "; \"" RECLAIM_BOOT_PRESET_OFF
+	      "\" does nothing), as the boot unit\n"
 	      "reclaimctl-autotune.service does, and logs each changed knob to the journal.\n"
 	      "\nOptions:\n"
 	      "      --dry-run  show what would change without writing it\n"
@@ -100,12 +98,13 @@ static int run_boot(struct cli *cli, int argc, char **argv)
 	preset = reclaim_eval_preset(e);
 	if (cli->json)
 		plan_print(cli, e, &o);
-	else if (strcmp(preset, "off") == 0 && !journal_is_stderr())
-		printf("autotune is off (preset = off in %s): nothing changed\n", CONFIG);
+	else if (strcmp(preset, RECLAIM_BOOT_PRESET_OFF) == 0 && !journal_is_stderr())
+		printf("autotune is off (preset = " RECLAIM_BOOT_PRESET_OFF
+		       " in " RECLAIM_BOOT_CONFIG "): nothing changed\n");
 	else if (!journal_is_stderr())
 		plan_print_text(e, &o);
-	if (strcmp(preset, "off") == 0) {
-		journal_info(NULL, "Autotune is off in %s: no knob changed", CONFIG);
+	if (strcmp(preset, RECLAIM_BOOT_PRESET_OFF) == 0) {
+		journal_info(NULL, "Autotune is off in %s: no knob changed", RECLAIM_BOOT_CONFIG);
 	} else if (!o.dry_run) {
 		journal_entries(preset, e);
 		journal_applied(preset, e);

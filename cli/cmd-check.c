@@ -72,16 +72,6 @@ __attribute__((format(printf, 1, 2))) static char *xasprintf(const char *fmt, ..
 	return s;
 }
 
-/* True if the root has the running kernel's sysctls (a dump may not): a stock knob is there. */
-static bool knows_kernel(struct cli *cli)
-{
-	for (size_t k = 0; k < reclaim_knob_count(); k++)
-		if (!reclaim_knob_needs_patch(reclaim_knob_get(k)) &&
-		    reclaim_knob_supported(cli->ctx, reclaim_knob_get(k)) == 1)
-			return true;
-	return false;
-}
-
 /* What the boot unit would do: the engine's evaluation of "reclaimctl boot". */
 static void predict_boot(struct cli *cli, struct findings *f)
 {
@@ -100,7 +90,7 @@ static void collect(struct cli *cli, struct findings *f)
 {
 	struct reclaim_sysctl_conf *c = f->conf;
 	struct reclaim_persist *p = NULL;
-	bool kernel = knows_kernel(cli);
+	bool kernel = reclaim_has_sysctls(cli->ctx) == 1;
 
 	f->kernel = kernel;
 	for (size_t k = 0; kernel && k < reclaim_knob_count(); k++) {
@@ -378,11 +368,10 @@ static void print_boot(struct cli *cli, const struct findings *f)
 		return;
 	preset = reclaim_eval_preset(f->boot);
 	printf("\n");
-	if (strcmp(preset, "off") == 0) {
+	if (strcmp(preset, RECLAIM_BOOT_PRESET_OFF) == 0) {
 		heading(cli, "At boot");
-		printf(
-		    "autotune is off (preset = off in /etc/reclaimctl/reclaimctl.conf): the boot "
-		    "unit changes nothing\n");
+		printf("autotune is off (preset = " RECLAIM_BOOT_PRESET_OFF
+		       " in " RECLAIM_BOOT_CONFIG "): the boot unit changes nothing\n");
 		return;
 	}
 	title = xasprintf("At boot (reclaimctl-autotune.service, preset %s)", preset);
@@ -395,7 +384,7 @@ static void print_boot(struct cli *cli, const struct findings *f)
 static void print_kernel(const struct findings *f)
 {
 	if (!f->kernel)
-		printf("kernel: unknown (no /proc/sys/vm under the root)\n");
+		printf("kernel: unknown (no " RECLAIM_SYSCTL_DIR " under the root)\n");
 	else if (f->missing)
 		printf("kernel: lacks %s (it needs the patches in kernel/)\n", f->missing);
 	else

@@ -10,16 +10,17 @@
 
 static void history_help(FILE *out)
 {
-	fputs("Lists the knob changes reclaimctl made since boot, oldest first: when, the\n"
-	      "change's number (the knobs of one change share it), the command (set,\n"
-	      "preset, autotune, boot, restore, restore-boot), where the value\n"
-	      "came from, the knob, and its old and new value. A change a restore undid\n"
-	      "is marked. The history lives in /run/reclaimctl/history and ends with the\n"
-	      "boot; it keeps the first record of each knob and the last 1000.\n"
-	      "\nOptions:\n"
-	      "  -J, --json   JSON output\n"
-	      "  -h, --help   this help\n",
-	      out);
+	fprintf(out,
+		"Lists the knob changes reclaimctl made since boot, oldest first: when, the\n"
+		"change's number (the knobs of one change share it), the command (set,\n"
+		"preset, autotune, boot, restore, restore-boot), where the value\n"
+		"came from, the knob, and its old and new value. A change a restore undid\n"
+		"is marked. The history lives in " RECLAIM_HISTORY_FILE " and ends with the\n"
+		"boot; it keeps the first record of each knob and the last %d.\n"
+		"\nOptions:\n"
+		"  -J, --json   JSON output\n"
+		"  -h, --help   this help\n",
+		RECLAIM_HISTORY_KEEP);
 }
 
 static void local_time(char *buf, size_t size, int64_t ns)

@@ -74,7 +74,7 @@ static int run_get(struct cli *cli, int argc, char **argv)
 				knobs[n++] = reclaim_knob_get(i);
 		if (n == 0) {
 			free(knobs);
-			return fail(EXIT_FAILURE, "no knob found under %s/proc/sys/vm",
+			return fail(EXIT_FAILURE, "no knob found under %s" RECLAIM_SYSCTL_DIR,
 				    reclaim_is_live(cli->ctx) ? "" : reclaim_get_sysroot(cli->ctx));
 		}
 	}

@@ -10,14 +10,12 @@
 #include "apply.h"
 #include "reclaimctl.h"
 
-#define ADMIN_PRESET_DIR "/etc/reclaimctl/presets"
-
 static void preset_help(FILE *out)
 {
 	fprintf(
 	    out,
 	    "A preset is a named set of knob values, one KNOB = VALUE a line (see\n"
-	    "reclaimctl.preset(5)). NAME.preset in " ADMIN_PRESET_DIR " takes the\n"
+	    "reclaimctl.preset(5)). NAME.preset in " RECLAIM_ADMIN_PRESET_DIR " takes the\n"
 	    "place of a shipped preset of the same name, from %s.\n"
 	    "\nSubcommands:\n"
 	    "  list       the presets: name, origin and description (the default)\n"
@@ -175,7 +173,7 @@ static int preset_list(struct cli *cli)
 	} else if (n > 0) {
 		t = table_new(cli, &list_columns);
 	} else {
-		printf("no presets (looked in %s, %s)\n", ADMIN_PRESET_DIR,
+		printf("no presets (looked in %s, %s)\n", RECLAIM_ADMIN_PRESET_DIR,
 		       reclaim_preset_shipped_dir());
 	}
 	for (size_t i = 0; i < n; i++) {

@@ -7,13 +7,10 @@
 
 #include "reclaimctl.h"
 
-/* The value of knob @name, or NULL when the kernel lacks it. */
-static const int64_t *knob_value(const struct snapshot *s, const char *name)
+/* The value of knob @id, or NULL when the kernel lacks it (the id is the knob's index). */
+static const int64_t *knob_value(const struct snapshot *s, enum reclaim_knob_id id)
 {
-	for (size_t i = 0; i < reclaim_knob_count(); i++)
-		if (strcmp(reclaim_knob_name(reclaim_knob_get(i)), name) == 0)
-			return s->has_knob[i] ? &s->knob_value[i] : NULL;
-	return NULL;
+	return s->has_knob[id] ? &s->knob_value[id] : NULL;
 }
 
 /* direct_reclaim_throttled, or false when /proc/vmstat lacks it. */
@@ -24,7 +21,7 @@ static bool throttled_count(const struct snapshot *s, uint64_t *v)
 
 static cJSON *json_throttle(const struct snapshot *s)
 {
-	const int64_t *limit = knob_value(s, "max_direct_reclaimers");
+	const int64_t *limit = knob_value(s, RECLAIM_KNOB_MAX_DIRECT_RECLAIMERS);
 	cJSON *o = cJSON_CreateObject();
 	uint64_t n;
 
@@ -164,7 +161,7 @@ static void status_json(struct cli *cli, const struct snapshot *s, const char *o
 
 	cJSON_AddItemToObject(root, "throttle", json_throttle(s));
 	o = cJSON_AddObjectToObject(root, "swap");
-	json_add_swap(o, s->swaps, knob_value(s, "swap_round_robin_quota_kb"));
+	json_add_swap(o, s->swaps, knob_value(s, RECLAIM_KNOB_SWAP_ROUND_ROBIN_QUOTA_KB));
 	if (only_key) {
 		cJSON *part = json_document();
 
@@ -183,7 +180,7 @@ static void print_kernel(struct cli *cli, const struct snapshot *s)
 
 	printf("Kernel: %s\n", release ? release : "unknown");
 	if (!s->sysctls) {
-		printf("  No /proc/sys/vm under this root: the knobs are unknown.\n");
+		printf("  No " RECLAIM_SYSCTL_DIR " under this root: the knobs are unknown.\n");
 		return;
 	}
 	for (size_t i = 0; i < reclaim_knob_count(); i++) {
@@ -416,24 +413,23 @@ static void print_pressure(struct cli *cli, const struct snapshot *s)
 	table_free(t);
 }
 
-#define NO_SYSCTLS "unknown (no /proc/sys/vm under this root)"
+#define NO_SYSCTLS "unknown (no " RECLAIM_SYSCTL_DIR " under this root)"
 
 static void print_throttle(struct cli *cli, const struct snapshot *s)
 {
-	const int64_t *limit = knob_value(s, "max_direct_reclaimers");
+	const struct reclaim_knob *k = reclaim_knob_by_id(RECLAIM_KNOB_MAX_DIRECT_RECLAIMERS);
+	const int64_t *limit = knob_value(s, RECLAIM_KNOB_MAX_DIRECT_RECLAIMERS);
 	uint64_t n;
 
 	if (!limit && !s->sysctls)
 		printf("Limit: " NO_SYSCTLS "\n");
 	else if (!limit)
-		printf("Limit: not supported by this kernel (no "
-		       "/proc/sys/vm/max_direct_reclaimers)\n");
+		printf("Limit: not supported by this kernel (no %s)\n", reclaim_knob_path(k));
 	else if (*limit == 0)
-		printf("Limit: none (vm.max_direct_reclaimers = 0)\n");
+		printf("Limit: none (%s = 0)\n", reclaim_knob_sysctl(k));
 	else
-		printf("Limit: %" PRId64 " task%s in direct reclaim per node at once "
-		       "(vm.max_direct_reclaimers)\n",
-		       *limit, *limit == 1 ? "" : "s");
+		printf("Limit: %" PRId64 " task%s in direct reclaim per node at once (%s)\n",
+		       *limit, *limit == 1 ? "" : "s", reclaim_knob_sysctl(k));
 	if (throttled_count(s, &n))
 		printf("Waits: %" PRIu64 " (direct_reclaim_throttled)\n", n);
 	else
@@ -451,7 +447,7 @@ static void print_threads(struct cli *cli, const struct snapshot *s)
 
 static void print_swap(struct cli *cli, const struct snapshot *s, unsigned int parts)
 {
-	swap_print(cli, s->swaps, knob_value(s, "swap_round_robin_quota_kb"),
+	swap_print(cli, s->swaps, knob_value(s, RECLAIM_KNOB_SWAP_ROUND_ROBIN_QUOTA_KB),
 		   s->sysctls ? NULL : NO_SYSCTLS, s->swaps_missing, parts);
 }
 

@@ -12,8 +12,6 @@
 
 #include "reclaimctl.h"
 
-#define PRIO_MAX 32767
-
 /* The discard policy in JSON, and as the fstab option says it. */
 static const char *const discard_names[] = {
     [RECLAIM_SWAP_DISCARD_NONE] = "none",
@@ -33,7 +31,7 @@ static const char *const discard_options[] = {
 
 int swap_quota_read(struct cli *cli, int64_t *quota, bool *has)
 {
-	const struct reclaim_knob *k = reclaim_knob_find("swap_round_robin_quota_kb");
+	const struct reclaim_knob *k = reclaim_knob_by_id(RECLAIM_KNOB_SWAP_ROUND_ROBIN_QUOTA_KB);
 	int r = reclaim_knob_read(cli->ctx, k, quota);
 
 	*has = r == 0;
@@ -242,19 +240,19 @@ static void print_devices(struct cli *cli, const struct reclaim_swaps *swaps)
 void swap_print(struct cli *cli, const struct reclaim_swaps *swaps, const int64_t *quota,
 		const char *quota_missing, const char *missing, unsigned int parts)
 {
+	const struct reclaim_knob *k = reclaim_knob_by_id(RECLAIM_KNOB_SWAP_ROUND_ROBIN_QUOTA_KB);
 	bool both = (parts & (SWAP_RINGS | SWAP_DEVICES)) == (SWAP_RINGS | SWAP_DEVICES);
 
 	if (parts & SWAP_QUOTA) {
 		if (quota)
 			printf("Round-robin quota: %" PRId64
-			       " KiB from a device before the next of its ring "
-			       "(vm.swap_round_robin_quota_kb)\n",
-			       *quota);
+			       " KiB from a device before the next of its ring (%s)\n",
+			       *quota, reclaim_knob_sysctl(k));
+		else if (quota_missing)
+			printf("Round-robin quota: %s\n", quota_missing);
 		else
-			printf("Round-robin quota: %s\n",
-			       quota_missing ? quota_missing
-					     : "not supported by this kernel "
-					       "(no /proc/sys/vm/swap_round_robin_quota_kb)");
+			printf("Round-robin quota: not supported by this kernel (no %s)\n",
+			       reclaim_knob_path(k));
 	}
 	if (!swaps) {
 		printf("%s\n", missing ? missing : "no /proc/swaps");
@@ -320,9 +318,10 @@ static int parse_prio(const char *s, int *prio)
 
 	errno = 0;
 	v = strtol(s, &end, 10);
-	if (!*s || *end || errno || v < 0 || v > PRIO_MAX || !(*s >= '0' && *s <= '9'))
+	if (!*s || *end || errno || v < 0 || v > RECLAIM_SWAP_PRIORITY_MAX ||
+	    !(*s >= '0' && *s <= '9'))
 		return usage_error("invalid priority '%s': expected an integer from 0 to %d", s,
-				   PRIO_MAX);
+				   RECLAIM_SWAP_PRIORITY_MAX);
 	*prio = (int)v;
 	return 0;
 }
@@ -531,25 +530,27 @@ static int swap_priority(struct cli *cli, const char *device, const char *prio_t
 
 static void swap_help(FILE *out)
 {
-	fputs("swap shows the round-robin quota and the swap devices grouped into rings\n"
-	      "of equal priority, highest first, with size, use and balance (min/max of the\n"
-	      "devices' used fractions: 1.00 is even); swap rings the quota and the rings\n"
-	      "only, swap devices the devices only.\n"
-	      "\n"
-	      "swap priority DEVICE PRIO changes an active device's priority (0..32767):\n"
-	      "it checks that MemAvailable exceeds what the device holds plus a margin\n"
-	      "(64 MiB or 1/32 of MemTotal, the larger), swaps it off and on again with\n"
-	      "the new priority and its /etc/fstab discard option, and puts it back with\n"
-	      "the old priority if that fails. Needs CAP_SYS_ADMIN. Before swapoff it says\n"
-	      "what it moves back to memory, and on a terminal how far it got. Under\n"
-	      "--sysroot the checks run but nothing live changes; --persist then edits\n"
-	      "ROOT/etc/fstab.\n"
-	      "\nOptions:\n"
-	      "  -p, --persist  also set pri=PRIO in the device's /etc/fstab entry\n"
-	      "      --dry-run  check and show the change without making it\n"
-	      "  -J, --json     JSON output\n"
-	      "  -h, --help     this help\n",
-	      out);
+	fprintf(out,
+		"swap shows the round-robin quota and the swap devices grouped into rings\n"
+		"of equal priority, highest first, with size, use and balance (min/max of the\n"
+		"devices' used fractions: 1.00 is even); swap rings the quota and the rings\n"
+		"only, swap devices the devices only.\n"
+		"\n"
+		"swap priority DEVICE PRIO changes an active device's priority (0..%d):\n"
+		"it checks that MemAvailable exceeds what the device holds plus a margin\n"
+		"(%d MiB or 1/%d of MemTotal, the larger), swaps it off and on again with\n"
+		"the new priority and its /etc/fstab discard option, and puts it back with\n"
+		"the old priority if that fails. Needs CAP_SYS_ADMIN. Before swapoff it says\n"
+		"what it moves back to memory, and on a terminal how far it got. Under\n"
+		"--sysroot the checks run but nothing live changes; --persist then edits\n"
+		"ROOT/etc/fstab.\n"
+		"\nOptions:\n"
+		"  -p, --persist  also set pri=PRIO in the device's /etc/fstab entry\n"
+		"      --dry-run  check and show the change without making it\n"
+		"  -J, --json     JSON output\n"
+		"  -h, --help     this help\n",
+		RECLAIM_SWAP_PRIORITY_MAX, RECLAIM_SWAP_MARGIN_MIN_KB / 1024,
+		RECLAIM_SWAP_MARGIN_DIVISOR);
 }
 
 static const struct option swap_opts[] = {COMMON_LONG_OPTIONS,

@@ -35,9 +35,8 @@ static int read_knobs(struct cli *cli, struct snapshot *s)
 		if (r < 0)
 			return lib_fail(cli, EXIT_FAILURE, NULL);
 		s->has_knob[i] = true;
-		if (!reclaim_knob_needs_patch(reclaim_knob_get(i)))
-			s->sysctls = true;
 	}
+	s->sysctls = reclaim_has_sysctls(cli->ctx) == 1;
 	return 0;
 }
 

@@ -81,8 +81,10 @@ static int64_t recorded_max(const cJSON *header)
 
 static int64_t recorded_threads(const struct run *run, bool *has)
 {
+	/* the header's knobs are keyed by name, as the recorder writes them */
 	const cJSON *knobs = cJSON_GetObjectItemCaseSensitive(run->header, "knobs");
-	double v = number(knobs, "kswapd_threads", has);
+	double v =
+	    number(knobs, reclaim_knob_name(reclaim_knob_by_id(RECLAIM_KNOB_KSWAPD_THREADS)), has);
 
 	return *has ? (int64_t)v : 1;
 }
@@ -92,7 +94,7 @@ static int replay_new(struct cli *cli, const struct run *run, const struct adapt
 {
 	bool has;
 	int64_t start = recorded_threads(run, &has), max = recorded_max(run->header);
-	const struct reclaim_knob *k = reclaim_knob_find("kswapd_threads");
+	const struct reclaim_knob *k = reclaim_knob_by_id(RECLAIM_KNOB_KSWAPD_THREADS);
 	int r;
 
 	if (start < reclaim_knob_min(k) || start > reclaim_knob_max(k))

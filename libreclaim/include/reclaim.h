@@ -110,8 +110,29 @@ enum reclaim_unit {
 	RECLAIM_UNIT_KB,       /* KiB; sizes like 2M are accepted */
 };
 
+/*
+ * The knobs of the table, in its order: each value is also the knob's
+ * index for reclaim_knob_get(). A knob added later gets the next value.
+ */
+enum reclaim_knob_id {
+	RECLAIM_KNOB_KSWAPD_THREADS = 0,
+	RECLAIM_KNOB_MAX_DIRECT_RECLAIMERS,
+	RECLAIM_KNOB_SWAP_ROUND_ROBIN_QUOTA_KB,
+	RECLAIM_KNOB_SWAPPINESS,
+	RECLAIM_KNOB_WATERMARK_SCALE_FACTOR,
+	RECLAIM_KNOB_WATERMARK_BOOST_FACTOR,
+	RECLAIM_KNOB_MIN_FREE_KBYTES,
+	RECLAIM_KNOB_ZONE_RECLAIM_MODE,
+};
+
+/*
+ * A knob is a constant of the library: whichever function returns it, one
+ * knob is always the same pointer, so knobs compare with ==.
+ */
 size_t reclaim_knob_count(void);
 const struct reclaim_knob *reclaim_knob_get(size_t idx);
+/* The knob @id; NULL for a value that names none. */
+const struct reclaim_knob *reclaim_knob_by_id(enum reclaim_knob_id id);
 /* Finds a knob by name ("kswapd_threads"), sysctl name ("vm.kswapd_threads") or alias ("threads").
  */
 const struct reclaim_knob *reclaim_knob_find(const char *name);
@@ -130,12 +151,28 @@ bool reclaim_knob_needs_patch(const struct reclaim_knob *knob);
 
 /* 1 if the running kernel has the knob, 0 if not, negative errno on error. */
 int reclaim_knob_supported(struct reclaim_ctx *ctx, const struct reclaim_knob *knob);
+/* Where the kernel's vm sysctls are, the knobs' files (as on the machine, without the root). */
+#define RECLAIM_SYSCTL_DIR "/proc/sys/vm"
+/*
+ * 1 if the root has the running kernel's sysctls (RECLAIM_SYSCTL_DIR), so
+ * that a knob missing there is one the kernel lacks; 0 for a root without
+ * them (a dump of other files), where nothing is known of the knobs;
+ * negative errno on error.
+ */
+int reclaim_has_sysctls(struct reclaim_ctx *ctx);
 int reclaim_knob_read(struct reclaim_ctx *ctx, const struct reclaim_knob *knob, int64_t *value);
 /* Parses and range-checks @text; -EINVAL (not a value) or -ERANGE. */
 int reclaim_knob_parse(struct reclaim_ctx *ctx, const struct reclaim_knob *knob, const char *text,
 		       int64_t *value);
 /* Range-checks, then writes one knob; use a reclaim_change for several. */
 int reclaim_knob_write(struct reclaim_ctx *ctx, const struct reclaim_knob *knob, int64_t value);
+
+/*
+ * Where reclaimctl keeps what lasts until the next boot, as on the machine
+ * (the library opens it under the root): the writers' lock, the saved values,
+ * the history, adapt's state and the boot unit's result.
+ */
+#define RECLAIM_RUNDIR "/run/reclaimctl"
 
 /*
  * A change: several knob writes applied as one transaction, the one way
@@ -214,13 +251,28 @@ uint64_t reclaim_pressure_total_us(const struct reclaim_pressure *p,
 
 /* Recommendations from the topology */
 /*
+ * The numbers of the rules below. kswapd_threads: one thread per
+ * RECLAIM_AUTOTUNE_CPUS_PER_KSWAPD (16) CPUs of a node, and never fewer than
+ * RECLAIM_CPUS_PER_KSWAPD_MIN (4) CPUs per thread, that is at most a quarter
+ * of a node's CPUs (which also bounds reclaim_adapt_default_max()).
+ * max_direct_reclaimers: RECLAIM_AUTOTUNE_THROTTLE_NUM /
+ * RECLAIM_AUTOTUNE_THROTTLE_DEN (3/4) of a node's CPUs, within
+ * RECLAIM_AUTOTUNE_THROTTLE_MIN..RECLAIM_AUTOTUNE_THROTTLE_MAX (1..16).
+ */
+#define RECLAIM_AUTOTUNE_CPUS_PER_KSWAPD 16
+#define RECLAIM_CPUS_PER_KSWAPD_MIN	 4
+#define RECLAIM_AUTOTUNE_THROTTLE_NUM	 3
+#define RECLAIM_AUTOTUNE_THROTTLE_DEN	 4
+#define RECLAIM_AUTOTUNE_THROTTLE_MIN	 1
+#define RECLAIM_AUTOTUNE_THROTTLE_MAX	 16
+/*
  * A recommended value of @knob for the machine @topo describes, and in
  * @reason (if not NULL; free() it) why, in one line naming the facts.
  * kswapd_threads: for each node with CPUs and memory ceil(CPUs / 16), at
- * most a quarter of its CPUs (at least 1) and 16; the smallest of these.
- * max_direct_reclaimers: for each such node round(3/4 x CPUs) within
- * 1..16; the largest of these. Without such a node, all online CPUs count
- * as one. -EOPNOTSUPP for a knob without a recommendation.
+ * most a quarter of its CPUs (at least 1) and the knob's maximum (16); the
+ * smallest of these. max_direct_reclaimers: for each such node round(3/4 x
+ * CPUs) within 1..16; the largest of these. Without such a node, all online
+ * CPUs count as one. -EOPNOTSUPP for a knob without a recommendation.
  */
 /* True if reclaim_knob_recommend() has a rule for @knob (a preset may say "auto" for it). */
 bool reclaim_knob_has_recommendation(const struct reclaim_knob *knob);
@@ -230,11 +282,14 @@ int reclaim_knob_recommend(struct reclaim_ctx *ctx, const struct reclaim_knob *k
 /*
  * Presets: named sets of knob values, one "KNOB = VALUE" a line, see
  * reclaimctl.preset(5). The administrator's NAME.preset in
- * /etc/reclaimctl/presets (under the root) takes the place of a shipped one of
+ * RECLAIM_ADMIN_PRESET_DIR (under the root) takes the place of a shipped one of
  * the same name. A preset keeps no link to its context.
  */
 struct reclaim_preset;
 struct reclaim_preset_list;
+
+/* The administrator's presets, as on the machine. */
+#define RECLAIM_ADMIN_PRESET_DIR "/etc/reclaimctl/presets"
 
 /* Where the shipped presets are: $RECLAIMCTL_PRESET_DIR if set, else the build's; not under the
  * root. */
@@ -340,11 +395,16 @@ double reclaim_swap_ring_balance(const struct reclaim_swap_ring *ring);
  * Autotune: a plan for this machine. For every knob with a recommendation
  * (in the knob table's order) its value and reason, as
  * reclaim_knob_recommend() gives them; and, with @swaps (NULL: none), a
- * proposed priority for each swap device: 100 for zram, 50 for a disk that
- * is not rotational, 10 for a rotational one, a swap file that of the disk
- * holding it. The plan only proposes: nothing is written.
+ * proposed priority for each swap device: RECLAIM_AUTOTUNE_PRIO_ZRAM for
+ * zram, RECLAIM_AUTOTUNE_PRIO_NONROTATIONAL for a disk that is not
+ * rotational, RECLAIM_AUTOTUNE_PRIO_ROTATIONAL for a rotational one, a swap
+ * file that of the disk holding it. The plan only proposes: nothing is written.
  */
 struct reclaim_plan;
+
+#define RECLAIM_AUTOTUNE_PRIO_ZRAM	    100
+#define RECLAIM_AUTOTUNE_PRIO_NONROTATIONAL 50
+#define RECLAIM_AUTOTUNE_PRIO_ROTATIONAL    10
 
 int reclaim_plan_new(struct reclaim_ctx *ctx, const struct reclaim_topology *topo,
 		     const struct reclaim_swaps *swaps, struct reclaim_plan **plan);
@@ -396,9 +456,11 @@ enum reclaim_swap_discard reclaim_fstab_discard(const struct reclaim_fstab *fsta
  * by UUID=, LABEL=, PARTUUID=, PARTLABEL= through /dev/disk/by-*; -ENOENT if none.
  */
 ssize_t reclaim_fstab_find(const struct reclaim_fstab *fstab, const char *device);
+/* The highest swap priority swapon(2) takes; the lowest one set is 0. */
+#define RECLAIM_SWAP_PRIORITY_MAX 32767
 /*
- * Sets pri=@prio (0..32767) in entry @idx and replaces /etc/fstab atomically;
- * only that entry's line changes, every other byte stays.
+ * Sets pri=@prio (0..RECLAIM_SWAP_PRIORITY_MAX) in entry @idx and replaces
+ * /etc/fstab atomically; only that entry's line changes, every other byte stays.
  */
 int reclaim_fstab_set_priority(struct reclaim_fstab *fstab, size_t idx, int prio);
 
@@ -424,8 +486,10 @@ int reclaim_swap_plan_old_priority(const struct reclaim_swap_plan *plan);
 int reclaim_swap_plan_new_priority(const struct reclaim_swap_plan *plan);
 uint64_t reclaim_swap_plan_used_kb(const struct reclaim_swap_plan *plan);
 uint64_t reclaim_swap_plan_mem_available_kb(const struct reclaim_swap_plan *plan);
-/* max(64 MiB, MemTotal / 32) */
+/* max(RECLAIM_SWAP_MARGIN_MIN_KB, MemTotal / RECLAIM_SWAP_MARGIN_DIVISOR): 64 MiB, 1/32 */
 uint64_t reclaim_swap_plan_margin_kb(const struct reclaim_swap_plan *plan);
+#define RECLAIM_SWAP_MARGIN_MIN_KB  65536
+#define RECLAIM_SWAP_MARGIN_DIVISOR 32
 /* MemAvailable > used + margin, or nothing used. */
 bool reclaim_swap_plan_has_room(const struct reclaim_swap_plan *plan);
 enum reclaim_swap_discard reclaim_swap_plan_discard(const struct reclaim_swap_plan *plan);
@@ -843,10 +907,17 @@ enum reclaim_action {
 struct reclaim_request;
 struct reclaim_eval;
 
+/* The boot unit's configuration, as on the machine: "preset = NAME". */
+#define RECLAIM_BOOT_CONFIG "/etc/reclaimctl/reclaimctl.conf"
+/* The preset the boot unit applies without that file. */
+#define RECLAIM_BOOT_DEFAULT_PRESET "balanced"
+/* "preset = off": the boot unit applies nothing. */
+#define RECLAIM_BOOT_PRESET_OFF "off"
 /*
  * The preset the boot unit applies: "preset = NAME" in
- * /etc/reclaimctl/reclaimctl.conf, "off" for none, "balanced" without the
- * file; free() it. -EBADMSG naming FILE:LINE for a malformed file.
+ * RECLAIM_BOOT_CONFIG, RECLAIM_BOOT_PRESET_OFF for none,
+ * RECLAIM_BOOT_DEFAULT_PRESET without the file; free() it. -EBADMSG naming
+ * FILE:LINE for a malformed file.
  */
 int reclaim_boot_preset(struct reclaim_ctx *ctx, char **name);
 
@@ -934,11 +1005,15 @@ struct reclaim_persist *reclaim_eval_unpersisted(const struct reclaim_eval *eval
 ssize_t reclaim_eval_verified_nodes(const struct reclaim_eval *eval);
 
 /*
- * The history of changes since boot (/run/reclaimctl/history), oldest
+ * The history of changes since boot (RECLAIM_HISTORY_FILE), oldest
  * first: one record per knob changed, the records of one change sharing its
- * number. Bounded: the first record of each knob and the last 1,000.
+ * number. Bounded: the first record of each knob and the last
+ * RECLAIM_HISTORY_KEEP.
  */
 struct reclaim_history;
+
+#define RECLAIM_HISTORY_FILE RECLAIM_RUNDIR "/history"
+#define RECLAIM_HISTORY_KEEP 1000
 
 int reclaim_history_new(struct reclaim_ctx *ctx, struct reclaim_history **history);
 struct reclaim_history *reclaim_history_ref(struct reclaim_history *history);
@@ -989,8 +1064,9 @@ int reclaim_boot_result_load(struct reclaim_ctx *ctx, bool *ok, int64_t *time_ns
  * down-direct and PSI some below down-psi for down-window seconds. No change
  * within cooldown seconds of the last (the first one is not held back; after
  * reclaim_adapt_resume() the cooldown runs first). Never above max (the smallest
- * node's CPUs / 4, at most 16, or reclaim_adapt_set_max()) nor below min
- * (the starting value, or reclaim_adapt_set_min()).
+ * node's CPUs / RECLAIM_CPUS_PER_KSWAPD_MIN, at most 16, or
+ * reclaim_adapt_set_max()) nor below min (the starting value, or
+ * reclaim_adapt_set_min()).
  */
 struct reclaim_adapt;
 struct reclaim_adapt_sample;
@@ -1032,7 +1108,10 @@ const char *reclaim_adapt_param_description(enum reclaim_adapt_param param);
 double reclaim_adapt_param_default(enum reclaim_adapt_param param);
 /* The parameter named @name, or -ENOENT. */
 int reclaim_adapt_param_find(const char *name);
-/* min(16, a quarter of the CPUs of the smallest node with CPUs and memory), at least 1. */
+/*
+ * min(the knob's maximum (16), a quarter (1 / RECLAIM_CPUS_PER_KSWAPD_MIN) of
+ * the CPUs of the smallest node with CPUs and memory), at least 1.
+ */
 int64_t reclaim_adapt_default_max(const struct reclaim_topology *topo);
 /* The same for a smallest node of @ncpus CPUs (a recording's topology). */
 int64_t reclaim_adapt_max_for_cpus(size_t ncpus);
@@ -1085,10 +1164,11 @@ int reclaim_adapt_sample_set_node_cpus(struct reclaim_adapt_sample *sample, int 
 /* kswapd_threads read back (live only): a value the controller did not set is a hand-off. */
 int reclaim_adapt_sample_set_knob(struct reclaim_adapt_sample *sample, int64_t value);
 /*
- * /run/reclaimctl/adapt: the running daemon's pid, the baseline it started
+ * RECLAIM_ADAPT_STATE_FILE: the running daemon's pid, the baseline it started
  * from and the last value it wrote, so that a stop after it died can put
  * the baseline back. load: -ENOENT when there is none.
  */
+#define RECLAIM_ADAPT_STATE_FILE RECLAIM_RUNDIR "/adapt"
 int reclaim_adapt_state_save(struct reclaim_ctx *ctx, pid_t pid, int64_t baseline, int64_t threads);
 int reclaim_adapt_state_load(struct reclaim_ctx *ctx, pid_t *pid, int64_t *baseline,
 			     int64_t *threads);

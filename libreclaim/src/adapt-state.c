@@ -13,7 +13,7 @@
 
 #include "internal.h"
 
-#define ADAPT_STATE RECLAIM_RUNDIR "/adapt"
+#define ADAPT_STATE RECLAIM_ADAPT_STATE_FILE
 
 RECLAIM_EXPORT int reclaim_adapt_state_save(struct reclaim_ctx *ctx, pid_t pid, int64_t baseline,
 					    int64_t threads)
@@ -77,7 +77,7 @@ RECLAIM_EXPORT int reclaim_adapt_state_load(struct reclaim_ctx *ctx, pid_t *pid,
 		return r;
 	r = parse_state(ctx, text, pid, baseline, threads);
 	if (r == 0) {
-		const struct reclaim_knob *k = reclaim_knob_find("kswapd_threads");
+		const struct reclaim_knob *k = reclaim_knob_by_id(RECLAIM_KNOB_KSWAPD_THREADS);
 
 		if (reclaim_knob_check(ctx, k, *baseline) < 0 ||
 		    reclaim_knob_check(ctx, k, *threads) < 0)

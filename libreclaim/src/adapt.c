@@ -120,8 +120,8 @@ RECLAIM_EXPORT int reclaim_adapt_param_find(const char *name)
 
 RECLAIM_EXPORT int64_t reclaim_adapt_max_for_cpus(size_t ncpus)
 {
-	int64_t max = reclaim_knob_max(reclaim_knob_find("kswapd_threads"));
-	int64_t quarter = (int64_t)(ncpus / 4);
+	int64_t max = reclaim_knob_max(reclaim_knob_by_id(RECLAIM_KNOB_KSWAPD_THREADS));
+	int64_t quarter = (int64_t)(ncpus / RECLAIM_CPUS_PER_KSWAPD_MIN);
 
 	/* more threads than a quarter of a node's CPUs would take them from its tasks */
 	if (quarter < 1)
@@ -150,7 +150,7 @@ RECLAIM_EXPORT int64_t reclaim_adapt_default_max(const struct reclaim_topology *
 RECLAIM_EXPORT int reclaim_adapt_new(struct reclaim_ctx *ctx, const struct reclaim_topology *topo,
 				     int64_t threads, struct reclaim_adapt **ret)
 {
-	const struct reclaim_knob *k = reclaim_knob_find("kswapd_threads");
+	const struct reclaim_knob *k = reclaim_knob_by_id(RECLAIM_KNOB_KSWAPD_THREADS);
 	struct reclaim_adapt *a;
 
 	assert_return(ctx && ret, -EINVAL);
@@ -216,7 +216,7 @@ RECLAIM_EXPORT double reclaim_adapt_get_param(const struct reclaim_adapt *a,
 /* The bounds must hold the starting value: the controller never jumps into them. */
 static int check_bounds(struct reclaim_adapt *a, int64_t min, int64_t max)
 {
-	const struct reclaim_knob *k = reclaim_knob_find("kswapd_threads");
+	const struct reclaim_knob *k = reclaim_knob_by_id(RECLAIM_KNOB_KSWAPD_THREADS);
 
 	if (min < reclaim_knob_min(k) || max > reclaim_knob_max(k))
 		return reclaim_error(a->ctx, ERANGE, "the bounds must be within %lld-%lld",
@@ -308,7 +308,7 @@ static void windows_reset(struct reclaim_adapt *a)
 
 RECLAIM_EXPORT int reclaim_adapt_resume(struct reclaim_adapt *a, int64_t threads)
 {
-	const struct reclaim_knob *k = reclaim_knob_find("kswapd_threads");
+	const struct reclaim_knob *k = reclaim_knob_by_id(RECLAIM_KNOB_KSWAPD_THREADS);
 
 	assert_return(a, -EINVAL);
 	reclaim_error_reset(a->ctx);

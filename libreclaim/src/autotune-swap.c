@@ -22,9 +22,9 @@
 
 #include "internal.h"
 
-#define PRIO_ZRAM	   100
-#define PRIO_NONROTATIONAL 50
-#define PRIO_ROTATIONAL	   10
+#define PRIO_ZRAM	   RECLAIM_AUTOTUNE_PRIO_ZRAM
+#define PRIO_NONROTATIONAL RECLAIM_AUTOTUNE_PRIO_NONROTATIONAL
+#define PRIO_ROTATIONAL	   RECLAIM_AUTOTUNE_PRIO_ROTATIONAL
 
 static const char *base_name(const char *path)
 {

@@ -35,9 +35,10 @@
 
 #include "internal.h"
 
-#define CPUS_PER_KSWAPD 16
-#define THROTTLE_MIN	1
-#define THROTTLE_MAX	16
+#define CPUS_PER_KSWAPD RECLAIM_AUTOTUNE_CPUS_PER_KSWAPD
+#define THROTTLE_MIN	RECLAIM_AUTOTUNE_THROTTLE_MIN
+#define THROTTLE_MAX	RECLAIM_AUTOTUNE_THROTTLE_MAX
+_Static_assert(RECLAIM_CPUS_PER_KSWAPD_MIN == 4, "the reasons say a quarter of a node's CPUs");
 
 /* What the rules look at: the nodes that count, those that do not, and why. */
 struct facts {
@@ -244,7 +245,7 @@ static int print_facts(FILE *out, const struct facts *f, size_t *fallback)
 static int64_t threads_for(size_t cpus, int64_t max, bool *capped)
 {
 	int64_t v = (int64_t)((cpus + CPUS_PER_KSWAPD - 1) / CPUS_PER_KSWAPD);
-	int64_t quarter = (int64_t)(cpus / 4);
+	int64_t quarter = (int64_t)(cpus / RECLAIM_CPUS_PER_KSWAPD_MIN);
 
 	if (quarter < 1)
 		quarter = 1;
@@ -258,7 +259,10 @@ static int64_t threads_for(size_t cpus, int64_t max, bool *capped)
 
 static int64_t throttle_for(size_t cpus)
 {
-	int64_t v = ((int64_t)cpus * 3 + 2) / 4; /* round(0.75 x cpus), halves up */
+	/* round(3/4 x cpus), halves up */
+	int64_t v =
+	    ((int64_t)cpus * RECLAIM_AUTOTUNE_THROTTLE_NUM + RECLAIM_AUTOTUNE_THROTTLE_DEN / 2) /
+	    RECLAIM_AUTOTUNE_THROTTLE_DEN;
 
 	if (v < THROTTLE_MIN)
 		v = THROTTLE_MIN;
@@ -335,9 +339,10 @@ static int rule_throttle(const struct facts *f, int64_t *value, char **reason)
 	if (fallback)
 		v = throttle_for(fallback);
 	fprintf(out,
-		" -> %" PRId64 " direct reclaimer%s at once%s (3/4 of a node's CPUs, rounded, "
+		" -> %" PRId64 " direct reclaimer%s at once%s (%d/%d of a node's CPUs, rounded, "
 		"within %d..%d",
-		v, v == 1 ? "" : "s", f->mem_nodes > 1 ? " per node" : "", THROTTLE_MIN,
+		v, v == 1 ? "" : "s", f->mem_nodes > 1 ? " per node" : "",
+		RECLAIM_AUTOTUNE_THROTTLE_NUM, RECLAIM_AUTOTUNE_THROTTLE_DEN, THROTTLE_MIN,
 		THROTTLE_MAX);
 	if (r == 0 && !fallback)
 		r = print_deciders(out, f, v,
@@ -353,7 +358,7 @@ RECLAIM_EXPORT bool reclaim_knob_has_recommendation(const struct reclaim_knob *k
 {
 	assert_return(knob, false);
 	return reclaim_knob_is_threads(knob) ||
-	       strcmp(reclaim_knob_name(knob), "max_direct_reclaimers") == 0;
+	       knob == reclaim_knob_by_id(RECLAIM_KNOB_MAX_DIRECT_RECLAIMERS);
 }
 
 RECLAIM_EXPORT int reclaim_knob_recommend(struct reclaim_ctx *ctx, const struct reclaim_knob *knob,

@@ -8,8 +8,6 @@
 
 #include "internal.h"
 
-#define DEFAULT_PRESET "balanced"
-
 /*
  * Every setting of the file. The message for an unknown one lists them,
  * and man/check-man.sh reads that list: reclaimctl.conf(5) must name each.
@@ -47,7 +45,7 @@ static int config_line(struct reclaim_ctx *ctx, char *line, size_t n, char **pre
 		return reclaim_error(ctx, EBADMSG, "%s:%zu: preset needs a name (or off)",
 				     RECLAIM_BOOT_CONFIG, n);
 	snprintf(where, sizeof(where), "%s:%zu: ", RECLAIM_BOOT_CONFIG, n);
-	if (strcmp(value, "off") != 0 &&
+	if (strcmp(value, RECLAIM_BOOT_PRESET_OFF) != 0 &&
 	    (r = reclaim_preset_check_name(ctx, value, EBADMSG, where)) < 0)
 		return r;
 	free(*preset);
@@ -74,7 +72,7 @@ RECLAIM_EXPORT int reclaim_boot_preset(struct reclaim_ctx *ctx, char **ret)
 			*next++ = '\0';
 		r = config_line(ctx, line, ++n, &preset);
 	}
-	if (r == 0 && !preset && !(preset = strdup(DEFAULT_PRESET)))
+	if (r == 0 && !preset && !(preset = strdup(RECLAIM_BOOT_DEFAULT_PRESET)))
 		r = reclaim_error(ctx, ENOMEM, "out of memory");
 	if (r < 0) {
 		free(preset);

@@ -300,9 +300,10 @@ static int skip(struct eval_entry *n, char *why)
 /* The kernel lacks @k: why, in the words the rest of reclaimctl uses. */
 static char *lacks(struct reclaim_eval *e, const struct reclaim_knob *k)
 {
-	if (!reclaim_exists(e->ctx, "/proc/sys/vm"))
-		return format(e->ctx, "no /proc/sys/vm under this root: the kernel's knobs are "
-				      "unknown");
+	if (reclaim_has_sysctls(e->ctx) != 1)
+		return format(e->ctx,
+			      "no " RECLAIM_SYSCTL_DIR " under this root: the kernel's knobs "
+			      "are unknown");
 	if (reclaim_knob_needs_patch(k))
 		return format(e->ctx,
 			      "the running kernel lacks %s: it needs the patches in kernel/",
@@ -544,7 +545,7 @@ static int eval_boot(struct reclaim_eval *e)
 	r = reclaim_boot_preset(e->ctx, &name);
 	if (r < 0)
 		return r;
-	if (strcmp(name, "off") == 0) {
+	if (strcmp(name, RECLAIM_BOOT_PRESET_OFF) == 0) {
 		e->preset_name = name;
 		return 0;
 	}

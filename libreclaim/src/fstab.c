@@ -148,7 +148,7 @@ RECLAIM_EXPORT int reclaim_fstab_priority(const struct reclaim_fstab *f, size_t 
 		return -EINVAL;
 	memcpy(buf, value, size);
 	buf[size] = '\0';
-	if (reclaim_parse_i64(buf, &v) < 0 || v < -1 || v > 32767)
+	if (reclaim_parse_i64(buf, &v) < 0 || v < -1 || v > RECLAIM_SWAP_PRIORITY_MAX)
 		return -EINVAL;
 	*prio = (int)v;
 	return 1;
@@ -445,9 +445,9 @@ RECLAIM_EXPORT int reclaim_fstab_set_priority(struct reclaim_fstab *f, size_t id
 	int r;
 
 	assert_return(f && idx < f->count, -EINVAL);
-	if (prio < 0 || prio > 32767)
-		return reclaim_error(f->ctx, ERANGE, "invalid priority %d: expected 0 to 32767",
-				     prio);
+	if (prio < 0 || prio > RECLAIM_SWAP_PRIORITY_MAX)
+		return reclaim_error(f->ctx, ERANGE, "invalid priority %d: expected 0 to %d", prio,
+				     RECLAIM_SWAP_PRIORITY_MAX);
 	fs = f->swaps[idx];
 	r = edit_text(f, fs, prio, &text, &len, &options);
 	if (r < 0)

@@ -9,7 +9,7 @@
  * (restore --boot). The records of one change share its number. A last
  * line without its newline was cut short by a crash: it is ignored, and the
  * next append drops it. The file is bounded: when it would exceed the
- * first record of each knob plus the last HISTORY_KEEP records, it is
+ * first record of each knob plus the last RECLAIM_HISTORY_KEEP records, it is
  * rewritten with just those.
  */
 #include <errno.h>
@@ -21,9 +21,9 @@
 
 #include "history-internal.h"
 
-#define HISTORY RECLAIM_RUNDIR "/history"
+#define HISTORY RECLAIM_HISTORY_FILE
 
-unsigned int reclaim_history_keep = 1000;
+unsigned int reclaim_history_keep = RECLAIM_HISTORY_KEEP;
 
 static void record_clear(struct history_record *r)
 {

@@ -180,9 +180,6 @@ int reclaim_knob_check(struct reclaim_ctx *ctx, const struct reclaim_knob *k, in
 /* kswapd_threads: the knob whose write starts and stops threads, checked after it. */
 bool reclaim_knob_is_threads(const struct reclaim_knob *k);
 
-/* Where reclaimctl keeps its lock and the saved values (under the sysroot). */
-#define RECLAIM_RUNDIR "/run/reclaimctl"
-
 /* lock.c: the writers' lock; an error after reclaim_lock_timeout_ms of waiting. */
 extern unsigned int reclaim_lock_timeout_ms;
 int reclaim_mkdir_p(const char *path, mode_t mode);
@@ -222,9 +219,6 @@ const char *reclaim_preset_name_problem(const char *name, bool *quote);
 /* The same as an error @err ("@whereinvalid preset name ..."), or 0 for a good name. */
 int reclaim_preset_check_name(struct reclaim_ctx *ctx, const char *name, int err,
 			      const char *where);
-
-/* bootconf.c */
-#define RECLAIM_BOOT_CONFIG "/etc/reclaimctl/reclaimctl.conf"
 
 /* change.c: the transaction under the lock, for the engine. */
 struct history_record;

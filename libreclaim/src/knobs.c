@@ -24,30 +24,42 @@ struct reclaim_knob {
 	const char *description;
 };
 
-#define VM_KNOB(n) .name = #n, .sysctl = "vm." #n, .path = "/proc/sys/vm/" #n
+#define VM_KNOB(n) .name = #n, .sysctl = "vm." #n, .path = RECLAIM_SYSCTL_DIR "/" #n
 
+/* Indexed by enum reclaim_knob_id, in its order. */
 static const struct reclaim_knob knobs[] = {
-    {VM_KNOB(kswapd_threads), .alias = "threads", .min = 1, .max = 16, .def = 1,
-     .needs_patch = true, .description = "kswapd threads per NUMA node with memory"},
-    {VM_KNOB(max_direct_reclaimers), .alias = "throttle", .min = 0, .max = 1024, .def = 0,
-     .needs_patch = true,
-     .description = "tasks allowed in direct reclaim at once per node (0: unlimited)"},
-    {VM_KNOB(swap_round_robin_quota_kb), .alias = "swap-quota", .unit = RECLAIM_UNIT_KB, .min = 0,
-     .max = 1048576, .def = 2048, .needs_patch = true,
-     .description = "KiB taken from a swap device before rotating to the next of equal "
-		    "priority (0: every allocation)"},
-    {VM_KNOB(swappiness), .min = 0, .max = 200, .def = 60,
-     .description = "relative cost of swapping anonymous memory versus dropping file pages"},
-    {VM_KNOB(watermark_scale_factor), .min = 1, .max = 3000, .def = 10,
-     .description = "distance between watermarks, in 1/10000 of memory"},
-    {VM_KNOB(watermark_boost_factor), .min = 0, .max = INT_MAX, .def = 15000,
-     .description = "temporary watermark boost after fragmentation events, in 1/10000 of "
-		    "the high watermark"},
-    {VM_KNOB(min_free_kbytes), .unit = RECLAIM_UNIT_KB, .min = 0, .max = INT_MAX,
-     .def = DEFAULT_COMPUTED, .description = "memory kept free for atomic allocations"},
-    {VM_KNOB(zone_reclaim_mode), .min = 0, .max = 7, .def = 0,
-     .description = "reclaim on the local node before allocating remotely (bit mask)"},
+    [RECLAIM_KNOB_KSWAPD_THREADS] = {VM_KNOB(kswapd_threads), .alias = "threads", .min = 1,
+				     .max = 16, .def = 1, .needs_patch = true,
+				     .description = "kswapd threads per NUMA node with memory"},
+    [RECLAIM_KNOB_MAX_DIRECT_RECLAIMERS] =
+	{VM_KNOB(max_direct_reclaimers), .alias = "throttle", .min = 0, .max = 1024, .def = 0,
+	 .needs_patch = true,
+	 .description = "tasks allowed in direct reclaim at once per node (0: unlimited)"},
+    [RECLAIM_KNOB_SWAP_ROUND_ROBIN_QUOTA_KB] =
+	{VM_KNOB(swap_round_robin_quota_kb), .alias = "swap-quota", .unit = RECLAIM_UNIT_KB,
+	 .min = 0, .max = 1048576, .def = 2048, .needs_patch = true,
+	 .description = "KiB taken from a swap device before rotating to the next of equal "
+			"priority (0: every allocation)"},
+    [RECLAIM_KNOB_SWAPPINESS] =
+	{VM_KNOB(swappiness), .min = 0, .max = 200, .def = 60,
+	 .description = "relative cost of swapping anonymous memory versus dropping file pages"},
+    [RECLAIM_KNOB_WATERMARK_SCALE_FACTOR] =
+	{VM_KNOB(watermark_scale_factor), .min = 1, .max = 3000, .def = 10,
+	 .description = "distance between watermarks, in 1/10000 of memory"},
+    [RECLAIM_KNOB_WATERMARK_BOOST_FACTOR] =
+	{VM_KNOB(watermark_boost_factor), .min = 0, .max = INT_MAX, .def = 15000,
+	 .description = "temporary watermark boost after fragmentation events, in 1/10000 of "
+			"the high watermark"},
+    [RECLAIM_KNOB_MIN_FREE_KBYTES] = {VM_KNOB(min_free_kbytes), .unit = RECLAIM_UNIT_KB, .min = 0,
+				      .max = INT_MAX, .def = DEFAULT_COMPUTED,
+				      .description = "memory kept free for atomic allocations"},
+    [RECLAIM_KNOB_ZONE_RECLAIM_MODE] =
+	{VM_KNOB(zone_reclaim_mode), .min = 0, .max = 7, .def = 0,
+	 .description = "reclaim on the local node before allocating remotely (bit mask)"},
 };
+/* Every id has its entry: the last one is the table's last. */
+_Static_assert(ARRAY_SIZE(knobs) == RECLAIM_KNOB_ZONE_RECLAIM_MODE + 1,
+	       "enum reclaim_knob_id and the knob table differ");
 
 RECLAIM_EXPORT size_t reclaim_knob_count(void)
 {
@@ -58,6 +70,12 @@ RECLAIM_EXPORT const struct reclaim_knob *reclaim_knob_get(size_t idx)
 {
 	assert_return(idx < ARRAY_SIZE(knobs), NULL);
 	return &knobs[idx];
+}
+
+RECLAIM_EXPORT const struct reclaim_knob *reclaim_knob_by_id(enum reclaim_knob_id id)
+{
+	assert_return((size_t)id < ARRAY_SIZE(knobs), NULL);
+	return &knobs[id];
 }
 
 RECLAIM_EXPORT const struct reclaim_knob *reclaim_knob_find(const char *name)
@@ -145,13 +163,19 @@ static int missing(struct reclaim_ctx *ctx, const struct reclaim_knob *k)
 
 bool reclaim_knob_is_threads(const struct reclaim_knob *k)
 {
-	return strcmp(k->name, "kswapd_threads") == 0;
+	return k == &knobs[RECLAIM_KNOB_KSWAPD_THREADS];
 }
 
 RECLAIM_EXPORT int reclaim_knob_supported(struct reclaim_ctx *ctx, const struct reclaim_knob *k)
 {
 	assert_return(ctx && k, -EINVAL);
 	return reclaim_exists(ctx, k->path) ? 1 : 0;
+}
+
+RECLAIM_EXPORT int reclaim_has_sysctls(struct reclaim_ctx *ctx)
+{
+	assert_return(ctx, -EINVAL);
+	return reclaim_exists(ctx, RECLAIM_SYSCTL_DIR) ? 1 : 0;
 }
 
 RECLAIM_EXPORT int reclaim_knob_read(struct reclaim_ctx *ctx, const struct reclaim_knob *k,

@@ -21,7 +21,7 @@
 #error "RECLAIM_PRESET_DIR must be defined (the build system does)"
 #endif
 
-#define ADMIN_DIR  "/etc/reclaimctl/presets"
+#define ADMIN_DIR  RECLAIM_ADMIN_PRESET_DIR
 #define SUFFIX	   ".preset"
 #define SUFFIX_LEN (sizeof(SUFFIX) - 1)
 /* Far more than any preset needs; a larger file is not a preset. */

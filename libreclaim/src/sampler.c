@@ -642,7 +642,8 @@ static int open_files(struct reclaim_sampler *s)
 		return reclaim_error(s->ctx, -s->children_fd, "cannot open " CHILDREN_PATH ": %s",
 				     reclaim_read_strerror(s->children_fd));
 	if (s->children_fd < 0) {
-		s->threads_knob_fd = open_under(s->ctx, "/proc/sys/vm/kswapd_threads");
+		s->threads_knob_fd = open_under(
+		    s->ctx, reclaim_knob_path(reclaim_knob_by_id(RECLAIM_KNOB_KSWAPD_THREADS)));
 		s->rescan = true;
 	}
 	if (s->flags & RECLAIM_SAMPLER_NODES) {

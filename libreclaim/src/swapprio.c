@@ -29,8 +29,8 @@
 #endif
 
 /* The margin: 64 MiB, or 1/32 of MemTotal when that is more. */
-#define MARGIN_MIN_KB	65536
-#define MARGIN_FRACTION 32
+#define MARGIN_MIN_KB	RECLAIM_SWAP_MARGIN_MIN_KB
+#define MARGIN_FRACTION RECLAIM_SWAP_MARGIN_DIVISOR
 
 /* How often the progress of a swapoff is read by default, and at most. */
 #define PROGRESS_INTERVAL_MS	 500
@@ -139,8 +139,9 @@ RECLAIM_EXPORT int reclaim_swap_plan_new(struct reclaim_ctx *ctx, const char *de
 
 	assert_return(ctx && device && ret, -EINVAL);
 	reclaim_error_reset(ctx);
-	if (prio < 0 || prio > 32767)
-		return reclaim_error(ctx, ERANGE, "invalid priority %d: expected 0 to 32767", prio);
+	if (prio < 0 || prio > RECLAIM_SWAP_PRIORITY_MAX)
+		return reclaim_error(ctx, ERANGE, "invalid priority %d: expected 0 to %d", prio,
+				     RECLAIM_SWAP_PRIORITY_MAX);
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return -ENOMEM;

@@ -515,6 +515,46 @@ static void test_throttle_by_size(void **state)
 	}
 }
 
+/* The numbers reclaim.h exports are the rules': their values, and values computed with them. */
+static void test_exported_numbers(void **state)
+{
+	const char *root = *state;
+	struct result r;
+
+	assert_int_equal(RECLAIM_AUTOTUNE_CPUS_PER_KSWAPD, 16);
+	assert_int_equal(RECLAIM_CPUS_PER_KSWAPD_MIN, 4);
+	assert_int_equal(RECLAIM_AUTOTUNE_THROTTLE_NUM, 3);
+	assert_int_equal(RECLAIM_AUTOTUNE_THROTTLE_DEN, 4);
+	assert_int_equal(RECLAIM_AUTOTUNE_THROTTLE_MIN, 1);
+	assert_int_equal(RECLAIM_AUTOTUNE_THROTTLE_MAX, 16);
+	assert_int_equal(RECLAIM_AUTOTUNE_PRIO_ZRAM, 100);
+	assert_int_equal(RECLAIM_AUTOTUNE_PRIO_NONROTATIONAL, 50);
+	assert_int_equal(RECLAIM_AUTOTUNE_PRIO_ROTATIONAL, 10);
+	patched(root);
+	/* three times the CPUs per thread: 3 threads; one CPU more: 4 */
+	one_node(root, 3 * RECLAIM_AUTOTUNE_CPUS_PER_KSWAPD, &r);
+	assert_int_equal(r.threads, 3);
+	/* 48 x 3/4 */
+	assert_int_equal(r.throttle, RECLAIM_AUTOTUNE_THROTTLE_MAX);
+	result_free(&r);
+	one_node(root, 3 * RECLAIM_AUTOTUNE_CPUS_PER_KSWAPD + 1, &r);
+	assert_int_equal(r.threads, 4);
+	result_free(&r);
+	/* 8 x 3/4 = 6 */
+	one_node(root, 2 * RECLAIM_AUTOTUNE_THROTTLE_DEN, &r);
+	assert_int_equal(r.throttle, 2 * RECLAIM_AUTOTUNE_THROTTLE_NUM);
+	result_free(&r);
+	one_node(root, 1, &r);
+	assert_int_equal(r.throttle, RECLAIM_AUTOTUNE_THROTTLE_MIN);
+	/* the reasons print them */
+	assert_non_null(strstr(r.threads_reason, THREADS_RULE));
+	assert_non_null(strstr(r.throttle_reason, THROTTLE_RULE));
+	result_free(&r);
+	/* adapt's default maximum takes the same share of a node's CPUs */
+	assert_int_equal(reclaim_adapt_max_for_cpus(8 * RECLAIM_CPUS_PER_KSWAPD_MIN), 8);
+	assert_int_equal(reclaim_adapt_max_for_cpus(8 * RECLAIM_CPUS_PER_KSWAPD_MIN - 1), 7);
+}
+
 /* A stock kernel: the knobs stay in the plan, skipped, with the rule's reason. */
 static void test_unpatched(void **state)
 {
@@ -781,6 +821,7 @@ int main(void)
 	    T(test_threads_by_size),
 	    T(test_threads_kernel_maximum),
 	    T(test_throttle_by_size),
+	    T(test_exported_numbers),
 	    T(test_unpatched),
 	    T(test_half_patched),
 	    T(test_dump_without_sysctls),

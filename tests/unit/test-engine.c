@@ -323,6 +323,51 @@ static void test_boot_off_and_malformed(void **state)
 	free(name);
 }
 
+/* The paths and defaults reclaim.h exports are those the library reads and writes. */
+static void test_exported_paths(void **state)
+{
+	struct fixture *f = *state;
+	struct reclaim_request *req = set_request(f, 0, "throttle", 5, NULL);
+	struct reclaim_preset *p;
+	struct reclaim_eval *e;
+	char *name;
+
+	assert_string_equal(RECLAIM_BOOT_CONFIG, "/etc/reclaimctl/reclaimctl.conf");
+	assert_string_equal(RECLAIM_BOOT_DEFAULT_PRESET, "balanced");
+	assert_string_equal(RECLAIM_BOOT_PRESET_OFF, "off");
+	assert_string_equal(RECLAIM_ADMIN_PRESET_DIR, "/etc/reclaimctl/presets");
+	assert_string_equal(RECLAIM_RUNDIR, "/run/reclaimctl");
+	assert_string_equal(RECLAIM_HISTORY_FILE, HISTORY);
+	assert_string_equal(RECLAIM_ADAPT_STATE_FILE, "/run/reclaimctl/adapt");
+	assert_int_equal(RECLAIM_HISTORY_KEEP, 1000);
+	assert_int_equal(reclaim_history_keep, RECLAIM_HISTORY_KEEP);
+
+	/* the boot unit's preset: the default without the file, "off" from it */
+	assert_int_equal(reclaim_boot_preset(f->ctx, &name), 0);
+	assert_string_equal(name, RECLAIM_BOOT_DEFAULT_PRESET);
+	free(name);
+	tmproot_write(f->root, RECLAIM_BOOT_CONFIG, "preset = " RECLAIM_BOOT_PRESET_OFF "\n");
+	assert_int_equal(reclaim_boot_preset(f->ctx, &name), 0);
+	assert_string_equal(name, RECLAIM_BOOT_PRESET_OFF);
+	free(name);
+
+	/* the administrator's presets */
+	tmproot_write(f->root, RECLAIM_ADMIN_PRESET_DIR "/mine.preset", "swappiness = 10\n");
+	assert_int_equal(reclaim_preset_load(f->ctx, "mine", &p), 0);
+	assert_true(reclaim_preset_is_admin(p));
+	assert_string_equal(reclaim_preset_path(p), RECLAIM_ADMIN_PRESET_DIR "/mine.preset");
+	reclaim_preset_unref(p);
+
+	/* the history and adapt's state */
+	assert_int_equal(reclaim_request_apply(req, &e), 0);
+	assert_file_has(f, RECLAIM_HISTORY_FILE, "max_direct_reclaimers");
+	reclaim_eval_unref(e);
+	reclaim_request_unref(req);
+	assert_int_equal(reclaim_adapt_state_save(f->ctx, getpid(), 1, 2), 0);
+	assert_file_has(f, RECLAIM_ADAPT_STATE_FILE, "baseline");
+	assert_int_equal(reclaim_adapt_state_remove(f->ctx), 0);
+}
+
 /* --persist: an unchanged value still changes the persisted file, so changed is true. */
 static void test_persist_of_unchanged_value(void **state)
 {
@@ -720,6 +765,7 @@ int main(void)
 	    T(test_missing_knob),
 	    T(test_boot_keeps_persisted_values),
 	    T(test_boot_off_and_malformed),
+	    T(test_exported_paths),
 	    T(test_persist_of_unchanged_value),
 	    T(test_restore_is_a_stack),
 	    T(test_restore_of_a_knob_changed_since),

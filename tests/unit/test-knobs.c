@@ -116,6 +116,36 @@ static void test_find(void **state)
 	assert_null(reclaim_knob_find(NULL));
 }
 
+static void test_by_id(void **state)
+{
+	/* Each id names the knob of its name, at its index in the table. */
+	static const struct {
+		enum reclaim_knob_id id;
+		const char *name;
+	} want[] = {
+	    {RECLAIM_KNOB_KSWAPD_THREADS, "kswapd_threads"},
+	    {RECLAIM_KNOB_MAX_DIRECT_RECLAIMERS, "max_direct_reclaimers"},
+	    {RECLAIM_KNOB_SWAP_ROUND_ROBIN_QUOTA_KB, "swap_round_robin_quota_kb"},
+	    {RECLAIM_KNOB_SWAPPINESS, "swappiness"},
+	    {RECLAIM_KNOB_WATERMARK_SCALE_FACTOR, "watermark_scale_factor"},
+	    {RECLAIM_KNOB_WATERMARK_BOOST_FACTOR, "watermark_boost_factor"},
+	    {RECLAIM_KNOB_MIN_FREE_KBYTES, "min_free_kbytes"},
+	    {RECLAIM_KNOB_ZONE_RECLAIM_MODE, "zone_reclaim_mode"},
+	};
+
+	assert_int_equal(ARRAY_SIZE(want), reclaim_knob_count());
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+		const struct reclaim_knob *k = reclaim_knob_by_id(want[i].id);
+
+		assert_int_equal(want[i].id, i);
+		assert_ptr_equal(k, reclaim_knob_get(i));
+		assert_ptr_equal(k, knob(want[i].name));
+		assert_string_equal(reclaim_knob_name(k), want[i].name);
+	}
+	assert_null(reclaim_knob_by_id((enum reclaim_knob_id)reclaim_knob_count()));
+	assert_null(reclaim_knob_by_id((enum reclaim_knob_id) - 1));
+}
+
 static void test_null_knob(void **state)
 {
 	assert_null(reclaim_knob_name(NULL));
@@ -310,6 +340,25 @@ static void test_supported(void **state)
 	assert_int_equal(reclaim_knob_supported(NULL, knob("threads")), -EINVAL);
 }
 
+/* A root has the kernel's sysctls when it has RECLAIM_SYSCTL_DIR, whatever is in it. */
+static void test_has_sysctls(void **state)
+{
+	struct vmroot *vr = *state;
+	struct reclaim_ctx *ctx;
+	char *root = tmproot_new();
+
+	assert_string_equal(RECLAIM_SYSCTL_DIR, "/proc/sys/vm");
+	assert_int_equal(reclaim_has_sysctls(vr->ctx), 1);
+	assert_int_equal(reclaim_new(&ctx, root), 0);
+	tmproot_mkdirs(root, "/proc/sys/kernel");
+	assert_int_equal(reclaim_has_sysctls(ctx), 0);
+	tmproot_mkdirs(root, "/proc/sys/vm");
+	assert_int_equal(reclaim_has_sysctls(ctx), 1);
+	reclaim_unref(ctx);
+	tmproot_remove(root);
+	assert_int_equal(reclaim_has_sysctls(NULL), -EINVAL);
+}
+
 static void test_read(void **state)
 {
 	struct vmroot *vr = *state;
@@ -403,12 +452,14 @@ int main(void)
 	    cmocka_unit_test(test_table_shape),
 	    cmocka_unit_test(test_patch_knobs),
 	    cmocka_unit_test(test_find),
+	    cmocka_unit_test(test_by_id),
 	    cmocka_unit_test(test_null_knob),
 	    cmocka_unit_test(test_parse_threads),
 	    cmocka_unit_test(test_parse_throttle),
 	    cmocka_unit_test(test_parse_sizes),
 	    cmocka_unit_test(test_parse_error_messages),
 	    cmocka_unit_test_setup_teardown(test_supported, vmroot_setup, vmroot_teardown),
+	    cmocka_unit_test_setup_teardown(test_has_sysctls, vmroot_setup, vmroot_teardown),
 	    cmocka_unit_test_setup_teardown(test_read, vmroot_setup, vmroot_teardown),
 	    cmocka_unit_test_setup_teardown(test_read_missing, vmroot_setup, vmroot_teardown),
 	    cmocka_unit_test_setup_teardown(test_read_malformed, vmroot_setup, vmroot_teardown),

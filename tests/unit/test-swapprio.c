@@ -528,6 +528,37 @@ static void test_deleted(void **state)
 	done(p, ctx);
 }
 
+/*
+ * The limits reclaim.h exports: the highest priority, and the margin, the
+ * larger of RECLAIM_SWAP_MARGIN_MIN_KB and 1/RECLAIM_SWAP_MARGIN_DIVISOR of
+ * MemTotal.
+ */
+static void test_exported_limits(void **state)
+{
+	struct reclaim_ctx *ctx;
+	struct reclaim_swap_plan *p;
+
+	assert_int_equal(RECLAIM_SWAP_PRIORITY_MAX, 32767);
+	assert_int_equal(RECLAIM_SWAP_MARGIN_MIN_KB, 65536);
+	assert_int_equal(RECLAIM_SWAP_MARGIN_DIVISOR, 32);
+	/* MemTotal 1 GiB: 1/32 is 32 MiB, below the minimum */
+	p = plan(RECLAIM_SWAP_PRIORITY_MAX, &ctx);
+	assert_int_equal(reclaim_swap_plan_new_priority(p), RECLAIM_SWAP_PRIORITY_MAX);
+	assert_int_equal(reclaim_swap_plan_margin_kb(p), RECLAIM_SWAP_MARGIN_MIN_KB);
+	done(p, ctx);
+	tmproot_write(k.root, "/proc/meminfo",
+		      "MemTotal:        8388608 kB\nMemAvailable:    4000000 kB\n");
+	p = plan(1, &ctx);
+	assert_int_equal(reclaim_swap_plan_margin_kb(p), 8388608 / RECLAIM_SWAP_MARGIN_DIVISOR);
+	done(p, ctx);
+	assert_int_equal(reclaim_new(&ctx, k.root), 0);
+	p = NULL;
+	assert_int_equal(reclaim_swap_plan_new(ctx, k.path, RECLAIM_SWAP_PRIORITY_MAX + 1, &p),
+			 -ERANGE);
+	assert_null(p);
+	reclaim_unref(ctx);
+}
+
 static void test_bad_arguments(void **state)
 {
 	struct reclaim_ctx *ctx;
@@ -721,6 +752,7 @@ int main(void)
 	    T(test_unchanged),
 	    T(test_negative_priority_restore),
 	    T(test_deleted),
+	    T(test_exported_limits),
 	    T(test_bad_arguments),
 	    T(test_progress),
 	    T(test_progress_swapoff_fails),
