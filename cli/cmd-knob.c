@@ -6,22 +6,8 @@
 #include <string.h>
 
 #include "apply.h"
+#include "model.h"
 #include "reclaimctl.h"
-
-int unknown_knob(const char *name)
-{
-	char list[512] = "";
-	size_t len = 0;
-
-	for (size_t i = 0; i < reclaim_knob_count(); i++) {
-		const struct reclaim_knob *k = reclaim_knob_get(i);
-
-		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", i ? ", " : "",
-					reclaim_knob_alias(k) ? reclaim_knob_alias(k)
-							      : reclaim_knob_name(k));
-	}
-	return usage_error("unknown knob '%s' (known: %s)", name, list);
-}
 
 static void get_help(FILE *out)
 {

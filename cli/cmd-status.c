@@ -5,7 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model.h"
 #include "reclaimctl.h"
+#include "snapshot.h"
+#include "swap-tables.h"
+#include "thread-table.h"
 
 /* The value of knob @id, or NULL when the kernel lacks it (the id is the knob's index). */
 static const int64_t *knob_value(const struct snapshot *s, enum reclaim_knob_id id)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include "model.h"
 #include "reclaimctl.h"
 
 cJSON *json_knob(const struct reclaim_knob *k, int64_t value)

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "reclaimctl.h"
+#include "snapshot.h"
 
 struct prom {
 	struct cli *cli;

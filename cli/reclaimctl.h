@@ -53,7 +53,7 @@ __attribute__((format(printf, 1, 2))) void warnmsg(const char *fmt, ...);
 __attribute__((format(printf, 2, 3))) int fail(int code, const char *fmt, ...);
 /* A usage error: one line, exit status 2. */
 __attribute__((format(printf, 1, 2))) int usage_error(const char *fmt, ...);
-/* cmd-knob.c: "unknown knob 'NAME' (known: ...)", a usage error. */
+/* "unknown knob 'NAME' (known: ...)", a usage error. */
 int unknown_knob(const char *name);
 /* The library's last error, prefixed with @what when given. */
 int lib_fail(struct cli *cli, int code, const char *what);
@@ -147,15 +147,7 @@ void json_print(cJSON *root);
 cJSON *json_cpus(const unsigned int *cpus, size_t n);
 cJSON *json_document(void);
 
-/* model.c: library objects as JSON, shared by the commands. */
-cJSON *json_knob(const struct reclaim_knob *k, int64_t value);
-cJSON *json_kswapd(const struct reclaim_kswapd *k);
-cJSON *json_vmstat(const struct reclaim_vmstat *vs);
-
-/* cmd-threads.c: the thread table, also part of status. */
-extern const struct coltable threads_columns;
-void threads_table(struct cli *cli, const struct reclaim_kswapd_list *list);
-
+/* options.c: a command's command line. */
 /* Prints the command's help to stdout; returns 0 for "return show_help(...)". */
 int show_help(const struct command *cmd);
 /*
@@ -174,7 +166,7 @@ int option_error(const char *where, int opt, char **argv);
 #define COMMON_SHORT_OPTIONS ":hJ"
 
 /*
- * output.c: "set throttle -1" must reach the range check, not getopt: a new
+ * "set throttle -1" must reach the range check, not getopt: a new
  * argv (free() it) with the options first, then "--" and the operands.
  */
 char **options_first(int argc, char **argv, int *new_argc);
@@ -182,44 +174,8 @@ char **options_first(int argc, char **argv, int *new_argc);
 int run_options_first(struct cli *cli, int argc, char **argv,
 		      int (*main)(struct cli *cli, int argc, char **argv));
 
-/* cmd-swap.c: the swap rings, also part of status. */
 /* For the tables: control characters as the kernel escapes them (\011), the rest as is; free() it.
  */
 char *printable(const char *s);
-/* Reads vm.swap_round_robin_quota_kb: 0 (*has false if the kernel lacks it) or an exit status. */
-int swap_quota_read(struct cli *cli, int64_t *quota, bool *has);
-/* Adds "round_robin_quota_kb" and "rings" (null without @swaps) to @obj. */
-void json_add_swap(cJSON *obj, const struct reclaim_swaps *swaps, const int64_t *quota);
-enum { SWAP_QUOTA = 1 << 0, SWAP_RINGS = 1 << 1, SWAP_DEVICES = 1 << 2 };
-extern const struct coltable rings_columns, devices_columns;
-/*
- * The @parts asked for: the quota line, the rings and the devices tables;
- * @quota_missing says why @quota is NULL (NULL: the kernel lacks it),
- * @missing why @swaps is.
- */
-void swap_print(struct cli *cli, const struct reclaim_swaps *swaps, const int64_t *quota,
-		const char *quota_missing, const char *missing, unsigned int parts);
-
-/* snapshot.c: Everything status reports, read once. Parts the kernel lacks stay NULL. */
-struct snapshot {
-	struct reclaim_topology *topo;
-	struct reclaim_kswapd_list *kswapd;
-	struct reclaim_vmstat *vmstat;
-	struct reclaim_pressure *pressure;
-	char *pressure_missing;
-	struct reclaim_swaps *swaps; /* NULL without /proc/swaps */
-	char *swaps_missing;
-	bool *has_knob; /* indexed like the knob table */
-	int64_t *knob_value;
-	/* false for a root without sysctls (a dump): nothing is known of the knobs */
-	bool sysctls;
-};
-
-/* Reads everything; 0 or an exit status (the error already printed). */
-int snapshot_read(struct cli *cli, struct snapshot *s);
-void snapshot_free(struct snapshot *s);
-
-/* prometheus.c: status --prometheus; to stdout, or to DIR/reclaimctl.prom when @textfile_dir. */
-int prometheus_status(struct cli *cli, const struct snapshot *s, const char *textfile_dir);
 
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "reclaimctl.h"
+#include "snapshot.h"
 
 void snapshot_free(struct snapshot *s)
 {

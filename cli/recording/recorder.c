@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "model.h"
 #include "reclaimctl.h"
 #include "record.h"
 #include "report.h"

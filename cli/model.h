@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef RECLAIMCTL_MODEL_H
+#define RECLAIMCTL_MODEL_H
+
+#include "reclaimctl.h"
+
+/* model.c: library objects as JSON, shared by the commands. */
+cJSON *json_knob(const struct reclaim_knob *k, int64_t value);
+cJSON *json_kswapd(const struct reclaim_kswapd *k);
+cJSON *json_vmstat(const struct reclaim_vmstat *vs);
+
+#endif

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The kswapd threads' table, as threads and status show it. */
+#include <stdlib.h>
+
+#include "reclaimctl.h"
+#include "thread-table.h"
+
+enum { T_PID, T_NAME, T_NODE, T_INDEX, T_STATE, T_CPU, T_LAST, T_ALLOWED };
+
+static const struct colinfo thread_cols[] = {
+    [T_PID] = {"PID", 0, COL_RIGHT, "process ID", "pid", CJ_NUMBER},
+    [T_NAME] = {"NAME", 0, 0, "thread name (kswapdN or kswapdN:I)", "name", CJ_STRING},
+    [T_NODE] = {"NODE", 0, COL_RIGHT, "NUMA node it reclaims", "node", CJ_NUMBER},
+    [T_INDEX] = {"INDEX", 0, COL_RIGHT, "index among the node's threads", "index", CJ_NUMBER},
+    [T_STATE] = {"STATE", 0, 0, "scheduler state (R, S, D...)", "state", CJ_STRING},
+    [T_CPU] = {"CPU", 0, COL_RIGHT, "CPU time in seconds, user + system", "cpu_seconds", CJ_NUMBER},
+    [T_LAST] = {"LAST", 0, COL_RIGHT, "CPU it last ran on", "last_cpu", CJ_NUMBER},
+    [T_ALLOWED] = {"ALLOWED", 0, 0, "CPUs it may run on", "allowed_cpus", CJ_ARRAY},
+};
+
+const struct coltable threads_columns =
+    COLTABLE("threads", thread_cols, "PID,NAME,NODE,INDEX,STATE,CPU,LAST,ALLOWED", "kswapd[]");
+
+void threads_table(struct cli *cli, const struct reclaim_kswapd_list *list)
+{
+	struct table *t = table_new(cli, &threads_columns);
+
+	for (size_t i = 0; i < reclaim_kswapd_list_count(list); i++) {
+		const struct reclaim_kswapd *k = reclaim_kswapd_list_get(list, i);
+		const unsigned int *cpus;
+		size_t n;
+		char *allowed;
+
+		table_row(t);
+		table_setf(t, T_PID, "%d", (int)reclaim_kswapd_pid(k));
+		table_set(t, T_NAME, reclaim_kswapd_name(k));
+		table_setf(t, T_NODE, "%d", reclaim_kswapd_node(k));
+		table_setf(t, T_INDEX, "%d", reclaim_kswapd_index(k));
+		table_setf(t, T_STATE, "%c", reclaim_kswapd_state(k));
+		table_setf(t, T_CPU, "%.2f", reclaim_kswapd_cpu_seconds(k));
+		table_setf(t, T_LAST, "%d", reclaim_kswapd_last_cpu(k));
+		cpus = reclaim_kswapd_allowed_cpus(k, &n);
+		allowed = format_cpulist(cpus, n);
+		table_set(t, T_ALLOWED, allowed);
+		free(allowed);
+	}
+	table_print(t);
+	table_free(t);
+}
