@@ -57,7 +57,8 @@ struct daemon {
 	struct reclaim_adapt_sample *figures;
 	int64_t baseline;
 	uint64_t start_ns, watchdog_ns;
-	bool print, state_saved;
+	bool print;
+	struct reclaim_lease *lease; /* claimed: adapt runs (not with --dry-run, --once) */
 };
 
 /* ---- output ---- */
@@ -103,12 +104,16 @@ static void notify_status(const struct daemon *d)
 
 /* ---- writing ---- */
 
-/* A request to set kswapd_threads: strict (a knob another file sets fails), forced with -f. */
+/* Writes to kswapd_threads are strict (a knob another file sets fails), forced with -f. */
+static unsigned int request_flags(const struct adapt_options *o)
+{
+	return RECLAIM_REQUEST_STRICT | (o->force ? RECLAIM_REQUEST_FORCE : 0);
+}
+
 static int threads_request(struct daemon *d, int64_t value, const char *reason,
 			   struct reclaim_request **req)
 {
-	unsigned int flags = RECLAIM_REQUEST_STRICT | (d->o->force ? RECLAIM_REQUEST_FORCE : 0);
-	int r = reclaim_request_new(d->cli->ctx, RECLAIM_REQUEST_ADAPT, flags, req);
+	int r = reclaim_request_new(d->cli->ctx, RECLAIM_REQUEST_ADAPT, request_flags(d->o), req);
 
 	if (r == 0)
 		r = reclaim_request_add(*req, d->knob, value, reason);
@@ -129,15 +134,11 @@ static int write_threads(struct daemon *d, int64_t value, const char *reason)
 	return r;
 }
 
+/* The value adapt holds now, in its lease (and state file). */
 static void save_state(struct daemon *d)
 {
-	if (d->o->dry_run)
-		return;
-	if (reclaim_adapt_state_save(d->cli->ctx, getpid(), d->baseline,
-				     reclaim_adapt_threads(d->adapt)) < 0)
+	if (d->lease && reclaim_lease_wrote(d->lease, d->knob, reclaim_adapt_threads(d->adapt)) < 0)
 		warnmsg("adapt: %s", reclaim_strerror(d->cli->ctx));
-	else
-		d->state_saved = true;
 }
 
 static void apply_change(struct daemon *d, int64_t old)
@@ -264,23 +265,6 @@ static int loop(struct daemon *d)
 /* A state file of an adapt that is gone: put its baseline back (what --reset does). */
 static int reset_dead(struct cli *cli, const struct adapt_options *o, bool quiet);
 
-static int check_running(struct cli *cli, const struct adapt_options *o)
-{
-	int64_t baseline, threads;
-	pid_t pid;
-	int r = reclaim_adapt_state_load(cli->ctx, &pid, &baseline, &threads);
-
-	if (r == -ENOENT)
-		return 0;
-	if (r < 0)
-		return lib_fail(cli, EXIT_FAILURE, "adapt");
-	if (pid != getpid() && (kill(pid, 0) == 0 || errno == EPERM))
-		return fail(EXIT_FAILURE,
-			    "adapt: already running as PID %ld (" RECLAIM_ADAPT_STATE_FILE ")",
-			    (long)pid);
-	return reset_dead(cli, o, false);
-}
-
 static int start(struct daemon *d)
 {
 	struct reclaim_topology *topo;
@@ -292,8 +276,9 @@ static int start(struct daemon *d)
 		return fail(EXIT_FAILURE,
 			    "adapt: the kernel has no vm.kswapd_threads (it needs the "
 			    "reclaimctl kernel patches)");
+	/* refused while another adapt runs; one that died gives its knob back first */
 	if (!d->o->dry_run && !d->o->once) {
-		r = check_running(cli, d->o);
+		r = reset_dead(cli, d->o, true);
 		if (r)
 			return r;
 	}
@@ -318,6 +303,24 @@ static int start(struct daemon *d)
 	return 0;
 }
 
+/* The lease of the baseline; refused if another adapt started meanwhile. */
+static int claim(struct daemon *d)
+{
+	struct reclaim_lease *l = NULL;
+	int r = reclaim_lease_new(d->cli->ctx, "adapt", &l);
+
+	if (r == 0)
+		r = reclaim_lease_hold(l, d->knob, d->baseline);
+	if (r == 0)
+		r = reclaim_lease_claim(l);
+	if (r < 0) {
+		reclaim_lease_unref(l);
+		return lib_fail(d->cli, EXIT_FAILURE, r == -EBUSY || r == -ESTALE ? NULL : "adapt");
+	}
+	d->lease = l;
+	return 0;
+}
+
 /* A dry evaluation of the baseline: a knob that another sysctl file sets is refused here. */
 static int check_writable(struct daemon *d)
 {
@@ -334,12 +337,7 @@ static int check_writable(struct daemon *d)
 	reclaim_request_unref(req);
 	if (r < 0)
 		return lib_fail(d->cli, EXIT_FAILURE, "adapt");
-	if (!d->o->once) {
-		save_state(d);
-		if (!d->state_saved)
-			return EXIT_FAILURE;
-	}
-	return 0;
+	return d->o->once ? 0 : claim(d);
 }
 
 static void announce(struct daemon *d)
@@ -358,30 +356,42 @@ static void announce(struct daemon *d)
 /* SIGTERM, SIGINT: the baseline back, unless --keep or the knob is someone else's now. */
 static int stop(struct daemon *d)
 {
+	static const char reason[] = "adapt stopped: back to the baseline";
 	int64_t now = reclaim_adapt_threads(d->adapt);
-	int r = 0;
+	struct reclaim_eval *e = NULL;
+	int r;
 
 	sd_notify(0, "STOPPING=1");
-	if (d->o->dry_run || d->o->once)
+	if (!d->lease)
 		return 0;
-	if (reclaim_adapt_handed_off(d->adapt)) {
-		notice(d, "adapt: stopped; kswapd_threads is not adapt's: left at %lld",
+	if (reclaim_adapt_handed_off(d->adapt) || d->o->keep || now == d->baseline) {
+		notice(d, "adapt: stopped; kswapd_threads %sleft at %lld",
+		       reclaim_adapt_handed_off(d->adapt) ? "is not adapt's: " : "",
 		       (long long)now);
-	} else if (d->o->keep || now == d->baseline) {
-		notice(d, "adapt: stopped; kswapd_threads left at %lld", (long long)now);
-	} else if (write_threads(d, d->baseline, "adapt stopped: back to the baseline") < 0) {
+		return reclaim_lease_drop(d->lease) < 0 ? lib_fail(d->cli, EXIT_FAILURE, "adapt")
+							: 0;
+	}
+	r = reclaim_lease_release(d->lease, RECLAIM_REQUEST_ADAPT, request_flags(d->o), NULL,
+				  reason, &e);
+	reclaim_eval_unref(e);
+	if (r < 0) {
 		r = lib_fail(d->cli, EXIT_FAILURE, "adapt: putting back the baseline");
 		journal_failed(NULL, "adapt: putting back vm.kswapd_threads %lld failed: %s",
 			       (long long)d->baseline, reclaim_strerror(d->cli->ctx));
 		return r; /* the state stays: ExecStopPost= tries again */
-	} else {
-		journal_adapt(now, d->baseline, "adapt stopped: back to the baseline", false);
+	}
+	if (reclaim_lease_state(d->lease, 0) == RECLAIM_LEASE_HELD) {
+		journal_adapt(now, d->baseline, reason, false);
 		notice(d, "adapt: stopped; kswapd_threads %lld -> %lld (the baseline)",
 		       (long long)now, (long long)d->baseline);
+	} else {
+		notice(d, "adapt: stopped; kswapd_threads %sleft at %lld",
+		       reclaim_lease_state(d->lease, 0) == RECLAIM_LEASE_CHANGED
+			   ? "is not adapt's: "
+			   : "",
+		       (long long)reclaim_lease_now(d->lease, 0));
 	}
-	if (d->state_saved && reclaim_adapt_state_remove(d->cli->ctx) < 0)
-		r = lib_fail(d->cli, EXIT_FAILURE, "adapt");
-	return r;
+	return 0;
 }
 
 /* --once prints its step also when it keeps the value: the figures it saw. */
@@ -423,9 +433,10 @@ static int run_daemon(struct cli *cli, const struct adapt_options *o)
 			once_keep(&d);
 		if (r == 0)
 			r = stop(&d);
-		else if (d.state_saved)
+		else if (d.lease)
 			stop(&d);
 	}
+	reclaim_lease_unref(d.lease);
 	reclaim_adapt_sample_unref(d.figures);
 	reclaim_adapt_unref(d.adapt);
 	reclaim_sample_unref(d.prev);
@@ -435,13 +446,37 @@ static int run_daemon(struct cli *cli, const struct adapt_options *o)
 
 /* ---- --reset: after a daemon that died ---- */
 
+/* What became of the knob of a dead adapt's lease. */
+static void reset_said(const struct reclaim_lease *l, const char *reason)
+{
+	long pid = (long)reclaim_lease_pid(l);
+	long long before = reclaim_lease_before(l, 0), now = reclaim_lease_now(l, 0);
+
+	switch (reclaim_lease_state(l, 0)) {
+	case RECLAIM_LEASE_CHANGED:
+		printf("adapt: kswapd_threads is %lld, not the %lld adapt (PID %ld) set last: "
+		       "someone else changed it; left alone\n",
+		       now, (long long)reclaim_lease_last(l, 0), pid);
+		break;
+	case RECLAIM_LEASE_HELD:
+		journal_adapt(now, before, reason, false);
+		/* under ExecStopPost= standard output is the journal: it has the entry */
+		if (!journal_is_stream(STDOUT_FILENO))
+			printf("adapt: kswapd_threads %lld -> %lld: %s\n", now, before, reason);
+		break;
+	case RECLAIM_LEASE_AT_BEFORE:
+		printf("adapt: kswapd_threads is at the baseline %lld already\n", before);
+		break;
+	}
+}
+
+/* @quiet: starting, so a running adapt is refused as "already running". */
 static int reset_dead(struct cli *cli, const struct adapt_options *o, bool quiet)
 {
-	const struct reclaim_knob *k = reclaim_knob_by_id(RECLAIM_KNOB_KSWAPD_THREADS);
-	struct daemon d = {.cli = cli, .o = o, .knob = k};
-	int64_t baseline, threads, now;
-	pid_t pid;
-	int r = reclaim_adapt_state_load(cli->ctx, &pid, &baseline, &threads);
+	struct reclaim_lease *l = NULL;
+	struct reclaim_eval *e = NULL;
+	char reason[96];
+	int r = reclaim_lease_load(cli->ctx, "adapt", &l);
 
 	if (r == -ENOENT) {
 		if (!quiet)
@@ -450,36 +485,31 @@ static int reset_dead(struct cli *cli, const struct adapt_options *o, bool quiet
 	}
 	if (r < 0)
 		return lib_fail(cli, EXIT_FAILURE, "adapt");
-	/* EPERM: a process of another user has that PID; it may be adapt (as in check_running) */
-	if (pid != getpid() && (kill(pid, 0) == 0 || errno == EPERM))
-		return fail(EXIT_FAILURE, "adapt: PID %ld is running: stop it first", (long)pid);
-	if (reclaim_knob_read(cli->ctx, k, &now) < 0)
-		return lib_fail(cli, EXIT_FAILURE, "adapt");
-	if (now != threads) {
-		printf("adapt: kswapd_threads is %lld, not the %lld adapt (PID %ld) set last: "
-		       "someone else changed it; left alone\n",
-		       (long long)now, (long long)threads, (long)pid);
-	} else if (now != baseline) {
-		char reason[96];
-
-		snprintf(reason, sizeof(reason),
-			 "adapt (PID %ld) ended without restoring: back to "
-			 "the baseline",
-			 (long)pid);
-		if (write_threads(&d, baseline, reason) < 0)
-			return lib_fail(cli, EXIT_FAILURE, "adapt: putting back the baseline");
-		journal_adapt(now, baseline, reason, false);
-		/* under ExecStopPost= standard output is the journal: it has the entry */
-		if (!journal_is_stream(STDOUT_FILENO))
-			printf("adapt: kswapd_threads %lld -> %lld: %s\n", (long long)now,
-			       (long long)baseline, reason);
-	} else {
-		printf("adapt: kswapd_threads is at the baseline %lld already\n",
-		       (long long)baseline);
+	if (reclaim_lease_alive(l) && quiet)
+		r = fail(EXIT_FAILURE,
+			 "adapt: already running as PID %ld (" RECLAIM_ADAPT_STATE_FILE ")",
+			 (long)reclaim_lease_pid(l));
+	else if (reclaim_lease_alive(l))
+		r = fail(EXIT_FAILURE, "adapt: PID %ld is running: stop it first",
+			 (long)reclaim_lease_pid(l));
+	if (r) {
+		reclaim_lease_unref(l);
+		return r;
 	}
-	if (reclaim_adapt_state_remove(cli->ctx) < 0)
-		return lib_fail(cli, EXIT_FAILURE, "adapt");
-	return 0;
+	snprintf(reason, sizeof(reason),
+		 "adapt (PID %ld) ended without restoring: back to the baseline",
+		 (long)reclaim_lease_pid(l));
+	r = reclaim_lease_release(l, RECLAIM_REQUEST_ADAPT, request_flags(o), NULL, reason, &e);
+	if (r < 0)
+		r = lib_fail(cli, EXIT_FAILURE,
+			     e || reclaim_lease_state(l, 0) == RECLAIM_LEASE_HELD
+				 ? "adapt: putting back the baseline"
+				 : "adapt");
+	else
+		reset_said(l, reason);
+	reclaim_eval_unref(e);
+	reclaim_lease_unref(l);
+	return r;
 }
 
 /* ---- the command ---- */

@@ -362,8 +362,12 @@ static int check_all(struct sweep *s)
 		if (r)
 			return r;
 	}
+	/* the knobs' values before the sweep, to put back at its end */
+	if (reclaim_lease_new(s->cli->ctx, "sweep", &s->lease) < 0)
+		return lib_fail(s->cli, EXIT_FAILURE, "sweep");
 	for (size_t a = 0; a < s->naxes; a++)
-		if (reclaim_knob_read(s->cli->ctx, s->axes[a].knob, &s->axes[a].before) < 0)
+		if (reclaim_knob_read(s->cli->ctx, s->axes[a].knob, &s->axes[a].before) < 0 ||
+		    reclaim_lease_hold(s->lease, s->axes[a].knob, s->axes[a].before) < 0)
 			return lib_fail(s->cli, EXIT_FAILURE, "sweep");
 	return 0;
 }
@@ -586,6 +590,14 @@ static void announce_undo(struct sweep *s)
 	fflush(stderr);
 }
 
+/* The values of combination @c are the sweep's now: what it puts back unless changed. */
+static void lease_wrote(struct sweep *s, size_t c)
+{
+	for (size_t a = 0; a < s->naxes; a++)
+		reclaim_lease_wrote(s->lease, s->axes[a].knob,
+				    s->axes[a].values[value_index(s, c, a)]);
+}
+
 /* Sets the values of run @i and records it; 0 or an exit status for a sweep that cannot go on. */
 static int one_run(struct sweep *s, size_t i)
 {
@@ -615,7 +627,7 @@ static int one_run(struct sweep *s, size_t i)
 		} else if (a < 0) {
 			ret = lib_fail(s->cli, EXIT_FAILURE, "sweep");
 		} else {
-			s->last_combo = r->combo;
+			lease_wrote(s, r->combo);
 			if (s->change == 0 && (s->change = reclaim_eval_change(e)) > 0)
 				announce_undo(s);
 		}
@@ -689,40 +701,23 @@ static void add_text(char *buf, size_t size, const char *fmt, ...)
  */
 static int put_back_own(struct sweep *s)
 {
-	struct reclaim_request *req = NULL;
 	struct reclaim_eval *e = NULL;
 	char put[1024] = "", left[1024] = "";
-	int r = 0;
+	int r;
 
-	if (reclaim_request_new(s->cli->ctx, RECLAIM_REQUEST_SET, s->flags | RECLAIM_REQUEST_STRICT,
-				&req) < 0 ||
-	    reclaim_request_set_source(req, "sweep:before") < 0)
-		r = -1;
-	for (size_t a = 0; r == 0 && a < s->naxes; a++) {
-		const struct axis *x = &s->axes[a];
-		int64_t now;
-
-		if (reclaim_knob_read(s->cli->ctx, x->knob, &now) < 0) {
-			r = -1;
-			break;
-		}
-		if (now == x->before)
-			continue;
-		if (s->last_combo != SIZE_MAX &&
-		    now == x->values[value_index(s, s->last_combo, a)]) {
-			add_text(put, sizeof(put), "%s%s=%" PRId64, *put ? ", " : "",
-				 reclaim_knob_sysctl(x->knob), x->before);
-			r = reclaim_request_add(req, x->knob, x->before,
-						"sweep: the value before the sweep");
-		} else {
-			add_text(left, sizeof(left), "%s%s=%" PRId64, *left ? ", " : "",
-				 reclaim_knob_sysctl(x->knob), now);
-		}
-	}
-	if (r == 0 && *put)
-		r = reclaim_request_apply(req, &e);
+	r = reclaim_lease_release(s->lease, RECLAIM_REQUEST_SET, s->flags | RECLAIM_REQUEST_STRICT,
+				  "sweep:before", "sweep: the value before the sweep", &e);
 	reclaim_eval_unref(e);
-	reclaim_request_unref(req);
+	for (size_t i = 0; r == 0 && i < reclaim_lease_count(s->lease); i++) {
+		const char *name = reclaim_knob_sysctl(reclaim_lease_knob(s->lease, i));
+
+		if (reclaim_lease_state(s->lease, i) == RECLAIM_LEASE_HELD)
+			add_text(put, sizeof(put), "%s%s=%" PRId64, *put ? ", " : "", name,
+				 reclaim_lease_before(s->lease, i));
+		else if (reclaim_lease_state(s->lease, i) == RECLAIM_LEASE_CHANGED)
+			add_text(left, sizeof(left), "%s%s=%" PRId64, *left ? ", " : "", name,
+				 reclaim_lease_now(s->lease, i));
+	}
 	if (s->stale_run)
 		fprintf(stderr, "reclaimctl: sweep: run %zu of %zu: %s; stopped", s->stale_run,
 			s->nruns, s->stale);
@@ -919,12 +914,12 @@ static void sweep_free(struct sweep *s)
 	}
 	free(s->runs);
 	free(s->stale);
+	reclaim_lease_unref(s->lease);
 }
 
 static int run_sweep(struct cli *cli, int argc, char **argv)
 {
-	struct sweep s = {
-	    .cli = cli, .interval = 1.0, .repeat = 1, .interleave = true, .last_combo = SIZE_MAX};
+	struct sweep s = {.cli = cli, .interval = 1.0, .repeat = 1, .interleave = true};
 	int r;
 
 	r = parse_options(&s, argc, argv);

@@ -84,11 +84,11 @@ struct sweep {
 	char **labels; /* per combination: "threads=4,throttle=3" */
 	struct sweep_run *runs;
 	size_t nruns, done;
-	unsigned long change; /* the sweep's change in the history; 0 before the first */
-	size_t last_combo;    /* the values written last; SIZE_MAX: none yet */
-	char *stale;	      /* why the sweep's change cannot be joined or undone */
-	size_t stale_run;     /* the run that could not join it; 0: the restore at the end */
-	bool progress;	      /* a progress line on stderr (a terminal) */
+	unsigned long change;	     /* the sweep's change in the history; 0 before the first */
+	struct reclaim_lease *lease; /* the knobs, their values before and the last written */
+	char *stale;		     /* why the sweep's change cannot be joined or undone */
+	size_t stale_run;	     /* the run that could not join it; 0: the restore at the end */
+	bool progress;		     /* a progress line on stderr (a terminal) */
 	uint64_t start_ns, run_start_ns;
 	size_t current;
 };

@@ -1050,6 +1050,61 @@ int reclaim_boot_result_save(struct reclaim_ctx *ctx, bool ok);
 int reclaim_boot_result_load(struct reclaim_ctx *ctx, bool *ok, int64_t *time_ns);
 
 /*
+ * A lease: knobs a holder ("adapt", "sweep") keeps at values of its own for
+ * a while, and the values to put back at its end. At the end each knob is
+ * in one of three states; only one still at the holder's value goes back.
+ */
+enum reclaim_lease_state {
+	RECLAIM_LEASE_AT_BEFORE = 0, /* at its value from before: nothing to put back */
+	RECLAIM_LEASE_HELD,	     /* at the value the holder wrote last: put back */
+	RECLAIM_LEASE_CHANGED,	     /* at another: someone else changed it since, left alone */
+};
+
+struct reclaim_lease;
+
+int reclaim_lease_new(struct reclaim_ctx *ctx, const char *holder, struct reclaim_lease **lease);
+struct reclaim_lease *reclaim_lease_ref(struct reclaim_lease *lease);
+struct reclaim_lease *reclaim_lease_unref(struct reclaim_lease *lease);
+/* Holds @knob, to be put back to @before. */
+int reclaim_lease_hold(struct reclaim_lease *lease, const struct reclaim_knob *knob,
+		       int64_t before);
+/*
+ * For a holder that may die with its knob changed (adapt, one knob): its
+ * state file (RECLAIM_ADAPT_STATE_FILE), written under the writers' lock
+ * after checking that no other holder has it: -EBUSY while another holder
+ * runs (its PID in the message), -ESTALE when one that is gone left it
+ * (give its knob back with reclaim_lease_load() and release first).
+ */
+int reclaim_lease_claim(struct reclaim_lease *lease);
+/* The lease a holder's state file describes; -ENOENT without one. */
+int reclaim_lease_load(struct reclaim_ctx *ctx, const char *holder, struct reclaim_lease **lease);
+pid_t reclaim_lease_pid(const struct reclaim_lease *lease);
+/* Its holder's PID runs (or belongs to another user's process, which may be it). */
+bool reclaim_lease_alive(const struct reclaim_lease *lease);
+/* The holder wrote @value (kept in the state file of a claimed lease). */
+int reclaim_lease_wrote(struct reclaim_lease *lease, const struct reclaim_knob *knob,
+			int64_t value);
+size_t reclaim_lease_count(const struct reclaim_lease *lease);
+const struct reclaim_knob *reclaim_lease_knob(const struct reclaim_lease *lease, size_t idx);
+int64_t reclaim_lease_before(const struct reclaim_lease *lease, size_t idx);
+int64_t reclaim_lease_last(const struct reclaim_lease *lease, size_t idx);
+/*
+ * The end of the lease: each knob is read and decided; those still at the
+ * holder's value go back to their value from before in one request of
+ * @kind (@flags, @source, @reason as for reclaim_request_*()); *@eval is
+ * that request's evaluation, NULL when nothing went back. Then the state
+ * file goes (it stays if the put back failed, for a later release).
+ * reclaim_lease_state() and reclaim_lease_now() tell what each knob was.
+ */
+int reclaim_lease_release(struct reclaim_lease *lease, enum reclaim_request_kind kind,
+			  unsigned int flags, const char *source, const char *reason,
+			  struct reclaim_eval **eval);
+enum reclaim_lease_state reclaim_lease_state(const struct reclaim_lease *lease, size_t idx);
+int64_t reclaim_lease_now(const struct reclaim_lease *lease, size_t idx);
+/* The end without putting anything back (adapt --keep, after a hand-off): the state file goes. */
+int reclaim_lease_drop(struct reclaim_lease *lease);
+
+/*
  * The adaptive controller: decides from measurements whether kswapd is the
  * bottleneck and moves kswapd_threads one thread at a time. It does no I/O:
  * each step takes one sample of figures (made from two samples of a sampler,

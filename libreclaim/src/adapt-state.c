@@ -15,17 +15,36 @@
 
 #define ADAPT_STATE RECLAIM_ADAPT_STATE_FILE
 
+static char *state_text(pid_t pid, int64_t baseline, int64_t threads, int *len)
+{
+	char *text;
+
+	*len = asprintf(&text, "pid=%ld\nbaseline=%lld\nthreads=%lld\n", (long)pid,
+			(long long)baseline, (long long)threads);
+	return *len < 0 ? NULL : text;
+}
+
+int reclaim_adapt_state_save_locked(struct reclaim_ctx *ctx, pid_t pid, int64_t baseline,
+				    int64_t threads)
+{
+	int len;
+	_cleanup_free_ char *text = state_text(pid, baseline, threads, &len);
+
+	if (!text)
+		return reclaim_error(ctx, ENOMEM, "out of memory");
+	return reclaim_write_run_file_locked(ctx, ADAPT_STATE, text, (size_t)len);
+}
+
 RECLAIM_EXPORT int reclaim_adapt_state_save(struct reclaim_ctx *ctx, pid_t pid, int64_t baseline,
 					    int64_t threads)
 {
-	_cleanup_free_ char *text = NULL;
 	int len;
+	_cleanup_free_ char *text = NULL;
 
 	assert_return(ctx && pid > 0, -EINVAL);
 	reclaim_error_reset(ctx);
-	len = asprintf(&text, "pid=%ld\nbaseline=%lld\nthreads=%lld\n", (long)pid,
-		       (long long)baseline, (long long)threads);
-	if (len < 0)
+	text = state_text(pid, baseline, threads, &len);
+	if (!text)
 		return reclaim_error(ctx, ENOMEM, "out of memory");
 	return reclaim_write_run_file(ctx, ADAPT_STATE, text, (size_t)len);
 }

@@ -209,6 +209,14 @@ int reclaim_read_run_file(struct reclaim_ctx *ctx, const char *path, char **text
  * 0600), under the lock.
  */
 int reclaim_write_run_file(struct reclaim_ctx *ctx, const char *path, const char *text, size_t len);
+/* The same with the lock held by the caller. */
+int reclaim_write_run_file_locked(struct reclaim_ctx *ctx, const char *path, const char *text,
+				  size_t len);
+/* adapt-state.c: the state file's text, and the state file written with the lock held. */
+int reclaim_adapt_state_save_locked(struct reclaim_ctx *ctx, pid_t pid, int64_t baseline,
+				    int64_t threads);
+/* lease.c: what a holder's knob is now: see enum reclaim_lease_state. */
+enum reclaim_lease_state reclaim_lease_decide(int64_t before, int64_t last, int64_t now);
 void reclaim_lock_release(int fd);
 
 /*

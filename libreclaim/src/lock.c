@@ -129,18 +129,25 @@ int reclaim_read_run_file(struct reclaim_ctx *ctx, const char *path, char **text
 	return r;
 }
 
+int reclaim_write_run_file_locked(struct reclaim_ctx *ctx, const char *path, const char *text,
+				  size_t len)
+{
+	_cleanup_free_ char *full = reclaim_path_nofollow(ctx, path);
+	int r = !full ? reclaim_path_error(ctx, path) : reclaim_replace_file(full, text, len, 0600);
+
+	if (r < 0 && full)
+		r = reclaim_error(ctx, -r, "cannot write %s: %s", path, strerror(-r));
+	return r;
+}
+
 int reclaim_write_run_file(struct reclaim_ctx *ctx, const char *path, const char *text, size_t len)
 {
-	_cleanup_free_ char *full = NULL;
 	int fd, r;
 
 	r = reclaim_lock_take(ctx, &fd);
 	if (r < 0)
 		return r;
-	full = reclaim_path_nofollow(ctx, path);
-	r = !full ? reclaim_path_error(ctx, path) : reclaim_replace_file(full, text, len, 0600);
-	if (r < 0 && full)
-		r = reclaim_error(ctx, -r, "cannot write %s: %s", path, strerror(-r));
+	r = reclaim_write_run_file_locked(ctx, path, text, len);
 	reclaim_lock_release(fd);
 	return r;
 }

@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""adapt's lease on copies of a fixture root: two adapt daemons started at
+once never both run (the check for a running one and the state file's write
+are one hold of the lock); the one refused says who runs, the state file
+names the one that runs, and after it stops nothing is left behind.
+
+Usage: check-lease.py RECLAIMCTL FIXTURES
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import checker
+
+PATCHED = "patched-2node-3threads"
+STATE = "run/reclaimctl/adapt"
+ROUNDS = 25
+
+
+class Checker(checker.Checker):
+    def __init__(self, reclaimctl, fixtures):
+        super().__init__(reclaimctl, fixtures, "lease")
+
+    def start(self, root):
+        return subprocess.Popen([self.reclaimctl, "--sysroot", root, "adapt", "-i", "0.1"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env=self.env)
+
+    def test_two_daemons(self):
+        root = self.root(PATCHED)
+        for n in range(ROUNDS):
+            procs = [self.start(root), self.start(root)]
+            deadline = time.monotonic() + 10
+            # the loser exits at once; the winner writes its state file
+            while time.monotonic() < deadline and all(p.poll() is None for p in procs):
+                time.sleep(0.02)
+            time.sleep(0.3)
+            running = [p for p in procs if p.poll() is None]
+            self.expect(len(running) == 1,
+                        f"round {n + 1}: {len(running)} adapt daemons run at once")
+            loser = next(p for p in procs if p not in running)
+            err = loser.stderr.read()
+            self.expect(loser.returncode == 1 and
+                        f"adapt: already running as PID {running[0].pid} " in err,
+                        f"round {n + 1}: the second adapt: {loser.returncode} {err!r}")
+            with open(os.path.join(root, STATE)) as f:
+                state = f.read()
+            self.expect(state.startswith(f"pid={running[0].pid}\n"),
+                        f"round {n + 1}: the state file names another: {state!r}")
+            running[0].send_signal(signal.SIGTERM)
+            running[0].wait(10)
+            for p in procs:
+                p.stdout.close()
+                p.stderr.close()
+            self.expect(running[0].returncode == 0 and
+                        not os.path.exists(os.path.join(root, STATE)),
+                        f"round {n + 1}: after SIGTERM: exit {running[0].returncode}, state "
+                        f"file {'left' if os.path.exists(os.path.join(root, STATE)) else 'gone'}")
+
+
+if __name__ == "__main__":
+    sys.exit(checker.run(Checker(os.path.abspath(sys.argv[1]), sys.argv[2]), "lease"))
