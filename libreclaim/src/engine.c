@@ -616,7 +616,9 @@ static int eval_restore(struct reclaim_eval *e, const struct reclaim_history *h,
 		r = reclaim_knob_read(e->ctx, rec->knob, &now);
 		if (r < 0)
 			return r;
-		if (now == end->new_value)
+		/* the rule of leases: at the change's value or already back, it is the change's */
+		if (reclaim_lease_decide(rec->old_value, end->new_value, now) !=
+		    RECLAIM_LEASE_CHANGED)
 			n = add_entry(e, rec->knob, rec->old_value,
 				      format(e->ctx, "undoes change %lu (%s at %s)", top->change,
 					     top->command, when),

@@ -456,6 +456,25 @@ static void test_restore_of_a_knob_changed_since(void **state)
 	reclaim_eval_unref(e);
 }
 
+/*
+ * A knob someone put back to the value from before the change is that change's
+ * undone already (the rule of leases): it stays, and earlier changes are not undone.
+ */
+static void test_restore_of_a_knob_back_already(void **state)
+{
+	struct fixture *f = *state;
+	struct reclaim_eval *e;
+
+	apply_set(f, "throttle", 2);
+	apply_set(f, "throttle", 5);
+	tmproot_write(f->root, VM "max_direct_reclaimers", "2\n");
+	e = restore(f, RECLAIM_REQUEST_RESTORE, true);
+	assert_entry(e, "throttle", RECLAIM_ACTION_UNCHANGED, 2, 2);
+	assert_string_equal(reclaim_eval_source(e, 0), "change:2");
+	reclaim_eval_unref(e);
+	assert_file(f, VM "max_direct_reclaimers", "2\n");
+}
+
 /* A restore leaves the persisted value, and says the next boot sets it again. */
 static void test_restore_says_persisted_value_stays(void **state)
 {
@@ -769,6 +788,7 @@ int main(void)
 	    T(test_persist_of_unchanged_value),
 	    T(test_restore_is_a_stack),
 	    T(test_restore_of_a_knob_changed_since),
+	    T(test_restore_of_a_knob_back_already),
 	    T(test_restore_says_persisted_value_stays),
 	    T(test_restore_boot),
 	    T(test_restore_of_unchanged_knob_is_recorded),
