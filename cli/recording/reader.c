@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,11 +52,12 @@ static void take_threads(const struct reader *rd, struct reclaim_sample *smp, cJ
 	{
 		const char *name = string_of(t, "name");
 		double pid = number_of(t, "pid", -1), secs = number_of(t, "cpu_seconds", -1);
+		double node = number_of(t, "node", -1);
 		size_t idx = reclaim_sample_kswapd_count(smp);
 
-		if (!name || pid < 1 || secs < 0 ||
-		    reclaim_sample_add_kswapd(smp, (pid_t)pid, name, (int)number_of(t, "node", -1),
-					      secs) < 0)
+		/* numbers no thread has are not converted: a pid or node beyond int is none */
+		if (!name || pid < 1 || pid > INT_MAX || node < -1 || node > INT_MAX || secs < 0 ||
+		    reclaim_sample_add_kswapd(smp, (pid_t)pid, name, (int)node, secs) < 0)
 			continue;
 		if (!cJSON_GetObjectItemCaseSensitive(t, "cpu_percent"))
 			cJSON_AddItemToObject(
@@ -91,8 +93,9 @@ static struct reclaim_sample *sample_of(const struct reader *rd, cJSON *o)
 	const cJSON *c;
 	double elapsed = number_of(o, "elapsed", 0), ts = number_of(o, "timestamp", 0);
 
+	/* elapsed is checked (at most ELAPSED_MAX), the timestamp is not: beyond 2500, none */
 	if (reclaim_sample_new(rd->cli->ctx, (uint64_t)(elapsed * 1e9),
-			       ts > 0 ? (uint64_t)(ts * 1e9) : 0, &smp) < 0)
+			       ts > 0 && ts < 1.7e10 ? (uint64_t)(ts * 1e9) : 0, &smp) < 0)
 		abort();
 	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(o, "counters"))
 	{

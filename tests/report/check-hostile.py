@@ -8,7 +8,8 @@ From a real recording (RECORD), makes hostile copies and runs `reclaimctl report
     '<script', no raw '"'&' run, and the markup stays well formed;
   - an elapsed of 1e400 (infinity), one of 1e300, a negative counter and one
     beyond 64 bits: exit 1, one line naming the file, the line and the key,
-    no page written, in bounded time (the chart's tick loop once never ended).
+    no page written, in bounded time (the chart's tick loop once never ended);
+  - a pid, a node and a timestamp beyond int: read, never converted.
 Prints TAP.
 """
 import json
@@ -112,6 +113,21 @@ with tempfile.TemporaryDirectory() as tmp:
     broken("elapsed-absurd", lambda o: o.update(elapsed=1e300), "elapsed")
     broken("counter-negative", lambda o: o["counters"].update(pgscan_kswapd=-5), "pgscan_kswapd")
     broken("counter-huge", lambda o: o["counters"].update(pswpin=1e25), "pswpin")
+
+    # numbers a recording may hold that no thread or time has: accepted, never converted
+    # into an int (the sanitizer build would stop at that), the sample still read
+    at = next(i for i, o in enumerate(base) if o.get("type") == "sample" and
+              o.get("elapsed", 0) > 0 and o.get("threads"))
+    odd = json.loads(json.dumps(base[at]))
+    odd["timestamp"] = 1.5e19
+    odd["threads"][0].update(pid=1e19, node=1e19)
+    odd["threads"].append({"pid": 77, "name": "kswapd9", "node": -5, "cpu_seconds": 1})
+    lines = [json.dumps(o) for o in base]
+    lines[at] = json.dumps(odd)
+    p, src, out = report(lines, tmp, "odd-numbers")
+    result(p is not None and p.returncode == 0 and os.path.exists(out),
+           "a pid, node and timestamp beyond int: the page is written",
+           "timed out" if p is None else f"exit {p.returncode}, stderr {p.stderr!r}")
 
 print(f"1..{len(results)}")
 failed = results.count(False)
