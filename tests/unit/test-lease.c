@@ -177,6 +177,7 @@ static void test_claim(void **state)
 	assert_null(e);
 	assert_int_equal(reclaim_lease_state(dead, 0), RECLAIM_LEASE_CHANGED);
 	assert_int_equal(value(f, RECLAIM_KNOB_KSWAPD_THREADS), 5);
+	reclaim_lease_unref(dead);
 	assert_int_equal(reclaim_lease_load(f->ctx, "adapt", &dead), -ENOENT);
 	/* now the claim succeeds, and a drop removes the file without writing */
 	assert_int_equal(reclaim_lease_claim(other), 0);
