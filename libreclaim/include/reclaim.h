@@ -1079,7 +1079,10 @@ int reclaim_lease_claim(struct reclaim_lease *lease);
 /* The lease a holder's state file describes; -ENOENT without one. */
 int reclaim_lease_load(struct reclaim_ctx *ctx, const char *holder, struct reclaim_lease **lease);
 pid_t reclaim_lease_pid(const struct reclaim_lease *lease);
-/* Its holder's PID runs (or belongs to another user's process, which may be it). */
+/*
+ * Its holder's PID runs (or belongs to another user's process, which may be
+ * it); never the caller's own PID, which a state file names only when stale.
+ */
 bool reclaim_lease_alive(const struct reclaim_lease *lease);
 /* The holder wrote @value (kept in the state file of a claimed lease). */
 int reclaim_lease_wrote(struct reclaim_lease *lease, const struct reclaim_knob *knob,

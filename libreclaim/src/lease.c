@@ -111,10 +111,11 @@ RECLAIM_EXPORT int reclaim_lease_hold(struct reclaim_lease *l, const struct recl
 	return 0;
 }
 
+/* Our own pid in a state file is a stale one's: we did not write it. */
 static bool alive(pid_t pid)
 {
 	/* EPERM: a process of another user has that pid; it may be the holder */
-	return pid == getpid() || kill(pid, 0) == 0 || errno == EPERM;
+	return pid != getpid() && (kill(pid, 0) == 0 || errno == EPERM);
 }
 
 RECLAIM_EXPORT int reclaim_lease_claim(struct reclaim_lease *l)
