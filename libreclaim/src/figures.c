@@ -400,20 +400,12 @@ RECLAIM_EXPORT int reclaim_figure_find(const char *key)
 	return -ENOENT;
 }
 
-static bool source_matches(const char *source, const char *name)
-{
-	size_t len = strlen(source);
-
-	return source[len - 1] == '_' ? strncmp(name, source, len) == 0 && name[len]
-				      : strcmp(name, source) == 0;
-}
-
 RECLAIM_EXPORT int reclaim_figure_of_counter(const char *name)
 {
 	assert_return(name, -EINVAL);
 	for (int f = 0; f < _RECLAIM_FIGURE_MAX; f++)
 		for (size_t i = 0; i < ARRAY_SIZE(figures[f].sources) && figures[f].sources[i]; i++)
-			if (source_matches(figures[f].sources[i], name))
+			if (reclaim_counter_matches(figures[f].sources[i], name))
 				return f;
 	return -ENOENT;
 }
@@ -539,19 +531,6 @@ RECLAIM_EXPORT struct reclaim_totals *reclaim_totals_unref(struct reclaim_totals
 	return NULL;
 }
 
-/* CPU seconds thread @idx of @cur used since @prev: all of it for a pid @prev lacks. */
-static double thread_delta(const struct reclaim_sample *prev, const struct reclaim_sample *cur,
-			   size_t idx)
-{
-	double now = reclaim_sample_kswapd_cpu_seconds(cur, idx), before = 0;
-	pid_t pid = reclaim_sample_kswapd_pid(cur, idx);
-
-	for (size_t i = 0; i < reclaim_sample_kswapd_count(prev); i++)
-		if (reclaim_sample_kswapd_pid(prev, i) == pid)
-			before = reclaim_sample_kswapd_cpu_seconds(prev, i);
-	return now > before ? now - before : 0;
-}
-
 static int thread_add(struct reclaim_totals *t, const char *name, double seconds)
 {
 	struct thread_time *v;
@@ -575,7 +554,7 @@ static int add_threads(struct reclaim_totals *t, const struct reclaim_sample *pr
 		       const struct reclaim_sample *cur)
 {
 	for (size_t i = 0; i < reclaim_sample_kswapd_count(cur); i++) {
-		double d = thread_delta(prev, cur, i);
+		double d = reclaim_sample_kswapd_cpu_delta(prev, cur, i);
 		int r;
 
 		if (!(d > 0))

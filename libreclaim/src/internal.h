@@ -168,9 +168,18 @@ int reclaim_vmstat_parse(const char *text, struct reclaim_vmstat **vmstat, size_
 int reclaim_pressure_parse(const char *text, struct reclaim_pressure **pressure);
 /* Counters and PSI of a sample built from a recording: *@vs / *@p created on first use. */
 int reclaim_vmstat_append(struct reclaim_vmstat **vs, const char *name, uint64_t value);
-int reclaim_pressure_set(struct reclaim_pressure **p, enum reclaim_pressure_kind kind,
-			 double avg10, uint64_t total_us);
-/* rates.c: the increase of counter (or family) @name; node < 0: /proc/vmstat. */
+int reclaim_pressure_set(struct reclaim_pressure **p, enum reclaim_pressure_kind kind, double avg10,
+			 uint64_t total_us);
+/*
+ * rates.c: whether counter @name is @pattern, or a member of the family
+ * @pattern names with a trailing '_' ("allocstall_": "allocstall_normal");
+ * the CPU seconds kswapd thread @idx of @cur used since @prev (all of them
+ * for a pid @prev lacks, 0 for a thread whose time went back); and the
+ * increase of counter (or family) @name, node < 0: /proc/vmstat.
+ */
+bool reclaim_counter_matches(const char *pattern, const char *name);
+double reclaim_sample_kswapd_cpu_delta(const struct reclaim_sample *prev,
+				       const struct reclaim_sample *cur, size_t idx);
 int reclaim_sample_delta(const struct reclaim_sample *prev, const struct reclaim_sample *cur,
 			 int node, const char *name, uint64_t *delta);
 

@@ -38,19 +38,28 @@ RECLAIM_EXPORT double reclaim_sample_interval(const struct reclaim_sample *prev,
 	return b > a ? (double)(b - a) / 1e9 : 0.0;
 }
 
-static bool ends_with_underscore(const char *name)
+/* "allocstall_": a family, every counter named on from there. */
+static bool is_family(const char *pattern)
 {
-	size_t len = strlen(name);
+	size_t len = strlen(pattern);
 
-	return len > 0 && name[len - 1] == '_';
+	return len > 0 && pattern[len - 1] == '_';
 }
 
-/* The summed deltas of counter @name (or of every counter with prefix @name). */
+bool reclaim_counter_matches(const char *pattern, const char *name)
+{
+	size_t len = strlen(pattern);
+
+	if (is_family(pattern))
+		return strncmp(name, pattern, len) == 0 && name[len];
+	return strcmp(name, pattern) == 0;
+}
+
+/* The summed deltas of counter @name (or of every member of family @name, "allocstall_"). */
 static int vmstat_delta(const struct reclaim_vmstat *a, const struct reclaim_vmstat *b,
 			const char *name, uint64_t *delta)
 {
-	bool prefix = ends_with_underscore(name), found = false;
-	size_t len = strlen(name);
+	bool family = is_family(name), found = false;
 
 	if (!a || !b)
 		return -ENOENT;
@@ -59,13 +68,11 @@ static int vmstat_delta(const struct reclaim_vmstat *a, const struct reclaim_vms
 		const char *n = reclaim_vmstat_name(b, i);
 		uint64_t old;
 
-		if (prefix ? strncmp(n, name, len) != 0 : strcmp(n, name) != 0)
-			continue;
-		if (reclaim_vmstat_get(a, n, &old) < 0)
+		if (!reclaim_counter_matches(name, n) || reclaim_vmstat_get(a, n, &old) < 0)
 			continue;
 		*delta += reclaim_counter_delta(old, reclaim_vmstat_value(b, i));
 		found = true;
-		if (!prefix)
+		if (!family)
 			break;
 	}
 	return found ? 0 : -ENOENT;
@@ -123,25 +130,29 @@ RECLAIM_EXPORT int reclaim_sample_node_rate(const struct reclaim_sample *prev,
 		       rate);
 }
 
-RECLAIM_EXPORT double reclaim_sample_kswapd_cpu_percent(const struct reclaim_sample *prev,
-							const struct reclaim_sample *cur,
-							size_t idx)
+double reclaim_sample_kswapd_cpu_delta(const struct reclaim_sample *prev,
+				       const struct reclaim_sample *cur, size_t idx)
 {
-	double secs, now, before = 0.0;
-	pid_t pid;
+	double now = reclaim_sample_kswapd_cpu_seconds(cur, idx), before = 0.0;
+	pid_t pid = reclaim_sample_kswapd_pid(cur, idx);
 
-	assert_return(prev && cur && idx < reclaim_sample_kswapd_count(cur), 0.0);
-	secs = reclaim_sample_interval(prev, cur);
-	if (!(secs > 0.0))
-		return 0.0;
-	pid = reclaim_sample_kswapd_pid(cur, idx);
-	now = reclaim_sample_kswapd_cpu_seconds(cur, idx);
 	for (size_t i = 0; i < reclaim_sample_kswapd_count(prev); i++)
 		if (reclaim_sample_kswapd_pid(prev, i) == pid) {
 			before = reclaim_sample_kswapd_cpu_seconds(prev, i);
 			break;
 		}
-	if (now < before)
+	return now > before ? now - before : 0.0;
+}
+
+RECLAIM_EXPORT double reclaim_sample_kswapd_cpu_percent(const struct reclaim_sample *prev,
+							const struct reclaim_sample *cur,
+							size_t idx)
+{
+	double secs;
+
+	assert_return(prev && cur && idx < reclaim_sample_kswapd_count(cur), 0.0);
+	secs = reclaim_sample_interval(prev, cur);
+	if (!(secs > 0.0))
 		return 0.0;
-	return (now - before) / secs * 100.0;
+	return reclaim_sample_kswapd_cpu_delta(prev, cur, idx) / secs * 100.0;
 }
