@@ -88,15 +88,8 @@ void row_add_json(cJSON *o, const struct row *r, int node, const struct reclaim_
 		if (!row_shows(f, node))
 			continue;
 		/* the first sample's PSI is a gauge of its own: known without an interval */
-		if (!r && reclaim_figure_kind(f) == RECLAIM_FIGURE_PRESSURE && cur) {
-			const struct reclaim_pressure *p = reclaim_sample_pressure(cur);
-			enum reclaim_pressure_kind k = f == RECLAIM_FIGURE_PSI_SOME
-							   ? RECLAIM_PRESSURE_SOME
-							   : RECLAIM_PRESSURE_FULL;
-
-			has = p && reclaim_pressure_has(p, k);
-			v = has ? reclaim_pressure_avg10(p, k) : 0;
-		}
+		if (!r && reclaim_figure_kind(f) == RECLAIM_FIGURE_PRESSURE && cur)
+			has = reclaim_figure_value(cur, cur, node, f, &v) == 0;
 		cJSON_AddItemToObject(o, key, json_number_or_null(has, round_to(v, 2)));
 		add_thread_keys(o, r, node, f, cur);
 	}

@@ -20,6 +20,10 @@
 #include "report.h"
 #include "sampling.h"
 
+/* The largest number a recording holds, a 64-bit counter, and the longest time. */
+#define NUMBER_MAX  18446744073709551615.0 /* UINT64_MAX */
+#define ELAPSED_MAX 1e9			   /* about 31 years of recording */
+
 struct reader {
 	struct cli *cli;
 	struct reclaim_sample *prev;
@@ -31,7 +35,7 @@ static uint64_t counter_of(double v)
 {
 	if (!(v > 0))
 		return 0;
-	return v >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)v;
+	return v >= NUMBER_MAX ? UINT64_MAX : (uint64_t)v;
 }
 
 static bool newer_schema(const cJSON *o)
@@ -210,9 +214,6 @@ static void add_event(struct run *r, cJSON *o)
  * (1e400 parses as infinity), beyond a 64-bit counter, or a negative
  * counter or time; its key in *key. NULL if all are sane.
  */
-#define NUMBER_MAX  18446744073709551615.0 /* UINT64_MAX */
-#define ELAPSED_MAX 1e9			   /* about 31 years of recording */
-
 static const cJSON *bad_number(const cJSON *o, const char *parent)
 {
 	const cJSON *c;

@@ -187,9 +187,12 @@ static double kswapd_peak(const struct run *r)
 	const char *key = reclaim_figure_text(RECLAIM_FIGURE_KSWAPD_CPU, RECLAIM_FIGURE_KEY);
 	double peak = 0;
 
-	for (size_t i = 0; i < r->nsamples; i++)
-		if (number_of(r->samples[i], key, 0) > peak)
-			peak = number_of(r->samples[i], key, 0);
+	for (size_t i = 0; i < r->nsamples; i++) {
+		double v = number_of(r->samples[i], key, 0);
+
+		if (v > peak)
+			peak = v;
+	}
 	return peak;
 }
 
