@@ -21,6 +21,11 @@
 extern "C" {
 #endif
 
+/* Kept for the ABI only; a program gets a warning when it calls one of these. */
+#ifndef RECLAIM_DEPRECATED
+#define RECLAIM_DEPRECATED __attribute__((deprecated))
+#endif
+
 /* Context */
 struct reclaim_ctx;
 
@@ -164,8 +169,14 @@ int reclaim_knob_read(struct reclaim_ctx *ctx, const struct reclaim_knob *knob, 
 /* Parses and range-checks @text; -EINVAL (not a value) or -ERANGE. */
 int reclaim_knob_parse(struct reclaim_ctx *ctx, const struct reclaim_knob *knob, const char *text,
 		       int64_t *value);
-/* Range-checks, then writes one knob; use a reclaim_change for several. */
-int reclaim_knob_write(struct reclaim_ctx *ctx, const struct reclaim_knob *knob, int64_t value);
+/*
+ * Deprecated: use a reclaim_request (RECLAIM_REQUEST_SET). Kept as a thin
+ * wrapper of one: the request of @knob = @value with RECLAIM_REQUEST_FORCE
+ * and RECLAIM_REQUEST_STRICT, applied (locked, recorded in the history,
+ * kswapd threads verified).
+ */
+RECLAIM_DEPRECATED int reclaim_knob_write(struct reclaim_ctx *ctx, const struct reclaim_knob *knob,
+					  int64_t value);
 
 /*
  * Where reclaimctl keeps what lasts until the next boot, as on the machine
@@ -175,35 +186,39 @@ int reclaim_knob_write(struct reclaim_ctx *ctx, const struct reclaim_knob *knob,
 #define RECLAIM_RUNDIR "/run/reclaimctl"
 
 /*
- * A change: several knob writes applied as one transaction, the one way
- * reclaimctl writes knobs. Applying takes /run/reclaimctl/lock (waiting up
- * to 10 s for another writer, then -EBUSY), reads every old value, saves
- * those of the knobs it changes in /run/reclaimctl/saved (replacing what
- * an earlier change saved), then writes. A kswapd_threads write is checked: every node with
- * memory must run that many threads. If a write fails or is not taken,
- * every knob already written is put back, the saved values are as before,
- * and reclaim_strerror() names the knob, why, and what was restored.
+ * Deprecated: use a reclaim_request, the one write path. A change is kept
+ * for the ABI as a thin wrapper of one: applying it applies the request of
+ * its values with RECLAIM_REQUEST_FORCE and RECLAIM_REQUEST_STRICT (and
+ * RECLAIM_REQUEST_PERSIST after reclaim_change_set_persist()), or, for
+ * reclaim_change_new_restore()'s change, the RECLAIM_REQUEST_RESTORE of the
+ * change it undoes. So applying takes /run/reclaimctl/lock (waiting up to
+ * 10 s for another writer, then -EBUSY), reads every old value, writes as
+ * one transaction (kswapd_threads checked on every node with memory, every
+ * knob already written put back if a write fails, reclaim_strerror() naming
+ * the knob, why, and what was restored) and records it in the history. A
+ * knob at its value already is not written, and a change of nothing
+ * records nothing.
  */
 struct reclaim_change;
 
-int reclaim_change_new(struct reclaim_ctx *ctx, struct reclaim_change **change);
+RECLAIM_DEPRECATED int reclaim_change_new(struct reclaim_ctx *ctx, struct reclaim_change **change);
 struct reclaim_change *reclaim_change_ref(struct reclaim_change *change);
 struct reclaim_change *reclaim_change_unref(struct reclaim_change *change);
-int reclaim_change_add(struct reclaim_change *change, const struct reclaim_knob *knob,
-		       int64_t value);
+RECLAIM_DEPRECATED int reclaim_change_add(struct reclaim_change *change,
+					  const struct reclaim_knob *knob, int64_t value);
 /*
- * A change that puts back the values saved before the last change
- * (/run/reclaimctl/saved), undoing it; applying it forgets them. -ENOENT
- * when nothing is saved.
+ * A change that undoes the newest change not undone yet (see
+ * RECLAIM_REQUEST_RESTORE). -ENOENT when there is none.
  */
-int reclaim_change_new_restore(struct reclaim_ctx *ctx, struct reclaim_change **change);
+RECLAIM_DEPRECATED int reclaim_change_new_restore(struct reclaim_ctx *ctx,
+						  struct reclaim_change **change);
 /*
  * With @persist, a successful apply also merges the new values into
  * RECLAIM_PERSIST_FILE (see reclaim_persist_write()); if that fails, the
  * knobs are put back as for a failed write.
  */
-int reclaim_change_set_persist(struct reclaim_change *change, bool persist);
-int reclaim_change_apply(struct reclaim_change *change);
+RECLAIM_DEPRECATED int reclaim_change_set_persist(struct reclaim_change *change, bool persist);
+RECLAIM_DEPRECATED int reclaim_change_apply(struct reclaim_change *change);
 size_t reclaim_change_count(const struct reclaim_change *change);
 const struct reclaim_knob *reclaim_change_knob(const struct reclaim_change *change, size_t idx);
 int64_t reclaim_change_new_value(const struct reclaim_change *change, size_t idx);

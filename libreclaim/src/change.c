@@ -212,7 +212,7 @@ void reclaim_change_set_keep_unchanged(struct reclaim_change *c)
 /* @written: whether the knob was written (a verification can fail after). */
 static int write_entry(struct reclaim_change *c, struct change_entry *e, bool *written)
 {
-	int r = reclaim_knob_write(c->ctx, e->knob, e->new_value);
+	int r = reclaim_knob_store(c->ctx, e->knob, e->new_value);
 
 	*written = r == 0;
 	if (r == 0 && is_threads(e))
@@ -248,7 +248,7 @@ static void rollback(struct reclaim_change *c, size_t written, char *detail, siz
 
 		if (e->old_value == e->new_value)
 			continue;
-		ok = reclaim_knob_write(c->ctx, e->knob, e->old_value) == 0;
+		ok = reclaim_knob_store(c->ctx, e->knob, e->old_value) == 0;
 		append(ok ? restored : failed, sizeof(restored), "%s%s=%" PRId64,
 		       *(ok ? restored : failed) ? ", " : "", reclaim_knob_sysctl(e->knob),
 		       e->old_value);
@@ -413,19 +413,84 @@ int reclaim_change_apply_locked(struct reclaim_change *c)
 	return reclaim_error(c->ctx, -r, "%s", detail);
 }
 
+/* The request the deprecated change stands for: its values, or the undo of its change. */
+static int change_request(struct reclaim_change *c, struct reclaim_request **ret)
+{
+	unsigned int flags = RECLAIM_REQUEST_FORCE | RECLAIM_REQUEST_STRICT |
+			     (c->persist ? RECLAIM_REQUEST_PERSIST : 0);
+	struct reclaim_request *req = NULL;
+	int r;
+
+	if (c->undoes > 0) {
+		r = reclaim_request_new(c->ctx, RECLAIM_REQUEST_RESTORE, 0, &req);
+		if (r == 0)
+			r = reclaim_request_set_change(req, (unsigned long)c->undoes);
+	} else {
+		r = reclaim_request_new(c->ctx, RECLAIM_REQUEST_SET, flags, &req);
+		for (size_t i = 0; r == 0 && i < c->count; i++)
+			r = reclaim_request_add(req, c->entries[i].knob, c->entries[i].new_value,
+						NULL);
+	}
+	if (r < 0) {
+		reclaim_request_unref(req);
+		return r;
+	}
+	*ret = req;
+	return 0;
+}
+
+static ssize_t entry_of(const struct reclaim_change *c, const struct reclaim_knob *knob)
+{
+	for (size_t i = 0; knob && i < c->count; i++)
+		if (c->entries[i].knob == knob)
+			return (ssize_t)i;
+	return -1;
+}
+
+/* What the engine read and did, reported as the change's own old values and failed entry. */
+static void take_results(struct reclaim_change *c, const struct reclaim_eval *e,
+			 const struct reclaim_change *ran, const struct reclaim_knob *failed)
+{
+	for (size_t i = 0; e && i < reclaim_eval_count(e); i++) {
+		ssize_t at = entry_of(c, reclaim_eval_knob(e, i));
+
+		if (at >= 0 && reclaim_eval_has_old(e, i))
+			c->entries[at].old_value = reclaim_eval_old(e, i);
+	}
+	for (size_t i = 0; ran && i < ran->count; i++) {
+		ssize_t at = entry_of(c, ran->entries[i].knob);
+
+		if (at >= 0)
+			c->entries[at].old_value = ran->entries[i].old_value;
+	}
+	if (ran && ran->failed >= 0)
+		failed = ran->entries[ran->failed].knob;
+	c->failed = entry_of(c, failed);
+	c->verified_nodes = e ? reclaim_eval_verified_nodes(e) : -1;
+}
+
+/* A thin wrapper of the engine's request: locked, evaluated, recorded, verified. */
 RECLAIM_EXPORT int reclaim_change_apply(struct reclaim_change *c)
 {
-	int fd, r;
+	struct reclaim_request *req = NULL;
+	struct reclaim_change *ran = NULL;
+	struct reclaim_eval *e = NULL;
+	int r;
 
 	assert_return(c, -EINVAL);
 	reclaim_error_reset(c->ctx);
 	c->failed = -1;
 	c->verified_nodes = -1;
-	r = reclaim_lock_take(c->ctx, &fd);
+	if (c->count == 0)
+		return 0;
+	r = change_request(c, &req);
 	if (r < 0)
 		return r;
-	r = reclaim_change_apply_locked(c);
-	reclaim_lock_release(fd);
+	r = reclaim_request_apply_report(req, &e, &ran);
+	take_results(c, e, ran, r < 0 ? reclaim_request_failed_knob(req) : NULL);
+	reclaim_change_unref(ran);
+	reclaim_eval_unref(e);
+	reclaim_request_unref(req);
 	return r;
 }
 

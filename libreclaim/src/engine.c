@@ -35,6 +35,9 @@ struct reclaim_request {
 	char *source; /* SET and ADAPT: NULL for the kind's own */
 	/* SET and ADAPT: the change to record the writes in; RESTORE: the one to undo */
 	unsigned long change;
+	/* The knob the last evaluation failed on, or NULL: for the deprecated
+	 * reclaim_change_apply() */
+	const struct reclaim_knob *failed_knob;
 };
 
 struct eval_entry {
@@ -758,6 +761,7 @@ static int evaluate(struct reclaim_request *req, struct reclaim_eval *e)
 	    req->kind == RECLAIM_REQUEST_RESTORE || req->kind == RECLAIM_REQUEST_RESTORE_BOOT;
 	int r;
 
+	req->failed_knob = NULL;
 	if (!restore && !(req->flags & RECLAIM_REQUEST_FORCE)) {
 		r = reclaim_sysctl_conf_new(e->ctx, &e->conf);
 		if (r < 0)
@@ -785,8 +789,11 @@ static int evaluate(struct reclaim_request *req, struct reclaim_eval *e)
 		r = eval_history(e, req);
 		break;
 	}
-	for (size_t i = 0; r == 0 && i < e->count; i++)
+	for (size_t i = 0; r == 0 && i < e->count; i++) {
 		r = decide(e, req, &e->entries[i]);
+		if (r < 0)
+			req->failed_knob = e->entries[i].knob;
+	}
 	if (r == -ENOMEM)
 		return reclaim_error(e->ctx, ENOMEM, "out of memory");
 	if (r == 0 && !restore && (req->flags & RECLAIM_REQUEST_PERSIST))
@@ -889,15 +896,15 @@ static int build_change(const struct reclaim_request *req, const struct reclaim_
 	return 0;
 }
 
-RECLAIM_EXPORT int reclaim_request_apply(struct reclaim_request *req, struct reclaim_eval **ret)
+int reclaim_request_apply_report(struct reclaim_request *req, struct reclaim_eval **ret,
+				 struct reclaim_change **ran)
 {
 	struct reclaim_change *c = NULL;
 	struct reclaim_eval *e = NULL;
 	int fd = -1, r;
 
-	assert_return(req && ret, -EINVAL);
-	reclaim_error_reset(req->ctx);
 	*ret = NULL;
+	*ran = NULL;
 	r = reclaim_request_evaluate(req, &e);
 	if (r < 0)
 		return r;
@@ -919,7 +926,7 @@ RECLAIM_EXPORT int reclaim_request_apply(struct reclaim_request *req, struct rec
 			e->verified_nodes = reclaim_change_verified_nodes(c);
 			e->change = reclaim_change_recorded(c);
 		}
-		reclaim_change_unref(c);
+		*ran = c;
 	}
 	reclaim_lock_release(fd);
 	if (r < 0) {
@@ -930,7 +937,24 @@ RECLAIM_EXPORT int reclaim_request_apply(struct reclaim_request *req, struct rec
 	return 0;
 }
 
+RECLAIM_EXPORT int reclaim_request_apply(struct reclaim_request *req, struct reclaim_eval **ret)
+{
+	struct reclaim_change *ran = NULL;
+	int r;
+
+	assert_return(req && ret, -EINVAL);
+	reclaim_error_reset(req->ctx);
+	r = reclaim_request_apply_report(req, ret, &ran);
+	reclaim_change_unref(ran);
+	return r;
+}
+
 /* ---- accessors ---- */
+
+const struct reclaim_knob *reclaim_request_failed_knob(const struct reclaim_request *req)
+{
+	return req->failed_knob;
+}
 
 RECLAIM_EXPORT const char *reclaim_request_kind_name(enum reclaim_request_kind kind)
 {

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* The library's own use of its deprecated functions is its implementation. */
+#define RECLAIM_DEPRECATED
 #include "reclaim.h"
 
 #define RECLAIM_EXPORT __attribute__((visibility("default")))
@@ -186,6 +188,8 @@ int reclaim_sample_delta(const struct reclaim_sample *prev, const struct reclaim
 /* knobs.c */
 /* 0 if @value is within the knob's range, else -ERANGE with the range in the message. */
 int reclaim_knob_check(struct reclaim_ctx *ctx, const struct reclaim_knob *k, int64_t value);
+/* The write itself, range-checked, for the transaction (change.c) only. */
+int reclaim_knob_store(struct reclaim_ctx *ctx, const struct reclaim_knob *k, int64_t value);
 /* kswapd_threads: the knob whose write starts and stops threads, checked after it. */
 bool reclaim_knob_is_threads(const struct reclaim_knob *k);
 
@@ -253,6 +257,15 @@ void reclaim_change_set_join(struct reclaim_change *c, unsigned long change);
 /* The number of the change the last apply recorded; 0 if it recorded none. */
 unsigned long reclaim_change_recorded(const struct reclaim_change *c);
 int reclaim_change_apply_locked(struct reclaim_change *c);
+
+/*
+ * engine.c, for the deprecated reclaim_change_apply(): reclaim_request_apply()
+ * that also hands back the transaction it ran (*ran, also after it failed;
+ * NULL if it ran none), and the knob the evaluation failed on.
+ */
+int reclaim_request_apply_report(struct reclaim_request *req, struct reclaim_eval **eval,
+				 struct reclaim_change **ran);
+const struct reclaim_knob *reclaim_request_failed_knob(const struct reclaim_request *req);
 /* autotune-swap.c */
 /*
  * The swap priority autotune proposes for @swap (-ENODATA in *prio when

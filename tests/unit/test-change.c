@@ -263,15 +263,19 @@ static void test_unchanged_knobs_are_not_written(void **state)
 	assert_file(f, VM "max_direct_reclaimers", "8\n");
 }
 
-/* A node left short of threads is retried by any write, so an unchanged count is written. */
-static void test_unchanged_threads_are_written(void **state)
+/*
+ * kswapd_threads at its value: the engine writes it again only for a node
+ * short of threads (cli case patched-set-threads-short-node); a root
+ * without kswapd processes has none, so nothing is written or recorded.
+ */
+static void test_unchanged_threads_are_left(void **state)
 {
 	struct fixture *f = *state;
 
+	/* No expect_write(): any write fails the test. */
 	assert_int_equal(reclaim_change_add(f->change, knob("threads"), 1), 0);
-	expect_write(VM "kswapd_threads", "1\n", 0);
 	assert_int_equal(reclaim_change_apply(f->change), 0);
-	/* Nothing changed, so nothing is recorded. */
+	assert_int_equal(reclaim_change_old_value(f->change, 0), 1);
 	assert_null(tmproot_read(f->root, HISTORY));
 }
 
@@ -436,8 +440,7 @@ static void apply_one(struct fixture *f, const char *name, int64_t value)
 	reclaim_change_unref(c);
 }
 
-#define REC(n, k, o, v)                                                                            \
-	"change=" #n " command=change source=value knob=" k " old=" #o " new=" #v "\n"
+#define REC(n, k, o, v) "change=" #n " command=set source=value knob=" k " old=" #o " new=" #v "\n"
 
 static void test_history_records_each_change(void **state)
 {
@@ -485,13 +488,40 @@ static void test_restore_undoes_newest_first(void **state)
 			    "nothing to restore: no change since boot or the last restore");
 }
 
+/* The deprecated writers are the engine's request: locked and recorded. */
+static void test_knob_write_is_recorded(void **state)
+{
+	struct fixture *f = *state;
+
+	mock_writes = false;
+	assert_int_equal(reclaim_knob_write(f->ctx, knob("threads"), 4), 0);
+	assert_int_equal(reclaim_knob_write(f->ctx, knob("swappiness"), 10), 0);
+	assert_history(f, REC(1, "kswapd_threads", 1, 4) REC(2, "swappiness", 60, 10));
+}
+
+/* A restore made before another change undoes nothing once that change came. */
+static void test_stale_restore_writes_nothing(void **state)
+{
+	struct fixture *f = *state;
+	struct reclaim_change *restore;
+
+	mock_writes = false;
+	apply_one(f, "throttle", 2);
+	assert_int_equal(reclaim_change_new_restore(f->ctx, &restore), 0);
+	apply_one(f, "swappiness", 10);
+	assert_int_equal(reclaim_change_apply(restore), -ESTALE);
+	reclaim_change_unref(restore);
+	assert_file(f, VM "max_direct_reclaimers", "2\n");
+	assert_file(f, VM "swappiness", "10\n");
+}
+
 static void test_failed_apply_keeps_history(void **state)
 {
 	struct fixture *f = *state;
 	const char *before = REC(1, "swappiness", 60, 30);
 
 	tmproot_write(f->root, HISTORY,
-		      "change=1 time=1.000000000 command=change source=value knob=swappiness "
+		      "change=1 time=1.000000000 command=set source=value knob=swappiness "
 		      "old=60 new=30\n");
 	add_three(f);
 	expect_write(VM "kswapd_threads", "4\n", 0);
@@ -540,7 +570,7 @@ static void test_torn_record_is_ignored(void **state)
 
 	mock_writes = false;
 	tmproot_write(f->root, HISTORY,
-		      "change=1 time=1.000000000 command=change source=value knob=swappiness "
+		      "change=1 time=1.000000000 command=set source=value knob=swappiness "
 		      "old=60 new=30\nchange=2 time=2.0000");
 	assert_int_equal(reclaim_history_new(f->ctx, &h), 0);
 	assert_int_equal(reclaim_history_count(h), 1);
@@ -661,9 +691,11 @@ int main(void)
 	    T(test_failing_rollback_keeps_first_error),
 	    T(test_partly_failing_rollback),
 	    T(test_unchanged_knobs_are_not_written),
-	    T(test_unchanged_threads_are_written),
+	    T(test_unchanged_threads_are_left),
 	    T(test_history_records_each_change),
 	    T(test_restore_undoes_newest_first),
+	    T(test_knob_write_is_recorded),
+	    T(test_stale_restore_writes_nothing),
 	    T(test_failed_apply_keeps_history),
 	    T(test_damaged_history_stops_apply),
 	    T(test_torn_record_is_ignored),
