@@ -917,20 +917,28 @@ static void sweep_free(struct sweep *s)
 	reclaim_lease_unref(s->lease);
 }
 
+/* The number of runs, refused past the limit: a product too large for size_t too. */
+static int check_run_count(const struct sweep *s)
+{
+	size_t runs = (size_t)s->repeat;
+
+	for (size_t a = 0; a < s->naxes; a++)
+		if (__builtin_mul_overflow(runs, s->axes[a].nvalues, &runs))
+			return usage_error("sweep: more than %zu runs: at most %d", SIZE_MAX,
+					   SWEEP_MAX_RUNS);
+	if (runs > SWEEP_MAX_RUNS)
+		return usage_error("sweep: %zu runs: at most %d", runs, SWEEP_MAX_RUNS);
+	return 0;
+}
+
 static int run_sweep(struct cli *cli, int argc, char **argv)
 {
 	struct sweep s = {.cli = cli, .interval = 1.0, .repeat = 1, .interleave = true};
 	int r;
 
 	r = parse_options(&s, argc, argv);
-	if (r == 0) {
-		size_t runs = (size_t)s.repeat;
-
-		for (size_t a = 0; a < s.naxes; a++)
-			runs *= s.axes[a].nvalues;
-		if (runs > SWEEP_MAX_RUNS)
-			r = usage_error("sweep: %zu runs: at most %d", runs, SWEEP_MAX_RUNS);
-	}
+	if (r == 0)
+		r = check_run_count(&s);
 	if (r == 0) {
 		make_runs(&s);
 		s.progress = isatty(STDERR_FILENO);
