@@ -66,7 +66,10 @@ int reclaim_mnt_parse(const struct reclaim_ctx *ctx, const char *path,
 	int r;
 
 	*bad = 0;
-	if (!full || !(tb = mnt_new_table()))
+	/* ELOOP, EACCES...: the caller names the file with the reason */
+	if (!full)
+		return errno ? -errno : -ENOMEM;
+	if (!(tb = mnt_new_table()))
 		return -ENOMEM;
 	/* libmount opens the file itself: a FIFO or a device must not reach it */
 	r = reclaim_check_regular(full);

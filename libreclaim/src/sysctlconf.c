@@ -358,6 +358,9 @@ static int list_dir(struct reclaim_sysctl_conf *c, const char *dir, const char *
 	DIR *d;
 	int r = 0;
 
+	if (!full && errno != ENOMEM)
+		return add_problem(c, dir, 0, NULL, "cannot resolve it under %s: %s",
+				   reclaim_get_sysroot(c->ctx), strerror(errno));
 	if (!full)
 		return -ENOMEM;
 	d = opendir(full);
