@@ -45,6 +45,8 @@ static void catch_signals(void)
 	sigaction(SIGINT, &stop, NULL);
 	sigaction(SIGTERM, &stop, NULL);
 	sigaction(SIGHUP, &hup, NULL);
+	/* a closed output (| head) ends adapt with the baseline back, not a SIGPIPE death */
+	signal(SIGPIPE, SIG_IGN);
 }
 
 struct daemon {
@@ -252,6 +254,10 @@ static int loop(struct daemon *d)
 		r = step(d);
 		if (r)
 			return r;
+		if (stdout_error())
+			return fail(EXIT_FAILURE,
+				    "adapt: cannot write to standard output (%s): stopping",
+				    strerror(stdout_error()));
 		if (d->watchdog_ns)
 			sd_notify(0, "WATCHDOG=1");
 		if (d->o->once)

@@ -430,24 +430,6 @@ static void progress_clear(struct sweep *s)
 	}
 }
 
-static int wait_child(pid_t pid, int *status)
-{
-	bool sent = false;
-
-	for (;;) {
-		pid_t w = waitpid(pid, status, 0);
-
-		if (w == pid)
-			return 0;
-		if (w < 0 && errno != EINTR)
-			return -errno;
-		if (record_signal() && !sent) {
-			kill(pid, record_signal());
-			sent = true;
-		}
-	}
-}
-
 /* --warmup: /bin/sh -c COMMAND, its output in the run's log; true if it exited 0. */
 static bool warmup(struct sweep *s, int log_fd)
 {
@@ -459,13 +441,14 @@ static bool warmup(struct sweep *s, int log_fd)
 		return false;
 	}
 	if (pid == 0) {
-		record_restore_signals();
+		record_child_setup(true);
 		if (dup2(log_fd, STDOUT_FILENO) < 0 || dup2(log_fd, STDERR_FILENO) < 0)
 			_exit(126);
 		execl("/bin/sh", "sh", "-c", s->warmup, (char *)NULL);
 		_exit(127);
 	}
-	if (wait_child(pid, &status) < 0)
+	setpgid(pid, pid);
+	if (record_wait(pid, true, -1, &status) < 0)
 		return false;
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		warnmsg("sweep: the warmup command failed (%s %d)",
@@ -602,8 +585,10 @@ static void lease_wrote(struct sweep *s, size_t c)
 static int one_run(struct sweep *s, size_t i)
 {
 	struct sweep_run *r = &s->runs[i];
-	struct record_run rec = {
-	    .interval = s->interval, .command = s->command, .forward_sigint = true};
+	struct record_run rec = {.interval = s->interval,
+				 .command = s->command,
+				 .forward_sigint = true,
+				 .own_group = true};
 	struct reclaim_request *req = NULL;
 	struct reclaim_eval *e = NULL;
 	char *log = path_in(s, r->log), *file = path_in(s, r->file);
@@ -837,7 +822,7 @@ static int remove_earlier(const struct sweep *s)
 
 static int sweep(struct sweep *s)
 {
-	int r = 0, sig, put;
+	int r = 0, sig, put, out_err = 0;
 
 	if (mkdir(s->dir, 0755) < 0 && errno != EEXIST)
 		return fail(EXIT_FAILURE, "cannot create %s: %s", s->dir, strerror(errno));
@@ -848,6 +833,7 @@ static int sweep(struct sweep *s)
 		return r;
 	s->start_ns = monotonic_ns();
 	record_catch_signals();
+	signal(SIGPIPE, SIG_IGN);
 	for (size_t i = 0; i < s->nruns && r == 0 && !record_signal(); i++) {
 		struct sweep_run *run = &s->runs[i];
 
@@ -856,6 +842,9 @@ static int sweep(struct sweep *s)
 			break;
 		if (!s->cli->json)
 			print_run(s, i);
+		/* its reader gone (| head): ended like a signal, knobs put back */
+		if ((out_err = stdout_error()) != 0)
+			break;
 		if (run->state == RUN_FAILED && !s->keep_going) {
 			r = fail(EXIT_FAILURE, "sweep: run %zu failed: stopped (see %s/%s)", i + 1,
 				 s->dir, run->log);
@@ -884,6 +873,11 @@ static int sweep(struct sweep *s)
 			sigabbrev_np(sig), s->done, s->nruns);
 		return 128 + sig;
 	}
+	if (out_err)
+		return fail(EXIT_FAILURE,
+			    "sweep: cannot write to standard output (%s): stopped after %zu of %zu "
+			    "runs",
+			    strerror(out_err), s->done, s->nruns);
 	return r;
 }
 

@@ -165,3 +165,12 @@ int unknown_knob(const char *name)
 	}
 	return usage_error("unknown knob '%s' (known: %s)", name, list);
 }
+
+int stdout_error(void)
+{
+	static int err;
+
+	if (err == 0 && (fflush(stdout) == EOF || ferror(stdout)))
+		err = errno ? errno : EIO;
+	return err;
+}

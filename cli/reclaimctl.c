@@ -192,7 +192,8 @@ int main(int argc, char **argv)
 	optind = 0; /* reset getopt for the command's own options */
 	r = cmd->run(&cli, argc, argv);
 	reclaim_unref(cli.ctx);
-	if (fflush(stdout) != 0 || ferror(stdout))
+	/* a command that failed said why already (sweep: "cannot write to standard output") */
+	if (r == 0 && (fflush(stdout) != 0 || ferror(stdout)))
 		return fail(EXIT_FAILURE, "write error on standard output");
 	return r;
 }

@@ -49,6 +49,12 @@ const struct command *const *command_table(size_t *n);
 
 /* output.c */
 __attribute__((format(printf, 1, 2))) void warnmsg(const char *fmt, ...);
+/*
+ * 0, or the errno of a write to standard output that failed (EPIPE: its
+ * reader is gone); flushes it first. For the commands that hold knobs
+ * while they print, with SIGPIPE ignored.
+ */
+int stdout_error(void);
 /* Prints "reclaimctl: MESSAGE" and returns @code, for "return fail(1, ...)". */
 __attribute__((format(printf, 2, 3))) int fail(int code, const char *fmt, ...);
 /* A usage error: one line, exit status 2. */

@@ -4,6 +4,7 @@
 #define RECLAIMCTL_RECORD_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 #include "reclaimctl.h"
 
@@ -18,6 +19,8 @@ struct record_run {
 	void *tick_data;
 	/* a SIGINT is sent on to the command (a terminal's Ctrl-C reaches it anyway) */
 	bool forward_sigint;
+	/* the command in a process group of its own (see record_child_setup()) */
+	bool own_group;
 	/* out */
 	bool reaped; /* the command ended and its status is known */
 	int status;  /* of waitpid() */
@@ -37,5 +40,22 @@ void record_catch_signals(void);
 void record_restore_signals(void);
 /* The signal caught, or 0. */
 int record_signal(void);
+
+/* How long a command has to end after it was sent a signal, before SIGKILL. */
+#define RECORD_GRACE_SECONDS 10
+/*
+ * In the child, before exec: default signal dispositions; with @own_group a
+ * process group of its own and /dev/null as standard input, so that signals
+ * reach it through reclaimctl and SIGKILL can end all of it.
+ */
+void record_child_setup(bool own_group);
+/*
+ * Waits for the command @pid (a group leader if @group). With @sig >= 0,
+ * @sig is sent at once (0: nothing is sent) and the grace starts; with -1,
+ * a signal caught meanwhile is passed on and starts it. The command has
+ * RECORD_GRACE_SECONDS of grace, or until another signal comes, to end;
+ * then it (its group) gets SIGKILL. 0 or -errno.
+ */
+int record_wait(pid_t pid, bool group, int sig, int *status);
 
 #endif

@@ -6,6 +6,7 @@
  * reclaimctl(8), RECORD FILE FORMAT; reader.c reads it.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,16 +34,19 @@ struct recorder {
 	bool reaped, timed_out;
 	uint64_t child_start, child_end;
 	int command_output; /* the command's stdout and stderr, or -1: reclaimctl's */
-	bool forward_sigint;
+	bool forward_sigint, own_group;
 	void (*tick)(void *data);
 	void *tick_data;
 };
 
-static volatile sig_atomic_t got_signal, got_child;
+static volatile sig_atomic_t got_signal, got_child, nsignals;
 
+/* The first signal is the one reported; a second one only hurries the end. */
 static void on_signal(int sig)
 {
-	got_signal = sig;
+	if (!got_signal)
+		got_signal = sig;
+	nsignals++;
 }
 
 static void on_child(int sig)
@@ -69,6 +73,55 @@ void record_restore_signals(void)
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
 	signal(SIGCHLD, SIG_DFL);
+}
+
+void record_child_setup(bool own_group)
+{
+	int fd;
+
+	record_restore_signals();
+	/* sweep ignores it; an ignored signal stays ignored across exec */
+	signal(SIGPIPE, SIG_DFL);
+	if (!own_group)
+		return;
+	setpgid(0, 0);
+	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0 && fd != STDIN_FILENO) {
+		dup2(fd, STDIN_FILENO);
+		close(fd);
+	}
+}
+
+static void send_signal(pid_t pid, bool group, int sig)
+{
+	kill(group ? -pid : pid, sig);
+}
+
+int record_wait(pid_t pid, bool group, int sig, int *status)
+{
+	uint64_t deadline = 0;
+	sig_atomic_t seen = 0;
+
+	for (;;) {
+		pid_t w;
+
+		if (!deadline && (sig >= 0 || got_signal)) {
+			send_signal(pid, group, sig >= 0 ? sig : got_signal);
+			deadline = monotonic_ns() + RECORD_GRACE_SECONDS * 1000000000ULL;
+			seen = nsignals;
+		} else if (deadline && (nsignals != seen || monotonic_ns() >= deadline)) {
+			send_signal(pid, group, SIGKILL);
+			sig = SIGKILL;
+		}
+		/* blocking until a signal comes; polled while the grace runs */
+		w = waitpid(pid, status, deadline && sig != SIGKILL ? WNOHANG : 0);
+		if (w == pid)
+			return 0;
+		if (w < 0 && errno != EINTR)
+			return -errno;
+		if (w == 0)
+			nanosleep(&(struct timespec){.tv_nsec = 20000000}, NULL);
+	}
 }
 
 static int write_line(struct recorder *rec, cJSON *o)
@@ -332,7 +385,7 @@ static int start_command(struct recorder *rec)
 		return fail(EXIT_FAILURE, "cannot start '%s': %s", rec->command[0],
 			    strerror(errno));
 	if (rec->child == 0) {
-		record_restore_signals();
+		record_child_setup(rec->own_group);
 		if (rec->command_output >= 0 && (dup2(rec->command_output, STDOUT_FILENO) < 0 ||
 						 dup2(rec->command_output, STDERR_FILENO) < 0))
 			_exit(126);
@@ -343,6 +396,9 @@ static int start_command(struct recorder *rec)
 			strerror(errno));
 		_exit(errno == ENOENT ? 127 : 126);
 	}
+	/* in the parent too: a signal sent before the child ran must reach its group */
+	if (rec->own_group)
+		setpgid(rec->child, rec->child);
 	return 0;
 }
 
@@ -432,18 +488,27 @@ static int sample_loop(struct recorder *rec, const char **reason)
 	}
 }
 
-/* After the loop: a command still running is ended (duration) or waited for. */
+/*
+ * After the loop: a command still running is ended (duration) or waited for;
+ * past the grace period after a signal, killed.
+ */
 static void finish_command(struct recorder *rec)
 {
+	/* a SIGINT not sent on (the terminal's reached it): 0, nothing sent, the grace runs */
+	int sig = 0;
+
 	if (rec->child <= 0 || rec->reaped)
 		return;
-	if (got_signal && (got_signal != SIGINT || rec->forward_sigint))
-		kill(rec->child, got_signal);
-	else if (!got_signal) {
+	if (got_signal && (got_signal != SIGINT || rec->forward_sigint)) {
+		sig = got_signal;
+	} else if (!got_signal) {
 		rec->timed_out = true;
-		kill(rec->child, SIGTERM);
+		sig = SIGTERM;
 	}
-	reap(rec, true);
+	if (record_wait(rec->child, rec->own_group, sig, &rec->status) == 0) {
+		rec->reaped = true;
+		rec->child_end = monotonic_ns();
+	}
 }
 
 static int record(struct recorder *rec)
@@ -485,6 +550,7 @@ int record_run(struct cli *cli, struct record_run *run)
 	    .command = run->command,
 	    .command_output = run->command_output,
 	    .forward_sigint = run->forward_sigint,
+	    .own_group = run->own_group,
 	    .tick = run->tick,
 	    .tick_data = run->tick_data,
 	};

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 
 /* The library's own use of its deprecated functions is its implementation. */
+#ifndef RECLAIM_H
 #define RECLAIM_DEPRECATED
+#endif
 #include "reclaim.h"
 
 #define RECLAIM_EXPORT __attribute__((visibility("default")))

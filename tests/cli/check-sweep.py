@@ -19,6 +19,11 @@ says which value was set while it ran:
 - sigint: Ctrl-C (SIGINT to the process group) mid-run: exit 130, the knobs
   back, summary.json says interrupted; SIGTERM to reclaimctl alone: passed
   on to the command, exit 143;
+- pipe: | head -n1: SIGPIPE ignored, the failed write of the second run
+  line ends the sweep (exit 1, one line), the knobs back;
+- stubborn: a command ignoring INT, TERM and HUP: after SIGINT, a second
+  signal or 10 s of grace end it with SIGKILL (its whole process group),
+  the knobs back;
 - sigkill: reclaimctl killed in its third run: the command of the first
   line, 'reclaimctl --sysroot DIR restore', puts every knob back to its
   bytes from before; the history shows the sweep's one change, then the
@@ -332,6 +337,67 @@ class Checker(checker.Checker):
         doc = self.summary(out)
         self.expect(doc["interrupted"] == "TERM" and doc["runs"][0]["signal"] == signal.SIGTERM,
                     f"SIGTERM summary: {json.dumps(doc)[:400]}")
+
+    def test_pipe(self):
+        # | head -n1: the second run line finds no reader; SIGPIPE is ignored,
+        # and the failed write ends the sweep like a signal, knobs back
+        root = self.root()
+        before = self.knob_bytes(root)
+        out = os.path.join(self.tmp, "pipe")
+        line = " ".join(shlex.quote(a) for a in [
+            self.reclaimctl, "--sysroot", root, "sweep", "throttle=5,6,7", "-i", "0.1", "-o",
+            out, "--", "sleep", "0.3"])
+        p = subprocess.run(["bash", "-c", line + ' | head -n1; echo "status ${PIPESTATUS[0]}"'],
+                           capture_output=True, text=True, env=self.env, timeout=120)
+        lines = p.stdout.splitlines()
+        err = p.stderr.strip().split("\n")
+        self.expect(lines[0].startswith("run 1 of 3: throttle=5: ok") and lines[-1] == "status 1",
+                    f"| head -n1: {p.stdout!r} {p.stderr!r}")
+        self.expect(err[-1].startswith("reclaimctl: sweep: cannot write to standard output "
+                                       "(Broken pipe): stopped after 2 of 3 runs"),
+                    f"| head -n1: stderr {p.stderr!r}")
+        self.expect(self.knob_bytes(root) == before, "knobs not back after | head -n1")
+        self.expect(self.history(root)[-1]["command"] == "restore",
+                    f"| head -n1: history {self.history(root)}")
+
+    def test_stubborn(self):
+        # a command that ignores INT, TERM and HUP: a second signal, or the
+        # grace of 10 s after the first, ends its process group with SIGKILL
+        root = self.root()
+        before = self.knob_bytes(root)
+        for second, name in ((signal.SIGTERM, "second"), (None, "grace")):
+            out = os.path.join(self.tmp, "stubborn-" + name)
+            pidfile = os.path.join(self.tmp, "stubborn-" + name + ".pid")
+            proc = self.start(root, out, "sh", "-c",
+                              f"echo $$ > {pidfile}; trap '' INT TERM HUP; exec sleep 60")
+            try:
+                self.wait_recording(out, proc)
+                start = time.monotonic()
+                proc.send_signal(signal.SIGINT)
+                if second:
+                    time.sleep(0.5)
+                    proc.send_signal(second)
+                stdout, stderr = proc.communicate(timeout=60)
+                took = time.monotonic() - start
+            finally:
+                if proc.poll() is None:
+                    kill_group(proc)
+            with open(pidfile) as f:
+                pid = int(f.read())
+            gone = False
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                gone = True
+            self.expect(gone, f"{name}: the command (PID {pid}) still runs")
+            self.expect(proc.returncode == 130 and "interrupted by SIGINT" in stderr,
+                        f"{name}: exit {proc.returncode}: {stderr}")
+            limit = (0, 8) if second else (9, 30)
+            self.expect(limit[0] <= took <= limit[1], f"{name}: ended after {took:.1f} s")
+            self.expect(self.knob_bytes(root) == before, f"{name}: knobs not back")
+            doc = self.summary(out)
+            self.expect(doc["runs"][0]["signal"] == signal.SIGKILL,
+                        f"{name}: summary {json.dumps(doc)[:300]}")
 
     def test_sigkill(self):
         root = self.root()
