@@ -459,27 +459,6 @@ static bool warmup(struct sweep *s, int log_fd)
 	return true;
 }
 
-static char *read_text(const char *path)
-{
-	FILE *f = fopen(path, "re");
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m;
-	char chunk[8192];
-	size_t n;
-
-	if (!f)
-		return NULL;
-	m = open_memstream(&buf, &len);
-	if (!m)
-		abort();
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		fwrite(chunk, 1, n, m);
-	fclose(f);
-	fclose(m);
-	return buf;
-}
-
 /* The number at the start of @s, scaled by a unit prefix after it ("1.2 GB/s"). */
 static bool parse_figure(const char *s, size_t len, double *v)
 {
@@ -507,42 +486,67 @@ static bool parse_figure(const char *s, size_t len, double *v)
 	return true;
 }
 
-/* The last match of each --metric in the run's output. */
+/* The longest piece of output a --metric is matched in: longer lines are cut. */
+#define METRIC_PIECE 65536
+
+/* The text of @m's last match in @piece (its group if it has one) into @last. */
+static void last_match(const struct metric *m, const char *piece, char *last, size_t size)
+{
+	regmatch_t match[2];
+	const char *p = piece;
+	int flags = 0;
+
+	while (regexec(&m->re, p, 2, match, flags) == 0) {
+		size_t g = m->re.re_nsub >= 1 && match[1].rm_so >= 0 ? 1 : 0;
+		size_t len = (size_t)(match[g].rm_eo - match[g].rm_so);
+
+		if (len >= size)
+			len = size - 1;
+		memcpy(last, p + match[g].rm_so, len);
+		last[len] = '\0';
+		if (match[0].rm_eo == 0) {
+			if (!*p)
+				break;
+			p++;
+		} else {
+			p += match[0].rm_eo;
+		}
+		flags = REG_NOTBOL;
+	}
+}
+
+/*
+ * The last match of each --metric in the run's output, read a line (at most
+ * METRIC_PIECE bytes) at a time: memory stays bounded whatever the command
+ * wrote, and nothing is read without --metric.
+ */
 static void take_metrics(struct sweep *s, struct sweep_run *r, const char *log)
 {
-	char *text = read_text(log);
+	char(*last)[128] = NULL;
+	char *piece = NULL;
+	FILE *f;
 
+	if (s->nmetrics == 0)
+		return;
+	last = calloc(s->nmetrics, sizeof(*last));
+	piece = malloc(METRIC_PIECE);
+	if (!last || !piece)
+		abort();
+	f = fopen(log, "re");
+	while (f && fgets(piece, METRIC_PIECE, f))
+		for (size_t i = 0; i < s->nmetrics; i++)
+			last_match(&s->metrics[i], piece, last[i], sizeof(last[i]));
+	if (f)
+		fclose(f);
 	for (size_t i = 0; i < s->nmetrics; i++) {
-		const struct metric *m = &s->metrics[i];
-		regmatch_t match[2], last[2];
-		const char *p = text;
-		bool found = false;
-		int flags = 0;
-
-		while (p && regexec(&m->re, p, 2, match, flags) == 0) {
-			size_t g = m->re.re_nsub >= 1 && match[1].rm_so >= 0 ? 1 : 0;
-
-			last[0].rm_so = (regoff_t)(p - text) + match[g].rm_so;
-			last[0].rm_eo = (regoff_t)(p - text) + match[g].rm_eo;
-			found = true;
-			if (match[0].rm_eo == 0) {
-				if (!*p)
-					break;
-				p++;
-			} else {
-				p += match[0].rm_eo;
-			}
-			flags = REG_NOTBOL;
-		}
-		if (found &&
-		    parse_figure(text + last[0].rm_so, (size_t)(last[0].rm_eo - last[0].rm_so),
-				 &r->fig[NFIGS + i]))
+		if (last[i][0] && parse_figure(last[i], strlen(last[i]), &r->fig[NFIGS + i]))
 			r->has[NFIGS + i] = true;
 		else if (r->state == RUN_OK)
 			warnmsg("sweep: run %zu: no number for --metric %s in %s", s->current + 1,
-				m->name, log);
+				s->metrics[i].name, log);
 	}
-	free(text);
+	free(piece);
+	free(last);
 }
 
 static void take_totals(struct sweep *s, struct sweep_run *r, double wall)
