@@ -362,13 +362,6 @@ static int check_all(struct sweep *s)
 		if (r)
 			return r;
 	}
-	/* the knobs' values before the sweep, to put back at its end */
-	if (reclaim_lease_new(s->cli->ctx, "sweep", &s->lease) < 0)
-		return lib_fail(s->cli, EXIT_FAILURE, "sweep");
-	for (size_t a = 0; a < s->naxes; a++)
-		if (reclaim_knob_read(s->cli->ctx, s->axes[a].knob, &s->axes[a].before) < 0 ||
-		    reclaim_lease_hold(s->lease, s->axes[a].knob, s->axes[a].before) < 0)
-			return lib_fail(s->cli, EXIT_FAILURE, "sweep");
 	return 0;
 }
 
@@ -682,6 +675,81 @@ static void add_text(char *buf, size_t size, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The knobs of @l put back ("vm.a=1, vm.b=2") and those left as another writer made them. */
+static void lease_lists(const struct reclaim_lease *l, char *put, size_t put_size, char *left,
+			size_t left_size)
+{
+	for (size_t i = 0; i < reclaim_lease_count(l); i++) {
+		const char *name = reclaim_knob_sysctl(reclaim_lease_knob(l, i));
+
+		if (reclaim_lease_state(l, i) == RECLAIM_LEASE_HELD)
+			add_text(put, put_size, "%s%s=%" PRId64, *put ? ", " : "", name,
+				 reclaim_lease_before(l, i));
+		else if (reclaim_lease_state(l, i) == RECLAIM_LEASE_CHANGED)
+			add_text(left, left_size, "%s%s=%" PRId64, *left ? ", " : "", name,
+				 reclaim_lease_now(l, i));
+	}
+}
+
+/*
+ * A sweep that died (SIGKILL, a crash) left its state file (@dead): what is
+ * still at its values goes back to the values from before it, said in one
+ * line.
+ */
+static int give_back_dead(struct sweep *s, struct reclaim_lease *dead)
+{
+	struct reclaim_eval *e = NULL;
+	char put[1024] = "", left[1024] = "";
+
+	if (reclaim_lease_release(
+		dead, RECLAIM_REQUEST_SET, s->flags | RECLAIM_REQUEST_STRICT, "sweep:before",
+		"sweep: the value before a sweep that ended without putting it back", &e) < 0)
+		return lib_fail(s->cli, EXIT_FAILURE,
+				"sweep: giving back an earlier sweep's knobs");
+	reclaim_eval_unref(e);
+	lease_lists(dead, put, sizeof(put), left, sizeof(left));
+	fprintf(
+	    stderr,
+	    "reclaimctl: sweep: an earlier sweep (PID %ld) ended without putting its knobs back",
+	    (long)reclaim_lease_pid(dead));
+	if (*put)
+		fprintf(stderr, "; put back %s", put);
+	if (*left)
+		fprintf(stderr, "; left %s as something else changed %s", left,
+			strchr(left, ',') ? "them" : "it");
+	if (!*put && !*left)
+		fputs("; they are at their values from before it", stderr);
+	fputc('\n', stderr);
+	return 0;
+}
+
+/*
+ * The knobs' values before the sweep, to put back at its end, in a lease
+ * with a state file: a second sweep, or adapt for kswapd_threads, is
+ * refused while this one runs, and if this one dies the next sweep gives
+ * its knobs back. A dead sweep's knobs go back first, so that the values
+ * read here are from before it.
+ */
+static int take_lease(struct sweep *s)
+{
+	struct reclaim_lease *dead = NULL;
+	int r = 0;
+
+	if (reclaim_lease_new(s->cli->ctx, "sweep", &s->lease) < 0)
+		return lib_fail(s->cli, EXIT_FAILURE, "sweep");
+	if (reclaim_lease_load(s->cli->ctx, "sweep", &dead) == 0 && !reclaim_lease_alive(dead))
+		r = give_back_dead(s, dead);
+	reclaim_lease_unref(dead);
+	for (size_t a = 0; r == 0 && a < s->naxes; a++)
+		if (reclaim_knob_read(s->cli->ctx, s->axes[a].knob, &s->axes[a].before) < 0 ||
+		    reclaim_lease_hold(s->lease, s->axes[a].knob, s->axes[a].before) < 0)
+			r = lib_fail(s->cli, EXIT_FAILURE, "sweep");
+	/* "sweep: already running as PID 4711 (/run/reclaimctl/sweep)" */
+	if (r == 0 && reclaim_lease_claim(s->lease) < 0)
+		r = lib_fail(s->cli, EXIT_FAILURE, NULL);
+	return r;
+}
+
 /*
  * The sweep's change cannot be joined or undone: another came after it (or
  * undid it). The knobs still at the values the sweep wrote last go back to
@@ -697,16 +765,8 @@ static int put_back_own(struct sweep *s)
 	r = reclaim_lease_release(s->lease, RECLAIM_REQUEST_SET, s->flags | RECLAIM_REQUEST_STRICT,
 				  "sweep:before", "sweep: the value before the sweep", &e);
 	reclaim_eval_unref(e);
-	for (size_t i = 0; r == 0 && i < reclaim_lease_count(s->lease); i++) {
-		const char *name = reclaim_knob_sysctl(reclaim_lease_knob(s->lease, i));
-
-		if (reclaim_lease_state(s->lease, i) == RECLAIM_LEASE_HELD)
-			add_text(put, sizeof(put), "%s%s=%" PRId64, *put ? ", " : "", name,
-				 reclaim_lease_before(s->lease, i));
-		else if (reclaim_lease_state(s->lease, i) == RECLAIM_LEASE_CHANGED)
-			add_text(left, sizeof(left), "%s%s=%" PRId64, *left ? ", " : "", name,
-				 reclaim_lease_now(s->lease, i));
-	}
+	if (r == 0)
+		lease_lists(s->lease, put, sizeof(put), left, sizeof(left));
 	if (s->stale_run)
 		fprintf(stderr, "reclaimctl: sweep: run %zu of %zu: %s; stopped", s->stale_run,
 			s->nruns, s->stale);
@@ -833,6 +893,8 @@ static int sweep(struct sweep *s)
 	if (access(s->dir, W_OK | X_OK) < 0)
 		return fail(EXIT_FAILURE, "cannot write in %s: %s", s->dir, strerror(errno));
 	r = remove_earlier(s);
+	if (r == 0)
+		r = take_lease(s);
 	if (r)
 		return r;
 	s->start_ns = monotonic_ns();
@@ -859,6 +921,9 @@ static int sweep(struct sweep *s)
 	}
 	/* Also after a signal: the handlers stay, so that a second Ctrl-C cannot cut it short. */
 	put = s->stale ? put_back_own(s) : s->change > 0 ? put_back(s) : 0;
+	/* put back: the lease ends; else its file stays, for the next sweep to give back */
+	if (!s->stale && put == 0 && reclaim_lease_drop(s->lease) < 0)
+		put = lib_fail(s->cli, EXIT_FAILURE, "sweep");
 	sig = record_signal();
 	record_restore_signals();
 	if (s->done || sig) {

@@ -1084,11 +1084,13 @@ struct reclaim_lease *reclaim_lease_unref(struct reclaim_lease *lease);
 int reclaim_lease_hold(struct reclaim_lease *lease, const struct reclaim_knob *knob,
 		       int64_t before);
 /*
- * For a holder that may die with its knob changed (adapt, one knob): its
- * state file (RECLAIM_ADAPT_STATE_FILE), written under the writers' lock
- * after checking that no other holder has it: -EBUSY while another holder
- * runs (its PID in the message), -ESTALE when one that is gone left it
- * (give its knob back with reclaim_lease_load() and release first).
+ * For a holder that may die with its knobs changed (adapt, one knob; sweep,
+ * any): its state file (RECLAIM_ADAPT_STATE_FILE, RECLAIM_SWEEP_STATE_FILE),
+ * written under the writers' lock after checking that no other holder has
+ * it and that no other running holder holds one of its knobs: -EBUSY while
+ * another holder runs (its PID in the message), -ESTALE when one of the
+ * same name that is gone left its file (give its knobs back with
+ * reclaim_lease_load() and release first).
  */
 int reclaim_lease_claim(struct reclaim_lease *lease);
 /* The lease a holder's state file describes; -ENOENT without one. */
@@ -1242,6 +1244,11 @@ int reclaim_adapt_sample_set_knob(struct reclaim_adapt_sample *sample, int64_t v
  * the baseline back. load: -ENOENT when there is none.
  */
 #define RECLAIM_ADAPT_STATE_FILE RECLAIM_RUNDIR "/adapt"
+/*
+ * A running sweep's lease (see reclaim_lease_claim()): "pid=N", then a line
+ * "knob=NAME before=V last=V" for each knob it holds.
+ */
+#define RECLAIM_SWEEP_STATE_FILE RECLAIM_RUNDIR "/sweep"
 int reclaim_adapt_state_save(struct reclaim_ctx *ctx, pid_t pid, int64_t baseline, int64_t threads);
 int reclaim_adapt_state_load(struct reclaim_ctx *ctx, pid_t *pid, int64_t *baseline,
 			     int64_t *threads);

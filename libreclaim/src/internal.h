@@ -228,6 +228,24 @@ int reclaim_write_run_file(struct reclaim_ctx *ctx, const char *path, const char
 int reclaim_write_run_file_locked(struct reclaim_ctx *ctx, const char *path, const char *text,
 				  size_t len);
 /* adapt-state.c: the state file's text, and the state file written with the lock held. */
+/*
+ * lease-state.c: the state files of lease holders. The file of @holder
+ * (NULL: it keeps none); the holders with one, by index (NULL past the
+ * last); a file's pid and entries (-ENOENT, no error set, without one);
+ * saving (@locked: the caller holds the writers' lock) and removing it.
+ */
+struct lease_entry {
+	const struct reclaim_knob *knob;
+	int64_t before, last;
+};
+const char *reclaim_lease_file(const char *holder);
+const char *reclaim_lease_holder_at(size_t idx);
+int reclaim_lease_file_load(struct reclaim_ctx *ctx, const char *file, pid_t *pid,
+			    struct lease_entry **entries, size_t *n);
+int reclaim_lease_file_save(struct reclaim_ctx *ctx, const char *file, pid_t pid,
+			    const struct lease_entry *entries, size_t n, bool locked);
+int reclaim_lease_file_remove(struct reclaim_ctx *ctx, const char *file);
+
 int reclaim_adapt_state_save_locked(struct reclaim_ctx *ctx, pid_t pid, int64_t baseline,
 				    int64_t threads);
 /* lease.c: what a holder's knob is now: see enum reclaim_lease_state. */

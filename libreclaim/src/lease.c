@@ -5,10 +5,11 @@
  * knob is at that end (reclaim_lease_decide()): at its value from before
  * (nothing to do), at the value the holder wrote last (put it back), or at
  * another (someone else changed it since: left alone). A holder that may
- * die with its knobs changed (the adapt daemon) claims its lease: a state
- * file, written under the writers' lock after the check that no other
- * holder has one, so that two holders never both run, and from which the
- * next one, or a --reset, gives a dead holder's knobs back.
+ * die with its knobs changed (adapt, sweep) claims its lease: a state file
+ * (lease-state.c), written under the writers' lock after the check that no
+ * other holder of that name has one and that no running holder holds one of
+ * its knobs, so that two never both run, and from which the next one, or a
+ * --reset, gives a dead holder's knobs back.
  */
 #include <errno.h>
 #include <signal.h>
@@ -27,6 +28,7 @@ struct reclaim_lease {
 	int refcount;
 	struct reclaim_ctx *ctx;
 	char *holder;
+	const char *file; /* its state file, or NULL */
 	pid_t pid;
 	bool claimed; /* its state file is its own (claimed or loaded) */
 	size_t count;
@@ -40,8 +42,12 @@ enum reclaim_lease_state reclaim_lease_decide(int64_t before, int64_t last, int6
 	return now == last ? RECLAIM_LEASE_HELD : RECLAIM_LEASE_CHANGED;
 }
 
-/* Only adapt's holder has a state file, in its documented format (adapt-state.c). */
 static bool has_state(const struct reclaim_lease *l)
+{
+	return l->file != NULL;
+}
+
+static bool is_adapt(const struct reclaim_lease *l)
 {
 	return strcmp(l->holder, "adapt") == 0;
 }
@@ -62,6 +68,7 @@ RECLAIM_EXPORT int reclaim_lease_new(struct reclaim_ctx *ctx, const char *holder
 	}
 	l->refcount = 1;
 	l->ctx = reclaim_ref(ctx);
+	l->file = reclaim_lease_file(holder);
 	l->pid = getpid();
 	*ret = l;
 	return 0;
@@ -99,8 +106,8 @@ RECLAIM_EXPORT int reclaim_lease_hold(struct reclaim_lease *l, const struct recl
 	struct held *h;
 
 	assert_return(l && k && !find(l, k), -EINVAL);
-	/* a state file holds one knob: adapt's */
-	assert_return(!has_state(l) ||
+	/* adapt's state file holds one knob */
+	assert_return(!is_adapt(l) ||
 			  (l->count == 0 && k == reclaim_knob_by_id(RECLAIM_KNOB_KSWAPD_THREADS)),
 		      -EINVAL);
 	h = realloc(l->held, (l->count + 1) * sizeof(*h));
@@ -118,31 +125,82 @@ static bool alive(pid_t pid)
 	return pid != getpid() && (kill(pid, 0) == 0 || errno == EPERM);
 }
 
+static int save_file(struct reclaim_lease *l, bool locked)
+{
+	_cleanup_free_ struct lease_entry *e = calloc(l->count, sizeof(*e));
+
+	if (!e)
+		return reclaim_error(l->ctx, ENOMEM, "out of memory");
+	for (size_t i = 0; i < l->count; i++)
+		e[i] = (struct lease_entry){l->held[i].knob, l->held[i].before, l->held[i].last};
+	return reclaim_lease_file_save(l->ctx, l->file, l->pid, e, l->count, locked);
+}
+
+/* Its own file: none, its own, or another holder's of the name (running or gone). */
+static int check_own(struct reclaim_lease *l)
+{
+	_cleanup_free_ struct lease_entry *e = NULL;
+	size_t n;
+	pid_t pid;
+	int r = reclaim_lease_file_load(l->ctx, l->file, &pid, &e, &n);
+
+	if (r == -ENOENT)
+		return 0;
+	if (r < 0 || pid == l->pid)
+		return r;
+	if (alive(pid))
+		return reclaim_error(l->ctx, EBUSY, "%s: already running as PID %ld (%s)",
+				     l->holder, (long)pid, l->file);
+	return reclaim_error(l->ctx, ESTALE, "%s (PID %ld) ended without giving its knobs back",
+			     l->holder, (long)pid);
+}
+
+/* A running holder of another name that holds one of its knobs. */
+static int check_others(struct reclaim_lease *l)
+{
+	const char *other;
+
+	for (size_t i = 0; (other = reclaim_lease_holder_at(i)) != NULL; i++) {
+		_cleanup_free_ struct lease_entry *e = NULL;
+		const char *file = reclaim_lease_file(other);
+		size_t n;
+		pid_t pid;
+		int r;
+
+		if (strcmp(other, l->holder) == 0)
+			continue;
+		r = reclaim_lease_file_load(l->ctx, file, &pid, &e, &n);
+		if (r == -ENOMEM)
+			return r;
+		/* none, damaged or gone: that holder's own next start deals with it */
+		if (r < 0 || !alive(pid))
+			continue;
+		for (size_t k = 0; k < n; k++)
+			if (find(l, e[k].knob))
+				return reclaim_error(
+				    l->ctx, EBUSY, "%s: %s is held by %s (PID %ld, %s)", l->holder,
+				    reclaim_knob_sysctl(e[k].knob), other, (long)pid, file);
+	}
+	return 0;
+}
+
 RECLAIM_EXPORT int reclaim_lease_claim(struct reclaim_lease *l)
 {
-	int64_t before, last;
-	pid_t pid;
 	int fd, r;
 
-	assert_return(l && l->count == 1, -EINVAL);
+	assert_return(l && l->count > 0, -EINVAL);
 	reclaim_error_reset(l->ctx);
 	if (!has_state(l))
 		return reclaim_error(l->ctx, EOPNOTSUPP, "%s keeps no state file", l->holder);
 	r = reclaim_lock_take(l->ctx, &fd);
 	if (r < 0)
 		return r;
-	/* the check and the write under one hold of the lock: two holders never both run */
-	r = reclaim_adapt_state_load(l->ctx, &pid, &before, &last);
-	if (r == 0 && pid != l->pid && alive(pid))
-		r = reclaim_error(l->ctx, EBUSY, "%s: already running as PID %ld (%s)", l->holder,
-				  (long)pid, RECLAIM_ADAPT_STATE_FILE);
-	else if (r == 0 && pid != l->pid)
-		r = reclaim_error(l->ctx, ESTALE,
-				  "%s (PID %ld) ended without giving its knobs back", l->holder,
-				  (long)pid);
-	else if (r == -ENOENT || r == 0)
-		r = reclaim_adapt_state_save_locked(l->ctx, l->pid, l->held[0].before,
-						    l->held[0].last);
+	/* the checks and the write under one hold of the lock: two holders never both run */
+	r = check_own(l);
+	if (r == 0)
+		r = check_others(l);
+	if (r == 0)
+		r = save_file(l, true);
 	reclaim_lock_release(fd);
 	l->claimed = r == 0;
 	return r;
@@ -151,8 +209,9 @@ RECLAIM_EXPORT int reclaim_lease_claim(struct reclaim_lease *l)
 RECLAIM_EXPORT int reclaim_lease_load(struct reclaim_ctx *ctx, const char *holder,
 				      struct reclaim_lease **ret)
 {
+	_cleanup_free_ struct lease_entry *e = NULL;
 	struct reclaim_lease *l = NULL;
-	int64_t before, last;
+	size_t n = 0;
 	pid_t pid;
 	int r;
 
@@ -164,15 +223,17 @@ RECLAIM_EXPORT int reclaim_lease_load(struct reclaim_ctx *ctx, const char *holde
 	if (!has_state(l))
 		r = reclaim_error(ctx, EOPNOTSUPP, "%s keeps no state file", holder);
 	if (r == 0)
-		r = reclaim_adapt_state_load(ctx, &pid, &before, &last);
-	if (r == 0)
-		r = reclaim_lease_hold(l, reclaim_knob_by_id(RECLAIM_KNOB_KSWAPD_THREADS), before);
+		r = reclaim_lease_file_load(ctx, l->file, &pid, &e, &n);
+	for (size_t i = 0; r == 0 && i < n; i++) {
+		r = reclaim_lease_hold(l, e[i].knob, e[i].before);
+		if (r == 0)
+			l->held[i].last = e[i].last;
+	}
 	if (r < 0) {
 		reclaim_lease_unref(l);
 		return r;
 	}
 	l->pid = pid;
-	l->held[0].last = last;
 	l->claimed = true;
 	*ret = l;
 	return 0;
@@ -192,9 +253,7 @@ RECLAIM_EXPORT bool reclaim_lease_alive(const struct reclaim_lease *l)
 
 static int save(struct reclaim_lease *l)
 {
-	if (!l->claimed)
-		return 0;
-	return reclaim_adapt_state_save(l->ctx, l->pid, l->held[0].before, l->held[0].last);
+	return l->claimed ? save_file(l, false) : 0;
 }
 
 RECLAIM_EXPORT int reclaim_lease_wrote(struct reclaim_lease *l, const struct reclaim_knob *k,
@@ -254,7 +313,7 @@ static int remove_state(struct reclaim_lease *l)
 
 	if (!l->claimed)
 		return 0;
-	r = reclaim_adapt_state_remove(l->ctx);
+	r = reclaim_lease_file_remove(l->ctx, l->file);
 	if (r == 0)
 		l->claimed = false;
 	return r;

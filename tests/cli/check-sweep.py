@@ -24,6 +24,11 @@ says which value was set while it ran:
 - stubborn: a command ignoring INT, TERM and HUP: after SIGINT, a second
   signal or 10 s of grace end it with SIGKILL (its whole process group),
   the knobs back;
+- overlap: a second sweep while one runs: exit 1, one line naming the
+  first, nothing changed; the first puts its knobs back and its state file
+  goes;
+- dead: a sweep killed with SIGKILL: the next sweep gives its knob back
+  first (one line), runs, and leaves the knobs as they were before both;
 - sigkill: reclaimctl killed in its third run: the command of the first
   line, 'reclaimctl --sysroot DIR restore', puts every knob back to its
   bytes from before; the history shows the sweep's one change, then the
@@ -398,6 +403,57 @@ class Checker(checker.Checker):
             doc = self.summary(out)
             self.expect(doc["runs"][0]["signal"] == signal.SIGKILL,
                         f"{name}: summary {json.dumps(doc)[:300]}")
+
+    def test_overlap(self):
+        # a second sweep while the first runs: refused, one line naming the
+        # first, nothing changed; the first ends with its knobs back
+        root = self.root()
+        before = self.knob_bytes(root)
+        out = os.path.join(self.tmp, "overlap-a")
+        proc = self.start(root, out, "sleep", "2")
+        try:
+            self.wait_recording(out, proc)
+            during = self.knob_bytes(root)
+            p = self.sweep(root, "throttle=11", "-o", os.path.join(self.tmp, "overlap-b"),
+                           "--", "true")
+            self.one_line(p, 1, "a second sweep")
+            self.expect(p.stderr == f"reclaimctl: sweep: already running as PID {proc.pid} "
+                        "(/run/reclaimctl/sweep)\n", f"second sweep: {p.stderr!r}")
+            self.expect(self.knob_bytes(root) == during, "the second sweep changed a knob")
+            stdout, stderr = proc.communicate(timeout=120)
+        finally:
+            if proc.poll() is None:
+                kill_group(proc)
+        self.expect(proc.returncode == 0, f"first sweep: exit {proc.returncode}: {stderr}")
+        self.expect(self.knob_bytes(root) == before, "knobs not back after the first sweep")
+        self.expect(not os.path.exists(os.path.join(root, "run/reclaimctl/sweep")),
+                    "the first sweep left its state file")
+
+    def test_dead(self):
+        # a sweep killed with SIGKILL leaves its knob and state file; the next
+        # sweep gives the knob back first, in one line, and takes its own
+        # "before" after that
+        root = self.root()
+        before = self.knob_bytes(root)
+        out = os.path.join(self.tmp, "dead")
+        proc = self.start(root, out, "sleep", "30")
+        try:
+            self.wait_recording(out, proc)
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=30)
+        finally:
+            kill_group(proc)
+        state = os.path.join(root, "run/reclaimctl/sweep")
+        self.expect(os.path.exists(state) and self.knob_bytes(root)["max_direct_reclaimers"]
+                    == b"5\n", "after SIGKILL: no state file, or the knob is not at 5")
+        p = self.sweep(root, "throttle=9", "-o", os.path.join(self.tmp, "dead-next"), "--",
+                       "true")
+        first = p.stderr.split("\n")[0]
+        self.expect(p.returncode == 0 and first == (
+            f"reclaimctl: sweep: an earlier sweep (PID {proc.pid}) ended without putting its "
+            "knobs back; put back vm.max_direct_reclaimers=3"), f"next sweep: {p.stderr!r}")
+        self.expect(self.knob_bytes(root) == before and not os.path.exists(state),
+                    f"after the next sweep: {self.knob_bytes(root)}")
 
     def test_sigkill(self):
         root = self.root()

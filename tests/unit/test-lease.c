@@ -2,9 +2,9 @@
 /*
  * Leases on a temporary root: the one rule (at the value from before, at
  * the holder's, changed by someone else), a release that puts back only
- * what is still the holder's through the change engine, and adapt's state
- * file: claimed under the lock, refused while its holder runs, given back
- * after it died.
+ * what is still the holder's through the change engine, and the state
+ * files of adapt and sweep: claimed under the lock, refused while their
+ * holder runs or holds a knob of the claim, given back after it died.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -24,6 +24,7 @@
 
 #define VM    "/proc/sys/vm/"
 #define STATE "/run/reclaimctl/adapt"
+#define SWEEP "/run/reclaimctl/sweep"
 
 struct fixture {
 	char *root;
@@ -85,12 +86,14 @@ static void test_release(void **state)
 
 	assert_int_equal(reclaim_lease_new(f->ctx, "sweep", &l), 0);
 	assert_int_equal(reclaim_lease_hold(l, knob_of(RECLAIM_KNOB_SWAPPINESS), 60), 0);
-	assert_int_equal(reclaim_lease_hold(l, knob_of(RECLAIM_KNOB_WATERMARK_SCALE_FACTOR), 10), 0);
+	assert_int_equal(reclaim_lease_hold(l, knob_of(RECLAIM_KNOB_WATERMARK_SCALE_FACTOR), 10),
+			 0);
 	assert_int_equal(reclaim_lease_hold(l, knob_of(RECLAIM_KNOB_SWAPPINESS), 60), -EINVAL);
 	tmproot_write(f->root, VM "swappiness", "20\n");
 	tmproot_write(f->root, VM "watermark_scale_factor", "100\n");
 	assert_int_equal(reclaim_lease_wrote(l, knob_of(RECLAIM_KNOB_SWAPPINESS), 20), 0);
-	assert_int_equal(reclaim_lease_wrote(l, knob_of(RECLAIM_KNOB_WATERMARK_SCALE_FACTOR), 100), 0);
+	assert_int_equal(reclaim_lease_wrote(l, knob_of(RECLAIM_KNOB_WATERMARK_SCALE_FACTOR), 100),
+			 0);
 	/* someone else */
 	tmproot_write(f->root, VM "watermark_scale_factor", "30\n");
 	assert_int_equal(reclaim_lease_release(l, RECLAIM_REQUEST_SET, 0, "sweep:before",
@@ -187,12 +190,102 @@ static void test_claim(void **state)
 	reclaim_lease_unref(other);
 	reclaim_lease_unref(l);
 
-	/* a sweep keeps no state file */
-	assert_int_equal(reclaim_lease_new(f->ctx, "sweep", &l), 0);
+	/* a holder of another name keeps no state file */
+	assert_int_equal(reclaim_lease_new(f->ctx, "bench", &l), 0);
 	assert_int_equal(reclaim_lease_hold(l, knob_of(RECLAIM_KNOB_SWAPPINESS), 60), 0);
 	assert_int_equal(reclaim_lease_claim(l), -EOPNOTSUPP);
-	assert_int_equal(reclaim_lease_load(f->ctx, "sweep", &dead), -EOPNOTSUPP);
+	assert_int_equal(reclaim_lease_load(f->ctx, "bench", &dead), -EOPNOTSUPP);
 	reclaim_lease_unref(l);
+}
+
+static struct reclaim_lease *sweep_of(struct fixture *f, bool threads)
+{
+	struct reclaim_lease *l;
+
+	assert_int_equal(reclaim_lease_new(f->ctx, "sweep", &l), 0);
+	assert_int_equal(reclaim_lease_hold(l, knob_of(RECLAIM_KNOB_SWAPPINESS), 60), 0);
+	if (threads)
+		assert_int_equal(reclaim_lease_hold(l, knob_of(RECLAIM_KNOB_KSWAPD_THREADS), 1), 0);
+	return l;
+}
+
+/* A sweep's state file: several knobs, and no knob taken from a running adapt. */
+static void test_sweep_claim(void **state)
+{
+	struct fixture *f = *state;
+	struct reclaim_lease *l, *dead, *adapt;
+	struct reclaim_eval *e;
+	char want[160], *text;
+
+	l = sweep_of(f, true);
+	assert_int_equal(reclaim_lease_claim(l), 0);
+	assert_int_equal(reclaim_lease_wrote(l, knob_of(RECLAIM_KNOB_SWAPPINESS), 10), 0);
+	snprintf(want, sizeof(want),
+		 "pid=%ld\nknob=swappiness before=60 last=10\nknob=kswapd_threads before=1 "
+		 "last=1\n",
+		 (long)getpid());
+	text = tmproot_read(f->root, SWEEP);
+	assert_string_equal(text, want);
+	free(text);
+	/* adapt cannot take kswapd_threads from a running sweep (PID 1 stands for it) */
+	tmproot_write(f->root, SWEEP, "pid=1\nknob=kswapd_threads before=1 last=2\n");
+	assert_int_equal(reclaim_lease_new(f->ctx, "adapt", &adapt), 0);
+	assert_int_equal(reclaim_lease_hold(adapt, knob_of(RECLAIM_KNOB_KSWAPD_THREADS), 1), 0);
+	assert_int_equal(reclaim_lease_claim(adapt), -EBUSY);
+	assert_string_equal(reclaim_strerror(f->ctx),
+			    "adapt: vm.kswapd_threads is held by sweep (PID 1, "
+			    "/run/reclaimctl/sweep)");
+	/* nor a second sweep anything while the first runs */
+	assert_int_equal(reclaim_lease_claim(l), -EBUSY);
+	assert_string_equal(reclaim_strerror(f->ctx),
+			    "sweep: already running as PID 1 (/run/reclaimctl/sweep)");
+	/* a sweep that is gone: -ESTALE; its lease puts back what is still its own */
+	tmproot_write(f->root, VM "swappiness", "10\n");
+	tmproot_write(f->root, SWEEP,
+		      "pid=4194304\nknob=swappiness before=60 last=10\nknob=kswapd_threads "
+		      "before=1 last=2\n");
+	assert_int_equal(reclaim_lease_claim(l), -ESTALE);
+	assert_string_equal(reclaim_strerror(f->ctx),
+			    "sweep (PID 4194304) ended without giving its knobs back");
+	/* a dead sweep does not keep adapt from kswapd_threads: the next sweep gives it back */
+	assert_int_equal(reclaim_lease_claim(adapt), 0);
+	assert_int_equal(reclaim_lease_drop(adapt), 0);
+	assert_int_equal(reclaim_lease_load(f->ctx, "sweep", &dead), 0);
+	assert_int_equal(reclaim_lease_count(dead), 2);
+	assert_int_equal(
+	    reclaim_lease_release(dead, RECLAIM_REQUEST_SET, 0, "sweep:before", "back", &e), 0);
+	reclaim_eval_unref(e);
+	assert_int_equal(reclaim_lease_state(dead, 0), RECLAIM_LEASE_HELD);
+	assert_int_equal(reclaim_lease_state(dead, 1), RECLAIM_LEASE_AT_BEFORE);
+	assert_int_equal(value(f, RECLAIM_KNOB_SWAPPINESS), 60);
+	assert_null(tmproot_read(f->root, SWEEP));
+	reclaim_lease_unref(dead);
+	assert_int_equal(reclaim_lease_claim(l), 0);
+	assert_int_equal(reclaim_lease_drop(l), 0);
+	reclaim_lease_unref(adapt);
+	reclaim_lease_unref(l);
+}
+
+/* A damaged sweep file is not believed, line by line. */
+static void test_sweep_file_damaged(void **state)
+{
+	static const char *const bad[] = {
+	    "pid=0\nknob=swappiness before=60 last=10\n",
+	    "pid=12\n",
+	    "pid=12\nknob=nosuch before=1 last=2\n",
+	    "pid=12\nknob=swappiness before=60 last=999\n",
+	    "pid=12\nknob=swappiness before=60 last=10 more\n",
+	    "pid=12\nknob=swappiness before=60 last=10\nknob=swappiness before=60 last=10\n",
+	    "knob=swappiness before=60 last=10\n",
+	};
+	struct fixture *f = *state;
+	struct reclaim_lease *l = NULL;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		tmproot_write(f->root, SWEEP, bad[i]);
+		assert_int_equal(reclaim_lease_load(f->ctx, "sweep", &l), -EBADMSG);
+		assert_null(l);
+	}
 }
 
 int main(void)
@@ -201,6 +294,8 @@ int main(void)
 	    cmocka_unit_test(test_decide),
 	    cmocka_unit_test_setup_teardown(test_release, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_claim, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_sweep_claim, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_sweep_file_damaged, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
