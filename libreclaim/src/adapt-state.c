@@ -109,20 +109,7 @@ RECLAIM_EXPORT int reclaim_adapt_state_load(struct reclaim_ctx *ctx, pid_t *pid,
 
 RECLAIM_EXPORT int reclaim_adapt_state_remove(struct reclaim_ctx *ctx)
 {
-	_cleanup_free_ char *full = NULL;
-	int fd, r;
-
 	assert_return(ctx, -EINVAL);
 	reclaim_error_reset(ctx);
-	r = reclaim_lock_take(ctx, &fd);
-	if (r < 0)
-		return r;
-	full = reclaim_path_nofollow(ctx, ADAPT_STATE);
-	r = !full ? reclaim_path_error(ctx, ADAPT_STATE) : reclaim_unlink_synced(full);
-	if (r == -ENOENT)
-		r = 0;
-	else if (r < 0 && full)
-		r = reclaim_error(ctx, -r, "cannot remove %s: %s", ADAPT_STATE, strerror(-r));
-	reclaim_lock_release(fd);
-	return r;
+	return reclaim_remove_run_file(ctx, ADAPT_STATE);
 }

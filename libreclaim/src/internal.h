@@ -225,6 +225,8 @@ int reclaim_read_run_file(struct reclaim_ctx *ctx, const char *path, char **text
  */
 int reclaim_write_run_file(struct reclaim_ctx *ctx, const char *path, const char *text, size_t len);
 /* The same with the lock held by the caller. */
+/* Removes the file @path of RECLAIM_RUNDIR under the lock; none there is no error. */
+int reclaim_remove_run_file(struct reclaim_ctx *ctx, const char *path);
 int reclaim_write_run_file_locked(struct reclaim_ctx *ctx, const char *path, const char *text,
 				  size_t len);
 /* adapt-state.c: the state file's text, and the state file written with the lock held. */

@@ -162,20 +162,6 @@ int reclaim_lease_file_load(struct reclaim_ctx *ctx, const char *file, pid_t *pi
 
 int reclaim_lease_file_remove(struct reclaim_ctx *ctx, const char *file)
 {
-	_cleanup_free_ char *full = NULL;
-	int fd, r;
-
-	if (is_adapt(file))
-		return reclaim_adapt_state_remove(ctx);
-	r = reclaim_lock_take(ctx, &fd);
-	if (r < 0)
-		return r;
-	full = reclaim_path_nofollow(ctx, file);
-	r = !full ? reclaim_path_error(ctx, file) : reclaim_unlink_synced(full);
-	if (r == -ENOENT)
-		r = 0;
-	else if (r < 0 && full)
-		r = reclaim_error(ctx, -r, "cannot remove %s: %s", file, strerror(-r));
-	reclaim_lock_release(fd);
-	return r;
+	return is_adapt(file) ? reclaim_adapt_state_remove(ctx)
+			      : reclaim_remove_run_file(ctx, file);
 }

@@ -152,6 +152,24 @@ int reclaim_write_run_file(struct reclaim_ctx *ctx, const char *path, const char
 	return r;
 }
 
+int reclaim_remove_run_file(struct reclaim_ctx *ctx, const char *path)
+{
+	_cleanup_free_ char *full = NULL;
+	int fd, r;
+
+	r = reclaim_lock_take(ctx, &fd);
+	if (r < 0)
+		return r;
+	full = reclaim_path_nofollow(ctx, path);
+	r = !full ? reclaim_path_error(ctx, path) : reclaim_unlink_synced(full);
+	if (r == -ENOENT)
+		r = 0;
+	else if (r < 0 && full)
+		r = reclaim_error(ctx, -r, "cannot remove %s: %s", path, strerror(-r));
+	reclaim_lock_release(fd);
+	return r;
+}
+
 /* /run/reclaimctl: made 0700 whatever the umask, and checked as above. */
 static int run_dir(struct reclaim_ctx *ctx, const char *dir)
 {

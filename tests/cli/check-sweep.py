@@ -44,6 +44,7 @@ says which value was set while it ran:
 
 usage: check-sweep.py RECLAIMCTL FIXTURES_DIR
 """
+import contextlib
 import csv
 import json
 import os
@@ -304,20 +305,27 @@ class Checker(checker.Checker):
             time.sleep(0.05)
         raise Failed(f"no recording started: {proc.poll()}")
 
+    @contextlib.contextmanager
+    def running(self, root, out, *cmd):
+        """A sweep (see start) whose first recording has begun; whatever is
+        left of its process group is killed at the end."""
+        proc = self.start(root, out, *cmd)
+        try:
+            self.wait_recording(out, proc)
+            yield proc
+        finally:
+            if proc.poll() is None:
+                kill_group(proc)
+
     def test_sigint(self):
         root = self.root()
         before = self.knob_bytes(root)
         out = os.path.join(self.tmp, "sigint")
-        proc = self.start(root, out, "sleep", "30")
-        try:
-            self.wait_recording(out, proc)
+        with self.running(root, out, "sleep", "30") as proc:
             self.expect(self.knob_bytes(root)["max_direct_reclaimers"] == b"5\n",
                         f"throttle during the run: {self.knob_bytes(root)}")
             os.killpg(proc.pid, signal.SIGINT)
             stdout, stderr = proc.communicate(timeout=30)
-        finally:
-            if proc.poll() is None:
-                kill_group(proc)
         self.expect(proc.returncode == 130 and "interrupted by SIGINT" in stderr,
                     f"exit {proc.returncode}: {stderr}")
         self.expect(self.knob_bytes(root) == before, "knobs not back after SIGINT")
@@ -328,14 +336,9 @@ class Checker(checker.Checker):
         self.expect(os.path.exists(os.path.join(out, "report.html")), "no report after SIGINT")
         # SIGTERM to reclaimctl alone (systemctl stop, kill PID): passed on to the command
         out = os.path.join(self.tmp, "sigterm")
-        proc = self.start(root, out, "sleep", "30")
-        try:
-            self.wait_recording(out, proc)
+        with self.running(root, out, "sleep", "30") as proc:
             proc.terminate()
             stdout, stderr = proc.communicate(timeout=30)
-        finally:
-            if proc.poll() is None:
-                kill_group(proc)
         self.expect(proc.returncode == 143 and "interrupted by SIGTERM" in stderr,
                     f"SIGTERM: exit {proc.returncode}: {stderr}")
         self.expect(self.knob_bytes(root) == before, "knobs not back after SIGTERM")
@@ -373,10 +376,8 @@ class Checker(checker.Checker):
         for second, name in ((signal.SIGTERM, "second"), (None, "grace")):
             out = os.path.join(self.tmp, "stubborn-" + name)
             pidfile = os.path.join(self.tmp, "stubborn-" + name + ".pid")
-            proc = self.start(root, out, "sh", "-c",
-                              f"echo $$ > {pidfile}; trap '' INT TERM HUP; exec sleep 60")
-            try:
-                self.wait_recording(out, proc)
+            stubborn = f"echo $$ > {pidfile}; trap '' INT TERM HUP; exec sleep 60"
+            with self.running(root, out, "sh", "-c", stubborn) as proc:
                 start = time.monotonic()
                 proc.send_signal(signal.SIGINT)
                 if second:
@@ -384,9 +385,6 @@ class Checker(checker.Checker):
                     proc.send_signal(second)
                 stdout, stderr = proc.communicate(timeout=60)
                 took = time.monotonic() - start
-            finally:
-                if proc.poll() is None:
-                    kill_group(proc)
             with open(pidfile) as f:
                 pid = int(f.read())
             gone = False
@@ -410,9 +408,7 @@ class Checker(checker.Checker):
         root = self.root()
         before = self.knob_bytes(root)
         out = os.path.join(self.tmp, "overlap-a")
-        proc = self.start(root, out, "sleep", "2")
-        try:
-            self.wait_recording(out, proc)
+        with self.running(root, out, "sleep", "2") as proc:
             during = self.knob_bytes(root)
             p = self.sweep(root, "throttle=11", "-o", os.path.join(self.tmp, "overlap-b"),
                            "--", "true")
@@ -421,9 +417,6 @@ class Checker(checker.Checker):
                         "(/run/reclaimctl/sweep)\n", f"second sweep: {p.stderr!r}")
             self.expect(self.knob_bytes(root) == during, "the second sweep changed a knob")
             stdout, stderr = proc.communicate(timeout=120)
-        finally:
-            if proc.poll() is None:
-                kill_group(proc)
         self.expect(proc.returncode == 0, f"first sweep: exit {proc.returncode}: {stderr}")
         self.expect(self.knob_bytes(root) == before, "knobs not back after the first sweep")
         self.expect(not os.path.exists(os.path.join(root, "run/reclaimctl/sweep")),
@@ -436,13 +429,9 @@ class Checker(checker.Checker):
         root = self.root()
         before = self.knob_bytes(root)
         out = os.path.join(self.tmp, "dead")
-        proc = self.start(root, out, "sleep", "30")
-        try:
-            self.wait_recording(out, proc)
+        with self.running(root, out, "sleep", "30") as proc:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(timeout=30)
-        finally:
-            kill_group(proc)
         state = os.path.join(root, "run/reclaimctl/sweep")
         self.expect(os.path.exists(state) and self.knob_bytes(root)["max_direct_reclaimers"]
                     == b"5\n", "after SIGKILL: no state file, or the knob is not at 5")
