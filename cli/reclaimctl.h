@@ -73,7 +73,8 @@ void heading(struct cli *cli, const char *title);
  * colinfo, as util-linux's commands have them). A command parses -o, -n,
  * -r, -b with table_option(), checks the column list against its table with
  * table_check() before it reads or changes anything, then fills rows by
- * column id: cells of columns not shown are dropped.
+ * column id: cells of columns not shown are dropped. The same setters build
+ * the JSON rows, each column under its key and of its type, for --json.
  */
 enum {
 	COL_RIGHT = 1 << 0, /* right-aligned (numbers) */
@@ -81,7 +82,10 @@ enum {
 	COL_SIZE = 1 << 2,  /* a size: 4.0G, or bytes with --bytes */
 };
 
-/* What the JSON output holds for the column, for the tests and the reader of the source. */
+/*
+ * What the JSON row holds for the column: a typed setter of another type
+ * aborts. A type without a key makes the column the row's value itself.
+ */
 enum col_json { CJ_NONE, CJ_STRING, CJ_NUMBER, CJ_BOOL, CJ_ARRAY };
 
 struct colinfo {
@@ -135,11 +139,38 @@ int table_check(struct cli *cli, const char *cmd, const struct coltable *ct);
 struct table;
 struct table *table_new(struct cli *cli, const struct coltable *ct);
 void table_row(struct table *t);
-/* The cell of column @id in the last row: NULL is printed "-". */
+/* The cell of column @id in the last row, the text alone: NULL is printed "-". */
 void table_set(struct table *t, int id, const char *text);
 __attribute__((format(printf, 3, 4))) void table_setf(struct table *t, int id, const char *fmt,
 						      ...);
+/*
+ * The cell and the JSON value of column @id in the last row. NULL strings
+ * are "-" and null; the JSON has no value for a column without a key.
+ */
+void table_set_str(struct table *t, int id, const char *s);
+void table_set_int(struct table *t, int id, int64_t v);
+void table_set_uint(struct table *t, int id, uint64_t v);
+/* @v with @decimals in the table, as is in the JSON. */
+void table_set_fixed(struct table *t, int id, double v, int decimals);
+/* KiB: 4.0G, or bytes with --bytes; KiB in the JSON. */
 void table_set_size(struct table *t, int id, uint64_t kb);
+/* "yes" or "no". */
+void table_set_bool(struct table *t, int id, bool v);
+/* Local time to the second; seconds since the epoch in the JSON. */
+void table_set_time(struct table *t, int id, int64_t ns);
+/* @text, and @json (taken; NULL: null) where the two differ: it must be of the column's type. */
+void table_set_value(struct table *t, int id, const char *text, cJSON *json);
+/* The cell of a column without JSON that names the row in a "{}" table. */
+void table_set_key(struct table *t, int id, const char *key);
+/* A key of the JSON row that no column has (taken @v). */
+void table_json_add(struct table *t, const char *key, cJSON *v);
+/* The last row is null in the JSON, shown all the same. */
+void table_row_null(struct table *t);
+/* A null row named @key in the JSON alone. */
+void table_json_null(struct table *t, const char *key);
+/* The JSON rows since the last call, as an array or by their keys. */
+cJSON *table_json_array(struct table *t);
+cJSON *table_json_object(struct table *t);
 size_t table_rows(const struct table *t);
 void table_print(struct table *t);
 /* The table as printed, to cut into lines; free() it. */
