@@ -94,13 +94,7 @@ static cJSON *json_node(struct cli *cli, const struct snapshot *s, const struct 
 	a = cJSON_AddArrayToObject(o, "zones");
 	for (size_t i = 0; i < reclaim_node_zone_count(n); i++)
 		cJSON_AddItemToArray(a, json_zone(reclaim_node_zone(n, i)));
-	a = cJSON_AddArrayToObject(o, "kswapd");
-	for (size_t i = 0; i < reclaim_kswapd_list_count(s->kswapd); i++) {
-		const struct reclaim_kswapd *k = reclaim_kswapd_list_get(s->kswapd, i);
-
-		if (reclaim_kswapd_node(k) == id)
-			cJSON_AddItemToArray(a, json_kswapd(k));
-	}
+	cJSON_AddItemToObject(o, "kswapd", threads_json(cli, s->kswapd, id));
 	if (reclaim_topology_is_numa(s->topo) && reclaim_vmstat_new_node(cli->ctx, id, &vs) == 0) {
 		cJSON_AddItemToObject(o, "vmstat", json_vmstat(vs));
 		reclaim_vmstat_unref(vs);

@@ -2,7 +2,6 @@
 #include <getopt.h>
 #include <stdlib.h>
 
-#include "model.h"
 #include "reclaimctl.h"
 #include "thread-table.h"
 
@@ -39,10 +38,9 @@ static int run_threads(struct cli *cli, int argc, char **argv)
 	if (reclaim_kswapd_list_new(cli->ctx, &list) < 0)
 		return lib_fail(cli, EXIT_FAILURE, NULL);
 	if (cli->json) {
-		cJSON *root = json_document(), *a = cJSON_AddArrayToObject(root, "kswapd");
+		cJSON *root = json_document();
 
-		for (size_t i = 0; i < reclaim_kswapd_list_count(list); i++)
-			cJSON_AddItemToArray(a, json_kswapd(reclaim_kswapd_list_get(list, i)));
+		cJSON_AddItemToObject(root, "kswapd", threads_json(cli, list, -1));
 		json_print(root);
 		cJSON_Delete(root);
 	} else if (reclaim_kswapd_list_count(list) == 0) {

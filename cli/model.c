@@ -21,25 +21,6 @@ cJSON *json_knob(const struct reclaim_knob *k, int64_t value)
 	return o;
 }
 
-cJSON *json_kswapd(const struct reclaim_kswapd *k)
-{
-	cJSON *o = cJSON_CreateObject();
-	const unsigned int *cpus;
-	char state[2] = {reclaim_kswapd_state(k), '\0'};
-	size_t n;
-
-	cJSON_AddNumberToObject(o, "pid", reclaim_kswapd_pid(k));
-	cJSON_AddStringToObject(o, "name", reclaim_kswapd_name(k));
-	cJSON_AddNumberToObject(o, "node", reclaim_kswapd_node(k));
-	cJSON_AddNumberToObject(o, "index", reclaim_kswapd_index(k));
-	cJSON_AddStringToObject(o, "state", state);
-	cJSON_AddNumberToObject(o, "cpu_seconds", reclaim_kswapd_cpu_seconds(k));
-	cJSON_AddNumberToObject(o, "last_cpu", reclaim_kswapd_last_cpu(k));
-	cpus = reclaim_kswapd_allowed_cpus(k, &n);
-	cJSON_AddItemToObject(o, "allowed_cpus", json_cpus(cpus, n));
-	return o;
-}
-
 cJSON *json_vmstat(const struct reclaim_vmstat *vs)
 {
 	cJSON *o = cJSON_CreateObject();

@@ -6,7 +6,6 @@
 
 /* model.c: library objects as JSON, shared by the commands. */
 cJSON *json_knob(const struct reclaim_knob *k, int64_t value);
-cJSON *json_kswapd(const struct reclaim_kswapd *k);
 cJSON *json_vmstat(const struct reclaim_vmstat *vs);
 
 #endif

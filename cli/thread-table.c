@@ -21,29 +21,54 @@ static const struct colinfo thread_cols[] = {
 const struct coltable threads_columns =
     COLTABLE("threads", thread_cols, "PID,NAME,NODE,INDEX,STATE,CPU,LAST,ALLOWED", "kswapd[]");
 
-void threads_table(struct cli *cli, const struct reclaim_kswapd_list *list)
+static void fill_row(struct table *t, const struct reclaim_kswapd *k)
+{
+	const unsigned int *cpus = NULL;
+	char state[2] = {reclaim_kswapd_state(k), '\0'};
+	size_t n;
+	char *allowed;
+
+	table_row(t);
+	table_set_int(t, T_PID, reclaim_kswapd_pid(k));
+	table_set_str(t, T_NAME, reclaim_kswapd_name(k));
+	table_set_int(t, T_NODE, reclaim_kswapd_node(k));
+	table_set_int(t, T_INDEX, reclaim_kswapd_index(k));
+	table_set_str(t, T_STATE, state);
+	table_set_fixed(t, T_CPU, reclaim_kswapd_cpu_seconds(k), 2);
+	table_set_int(t, T_LAST, reclaim_kswapd_last_cpu(k));
+	cpus = reclaim_kswapd_allowed_cpus(k, &n);
+	allowed = format_cpulist(cpus, n);
+	table_set_value(t, T_ALLOWED, allowed, json_cpus(cpus, n));
+	free(allowed);
+}
+
+/* The rows of the threads of @node, or of every node (-1). */
+static struct table *fill(struct cli *cli, const struct reclaim_kswapd_list *list, int node)
 {
 	struct table *t = table_new(cli, &threads_columns);
 
 	for (size_t i = 0; i < reclaim_kswapd_list_count(list); i++) {
 		const struct reclaim_kswapd *k = reclaim_kswapd_list_get(list, i);
-		const unsigned int *cpus;
-		size_t n;
-		char *allowed;
 
-		table_row(t);
-		table_setf(t, T_PID, "%d", (int)reclaim_kswapd_pid(k));
-		table_set(t, T_NAME, reclaim_kswapd_name(k));
-		table_setf(t, T_NODE, "%d", reclaim_kswapd_node(k));
-		table_setf(t, T_INDEX, "%d", reclaim_kswapd_index(k));
-		table_setf(t, T_STATE, "%c", reclaim_kswapd_state(k));
-		table_setf(t, T_CPU, "%.2f", reclaim_kswapd_cpu_seconds(k));
-		table_setf(t, T_LAST, "%d", reclaim_kswapd_last_cpu(k));
-		cpus = reclaim_kswapd_allowed_cpus(k, &n);
-		allowed = format_cpulist(cpus, n);
-		table_set(t, T_ALLOWED, allowed);
-		free(allowed);
+		if (node < 0 || reclaim_kswapd_node(k) == node)
+			fill_row(t, k);
 	}
+	return t;
+}
+
+void threads_table(struct cli *cli, const struct reclaim_kswapd_list *list)
+{
+	struct table *t = fill(cli, list, -1);
+
 	table_print(t);
 	table_free(t);
+}
+
+cJSON *threads_json(struct cli *cli, const struct reclaim_kswapd_list *list, int node)
+{
+	struct table *t = fill(cli, list, node);
+	cJSON *rows = table_json_array(t);
+
+	table_free(t);
+	return rows;
 }

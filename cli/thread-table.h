@@ -7,5 +7,7 @@
 
 extern const struct coltable threads_columns;
 void threads_table(struct cli *cli, const struct reclaim_kswapd_list *list);
+/* The JSON rows of the threads of @node, or of every node (-1). */
+cJSON *threads_json(struct cli *cli, const struct reclaim_kswapd_list *list, int node);
 
 #endif
