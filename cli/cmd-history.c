@@ -3,8 +3,6 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
 
 #include "reclaimctl.h"
 
@@ -23,44 +21,6 @@ static void history_help(FILE *out)
 		RECLAIM_HISTORY_KEEP);
 }
 
-static void local_time(char *buf, size_t size, int64_t ns)
-{
-	time_t t = (time_t)(ns / 1000000000);
-	struct tm tm;
-
-	if (!localtime_r(&t, &tm) || strftime(buf, size, "%Y-%m-%d %H:%M:%S", &tm) == 0)
-		snprintf(buf, size, "?");
-}
-
-static void history_json(const struct reclaim_history *h)
-{
-	cJSON *root = json_document(), *arr = cJSON_AddArrayToObject(root, "records");
-
-	for (size_t i = 0; i < reclaim_history_count(h); i++) {
-		cJSON *o = cJSON_CreateObject();
-		long undoes = reclaim_history_undoes(h, i);
-
-		cJSON_AddNumberToObject(o, "change", (double)reclaim_history_change(h, i));
-		cJSON_AddNumberToObject(o, "time", (double)reclaim_history_time_ns(h, i) / 1e9);
-		cJSON_AddStringToObject(o, "command", reclaim_history_command(h, i));
-		cJSON_AddStringToObject(o, "source", reclaim_history_source(h, i));
-		cJSON_AddStringToObject(o, "knob", reclaim_knob_name(reclaim_history_knob(h, i)));
-		cJSON_AddNumberToObject(o, "old", (double)reclaim_history_old_value(h, i));
-		cJSON_AddNumberToObject(o, "new", (double)reclaim_history_new_value(h, i));
-		cJSON_AddBoolToObject(o, "undone", reclaim_history_undone(h, i));
-		if (undoes > 0)
-			cJSON_AddNumberToObject(o, "undoes", (double)undoes);
-		else if (undoes < 0)
-			cJSON_AddStringToObject(o, "undoes", "all");
-		else
-			cJSON_AddNullToObject(o, "undoes");
-		cJSON_AddItemToArray(arr, o);
-	}
-	cJSON_AddNumberToObject(root, "trimmed", (double)reclaim_history_trimmed(h));
-	json_print(root);
-	cJSON_Delete(root);
-}
-
 enum { H_TIME, H_CHANGE, H_COMMAND, H_SOURCE, H_KNOB, H_OLD, H_NEW, H_NOTE };
 
 static const struct colinfo history_cols[] = {
@@ -72,11 +32,62 @@ static const struct colinfo history_cols[] = {
     [H_KNOB] = {"KNOB", 0, 0, "knob", "knob", CJ_STRING},
     [H_OLD] = {"OLD", 0, COL_RIGHT, "value before", "old", CJ_NUMBER},
     [H_NEW] = {"NEW", 0, COL_RIGHT, "value after", "new", CJ_NUMBER},
-    [H_NOTE] = {"NOTE", 0, 0, "undone, or the change it undid", "undoes", CJ_NUMBER},
+    [H_NOTE] = {"NOTE", 0, 0, "undone, or the change it undid", "undoes", CJ_NUMBER_OR_STRING},
 };
 
 static const struct coltable history_columns =
     COLTABLE("history", history_cols, "TIME,CHANGE,COMMAND,SOURCE,KNOB,OLD,NEW,NOTE", "records[]");
+
+/* NOTE: "undone", or the change it undid; the JSON's "undoes" is that change alone. */
+static void set_note(struct table *t, const struct reclaim_history *h, size_t i)
+{
+	long undoes = reclaim_history_undoes(h, i);
+	bool undone = reclaim_history_undone(h, i);
+	char text[32];
+
+	if (undone || undoes == 0)
+		snprintf(text, sizeof(text), "%s", undone ? "undone" : "-");
+	else if (undoes > 0)
+		snprintf(text, sizeof(text), "undoes %ld", undoes);
+	else
+		snprintf(text, sizeof(text), "undoes all");
+	table_set_value(t, H_NOTE, text,
+			undoes > 0   ? cJSON_CreateNumber((double)undoes)
+			: undoes < 0 ? cJSON_CreateString("all")
+				     : NULL);
+}
+
+/* In the JSON's order of keys. */
+static struct table *fill(struct cli *cli, const struct reclaim_history *h)
+{
+	struct table *t = table_new(cli, &history_columns);
+
+	for (size_t i = 0; i < reclaim_history_count(h); i++) {
+		table_row(t);
+		table_set_uint(t, H_CHANGE, reclaim_history_change(h, i));
+		table_set_time(t, H_TIME, reclaim_history_time_ns(h, i));
+		table_set_str(t, H_COMMAND, reclaim_history_command(h, i));
+		table_set_str(t, H_SOURCE, reclaim_history_source(h, i));
+		table_set_str(t, H_KNOB, reclaim_knob_name(reclaim_history_knob(h, i)));
+		table_set_int(t, H_OLD, reclaim_history_old_value(h, i));
+		table_set_int(t, H_NEW, reclaim_history_new_value(h, i));
+		table_json_add(t, "undone", cJSON_CreateBool(reclaim_history_undone(h, i)));
+		set_note(t, h, i);
+	}
+	return t;
+}
+
+static void history_json(struct cli *cli, const struct reclaim_history *h)
+{
+	cJSON *root = json_document();
+	struct table *t = fill(cli, h);
+
+	cJSON_AddItemToObject(root, "records", table_json_array(t));
+	cJSON_AddNumberToObject(root, "trimmed", (double)reclaim_history_trimmed(h));
+	json_print(root);
+	cJSON_Delete(root);
+	table_free(t);
+}
 
 static void history_table(struct cli *cli, const struct reclaim_history *h)
 {
@@ -89,29 +100,7 @@ static void history_table(struct cli *cli, const struct reclaim_history *h)
 		printf("no changes since boot\n");
 		return;
 	}
-	t = table_new(cli, &history_columns);
-	for (size_t i = 0; i < reclaim_history_count(h); i++) {
-		char when[32];
-		long undoes = reclaim_history_undoes(h, i);
-
-		local_time(when, sizeof(when), reclaim_history_time_ns(h, i));
-		table_row(t);
-		table_set(t, H_TIME, when);
-		table_setf(t, H_CHANGE, "%lu", reclaim_history_change(h, i));
-		table_set(t, H_COMMAND, reclaim_history_command(h, i));
-		table_set(t, H_SOURCE, reclaim_history_source(h, i));
-		table_set(t, H_KNOB, reclaim_knob_name(reclaim_history_knob(h, i)));
-		table_setf(t, H_OLD, "%" PRId64, reclaim_history_old_value(h, i));
-		table_setf(t, H_NEW, "%" PRId64, reclaim_history_new_value(h, i));
-		if (reclaim_history_undone(h, i))
-			table_set(t, H_NOTE, "undone");
-		else if (undoes > 0)
-			table_setf(t, H_NOTE, "undoes %ld", undoes);
-		else if (undoes < 0)
-			table_set(t, H_NOTE, "undoes all");
-		else
-			table_set(t, H_NOTE, NULL);
-	}
+	t = fill(cli, h);
 	table_print(t);
 	table_free(t);
 }
@@ -139,7 +128,7 @@ static int run_history(struct cli *cli, int argc, char **argv)
 	if (reclaim_history_new(cli->ctx, &h) < 0)
 		return lib_fail(cli, EXIT_FAILURE, NULL);
 	if (cli->json)
-		history_json(h);
+		history_json(cli, h);
 	else
 		history_table(cli, h);
 	reclaim_history_unref(h);

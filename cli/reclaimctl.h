@@ -86,7 +86,15 @@ enum {
  * What the JSON row holds for the column: a typed setter of another type
  * aborts. A type without a key makes the column the row's value itself.
  */
-enum col_json { CJ_NONE, CJ_STRING, CJ_NUMBER, CJ_BOOL, CJ_ARRAY };
+enum col_json {
+	CJ_NONE,
+	CJ_STRING,
+	CJ_NUMBER,
+	CJ_BOOL,
+	CJ_ARRAY,
+	/* a number, or a word where none fits (history's "undoes": "all") */
+	CJ_NUMBER_OR_STRING,
+};
 
 struct colinfo {
 	const char *name;

@@ -251,6 +251,8 @@ static bool json_type_is(const cJSON *v, enum col_json type)
 		return cJSON_IsBool(v);
 	case CJ_ARRAY:
 		return cJSON_IsArray(v);
+	case CJ_NUMBER_OR_STRING:
+		return cJSON_IsNumber(v) || cJSON_IsString(v);
 	default:
 		return false;
 	}

@@ -145,7 +145,8 @@ def json_value(row, key):
     return row
 
 
-TYPES = {"string": str, "number": (int, float), "bool": bool, "array": list}
+TYPES = {"string": str, "number": (int, float), "bool": bool, "array": list,
+         "number|string": (int, float, str)}
 
 manual = man_tables()
 for cmd, cmd_tables in tables.items():
@@ -194,7 +195,7 @@ for cmd, cmd_tables in tables.items():
                 v = json_value(row, c["json"])
                 check(v is not KeyError, f"{usage}: {c['name']}: no key {c['json']} in {row}")
                 ok = v is None or v is KeyError or (isinstance(v, TYPES[c["type"]]) and
-                                                    not (c["type"] == "number" and
+                                                    not (c["type"].startswith("number") and
                                                          isinstance(v, bool)))
                 check(ok, f"{usage}: {c['name']}: {c['json']} = {v!r} is not a {c['type']}")
 

@@ -9,7 +9,7 @@
 
 static const char *const types[] = {
     [CJ_NONE] = NULL,	[CJ_STRING] = "string", [CJ_NUMBER] = "number",
-    [CJ_BOOL] = "bool", [CJ_ARRAY] = "array",
+    [CJ_BOOL] = "bool", [CJ_ARRAY] = "array",	[CJ_NUMBER_OR_STRING] = "number|string",
 };
 
 static cJSON *dump_table(const struct coltable *ct)
