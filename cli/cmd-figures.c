@@ -53,7 +53,7 @@ static const char *kind_name(enum reclaim_figure_kind kind)
 	return (size_t)kind < ARRAY_LEN(names) ? names[kind] : "?";
 }
 
-/* The columns' texts of figure @f, by column id (F_NODE: "yes" or "no"). */
+/* The texts of figure @f's string columns, by column id. */
 static const char *figure_text(enum reclaim_figure f, int col)
 {
 	static const enum reclaim_figure_text text_of[] = {
@@ -65,48 +65,43 @@ static const char *figure_text(enum reclaim_figure f, int col)
 
 	if (col == F_KIND)
 		return kind_name(reclaim_figure_kind(f));
-	if (col == F_NODE)
-		return reclaim_figure_per_node(f) ? "yes" : "no";
 	return reclaim_figure_text(f, text_of[col]);
 }
 
-static void figures_json(void)
+static void fill_row(struct table *t, enum reclaim_figure f)
 {
-	cJSON *root = json_document(), *arr = cJSON_AddArrayToObject(root, "figures");
+	cJSON *src = cJSON_CreateArray();
 
-	for (enum reclaim_figure f = 0; f < reclaim_figure_count(); f++) {
-		cJSON *o = cJSON_CreateObject(), *src = cJSON_CreateArray();
-
-		for (int col = 0; col < (int)ARRAY_LEN(figure_cols); col++) {
-			if (col == F_NODE)
-				cJSON_AddBoolToObject(o, figure_cols[col].json,
-						      reclaim_figure_per_node(f));
-			else
-				cJSON_AddStringToObject(o, figure_cols[col].json,
-							figure_text(f, col));
-		}
-		for (size_t i = 0; reclaim_figure_source(f, i); i++)
-			cJSON_AddItemToArray(src, cJSON_CreateString(reclaim_figure_source(f, i)));
-		cJSON_AddItemToObject(o, "vmstat", src);
-		cJSON_AddStringToObject(o, "exporter",
-					reclaim_figure_by_node_exporter(f) ? "node_exporter"
-									   : "reclaimctl");
-		cJSON_AddItemToArray(arr, o);
+	table_row(t);
+	for (int col = 0; col < (int)ARRAY_LEN(figure_cols); col++) {
+		if (col == F_NODE)
+			table_set_bool(t, col, reclaim_figure_per_node(f));
+		else
+			table_set_str(t, col, figure_text(f, col));
 	}
-	json_print(root);
-	cJSON_Delete(root);
+	for (size_t i = 0; reclaim_figure_source(f, i); i++)
+		cJSON_AddItemToArray(src, cJSON_CreateString(reclaim_figure_source(f, i)));
+	table_json_add(t, "vmstat", src);
+	table_json_add(t, "exporter",
+		       cJSON_CreateString(reclaim_figure_by_node_exporter(f) ? "node_exporter"
+									     : "reclaimctl"));
 }
 
-static void figures_table(struct cli *cli)
+static void figures_print(struct cli *cli)
 {
 	struct table *t = table_new(cli, &figure_columns);
 
-	for (enum reclaim_figure f = 0; f < reclaim_figure_count(); f++) {
-		table_row(t);
-		for (int col = 0; col < (int)ARRAY_LEN(figure_cols); col++)
-			table_set(t, col, figure_text(f, col));
+	for (enum reclaim_figure f = 0; f < reclaim_figure_count(); f++)
+		fill_row(t, f);
+	if (cli->json) {
+		cJSON *root = json_document();
+
+		cJSON_AddItemToObject(root, "figures", table_json_array(t));
+		json_print(root);
+		cJSON_Delete(root);
+	} else {
+		table_print(t);
 	}
-	table_print(t);
 	table_free(t);
 }
 
@@ -140,10 +135,7 @@ static int run_figures(struct cli *cli, int argc, char **argv)
 	r = table_check(cli, "figures", &figure_columns);
 	if (r)
 		return r;
-	if (cli->json)
-		figures_json();
-	else
-		figures_table(cli);
+	figures_print(cli);
 	return EXIT_SUCCESS;
 }
 
