@@ -136,17 +136,23 @@ int table_check(struct cli *cli, const char *cmd, const struct coltable *ct)
 	return usage_error("%s: unknown column '%s' (see reclaimctl %s --help)", cmd, bad, cmd);
 }
 
-struct table *table_new(struct cli *cli, const struct coltable *ct)
+struct table *table_new_json(struct cli *cli, const struct coltable *ct)
 {
 	struct table *t = calloc(1, sizeof(*t));
-	char bad[80];
 
 	if (!t || !(t->tb = scols_new_table()))
 		abort();
 	t->cli = cli;
 	t->ct = ct;
-	/* --json shows no cells: -o may name another table's columns (status nodes --json) */
-	if (!cli->json && resolve(cli, ct, t->ids, &t->nshown, bad, sizeof(bad)) < 0)
+	return t;
+}
+
+struct table *table_new(struct cli *cli, const struct coltable *ct)
+{
+	struct table *t = table_new_json(cli, ct);
+	char bad[80];
+
+	if (resolve(cli, ct, t->ids, &t->nshown, bad, sizeof(bad)) < 0)
 		abort(); /* table_check() came first */
 	scols_table_enable_raw(t->tb, cli->out.raw);
 	scols_table_enable_noheadings(t->tb, cli->out.noheadings);

@@ -43,32 +43,32 @@ static void fill_row(struct table *t, const struct reclaim_kswapd *k)
 }
 
 /* The rows of the threads of @node, or of every node (-1). */
-static struct table *fill(struct cli *cli, const struct reclaim_kswapd_list *list, int node)
+static void fill(struct table *t, const struct reclaim_kswapd_list *list, int node)
 {
-	struct table *t = table_new(cli, &threads_columns);
-
 	for (size_t i = 0; i < reclaim_kswapd_list_count(list); i++) {
 		const struct reclaim_kswapd *k = reclaim_kswapd_list_get(list, i);
 
 		if (node < 0 || reclaim_kswapd_node(k) == node)
 			fill_row(t, k);
 	}
-	return t;
 }
 
 void threads_table(struct cli *cli, const struct reclaim_kswapd_list *list)
 {
-	struct table *t = fill(cli, list, -1);
+	struct table *t = table_new(cli, &threads_columns);
 
+	fill(t, list, -1);
 	table_print(t);
 	table_free(t);
 }
 
 cJSON *threads_json(struct cli *cli, const struct reclaim_kswapd_list *list, int node)
 {
-	struct table *t = fill(cli, list, node);
-	cJSON *rows = table_json_array(t);
+	struct table *t = table_new_json(cli, &threads_columns);
+	cJSON *rows;
 
+	fill(t, list, node);
+	rows = table_json_array(t);
 	table_free(t);
 	return rows;
 }
