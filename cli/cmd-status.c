@@ -159,7 +159,7 @@ static void status_json(struct cli *cli, const struct snapshot *s, const char *o
 
 	cJSON_AddItemToObject(root, "throttle", json_throttle(s));
 	o = cJSON_AddObjectToObject(root, "swap");
-	json_add_swap(o, s->swaps, knob_value(s, RECLAIM_KNOB_SWAP_ROUND_ROBIN_QUOTA_KB));
+	json_add_swap(cli, o, s->swaps, knob_value(s, RECLAIM_KNOB_SWAP_ROUND_ROBIN_QUOTA_KB));
 	if (only_key) {
 		cJSON *part = json_document();
 

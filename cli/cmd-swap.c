@@ -66,7 +66,7 @@ static int swap_show(struct cli *cli, unsigned int parts)
 	if (cli->json) {
 		cJSON *root = json_document();
 
-		json_add_swap(root, swaps, has_quota ? &quota : NULL);
+		json_add_swap(cli, root, swaps, has_quota ? &quota : NULL);
 		json_print(root);
 		cJSON_Delete(root);
 	} else {

@@ -10,73 +10,6 @@
 #include "reclaimctl.h"
 #include "swap-tables.h"
 
-static cJSON *json_rotational(const struct reclaim_swap *d)
-{
-	int r = reclaim_swap_rotational(d);
-
-	return r < 0 ? cJSON_CreateNull() : cJSON_CreateBool(r);
-}
-
-static cJSON *json_string_or_null(const char *s)
-{
-	return s ? cJSON_CreateString(s) : cJSON_CreateNull();
-}
-
-static cJSON *json_swap_device(const struct reclaim_swap *d)
-{
-	cJSON *o = cJSON_CreateObject();
-
-	cJSON_AddStringToObject(o, "path", reclaim_swap_path(d));
-	cJSON_AddStringToObject(o, "type", reclaim_swap_type(d));
-	cJSON_AddStringToObject(o, "kind", reclaim_swap_kind_name(reclaim_swap_kind(d)));
-	cJSON_AddNumberToObject(o, "size_kb", (double)reclaim_swap_size_kb(d));
-	cJSON_AddNumberToObject(o, "used_kb", (double)reclaim_swap_used_kb(d));
-	cJSON_AddNumberToObject(o, "priority", reclaim_swap_priority(d));
-	cJSON_AddItemToObject(o, "disk", json_string_or_null(reclaim_swap_disk(d)));
-	cJSON_AddItemToObject(o, "rotational", json_rotational(d));
-	cJSON_AddItemToObject(o, "backing_device",
-			      json_string_or_null(reclaim_swap_backing_device(d)));
-	cJSON_AddItemToObject(o, "mountpoint", json_string_or_null(reclaim_swap_mountpoint(d)));
-	return o;
-}
-
-/* The balance, rounded to 3 decimals so that the output does not depend on float noise. */
-static double balance_rounded(const struct reclaim_swap_ring *ring)
-{
-	return (double)(int64_t)(reclaim_swap_ring_balance(ring) * 1000.0 + 0.5) / 1000.0;
-}
-
-static cJSON *json_ring(const struct reclaim_swap_ring *ring)
-{
-	cJSON *o = cJSON_CreateObject(), *a;
-
-	cJSON_AddNumberToObject(o, "priority", reclaim_swap_ring_priority(ring));
-	cJSON_AddNumberToObject(o, "size_kb", (double)reclaim_swap_ring_size_kb(ring));
-	cJSON_AddNumberToObject(o, "used_kb", (double)reclaim_swap_ring_used_kb(ring));
-	cJSON_AddNumberToObject(o, "balance", balance_rounded(ring));
-	a = cJSON_AddArrayToObject(o, "devices");
-	for (size_t i = 0; i < reclaim_swap_ring_count(ring); i++)
-		cJSON_AddItemToArray(a, json_swap_device(reclaim_swap_ring_get(ring, i)));
-	return o;
-}
-
-void json_add_swap(cJSON *obj, const struct reclaim_swaps *swaps, const int64_t *quota)
-{
-	cJSON *a;
-
-	if (quota)
-		cJSON_AddNumberToObject(obj, "round_robin_quota_kb", (double)*quota);
-	else
-		cJSON_AddNullToObject(obj, "round_robin_quota_kb");
-	if (!swaps) {
-		cJSON_AddNullToObject(obj, "rings");
-		return;
-	}
-	a = cJSON_AddArrayToObject(obj, "rings");
-	for (size_t i = 0; i < reclaim_swaps_ring_count(swaps); i++)
-		cJSON_AddItemToArray(a, json_ring(reclaim_swaps_ring(swaps, i)));
-}
-
 enum { R_PRIO, R_DEVICES, R_SIZE, R_USED, R_USE, R_BALANCE };
 
 static const struct colinfo ring_cols[] = {
@@ -121,23 +54,10 @@ static void set_percent(struct table *t, int id, uint64_t used, uint64_t total)
 		table_setf(t, id, "%" PRIu64 "%%", (used * 100 + total / 2) / total);
 }
 
-static void print_rings(struct cli *cli, const struct reclaim_swaps *swaps)
+/* The balance, rounded to 3 decimals so that the output does not depend on float noise. */
+static double balance_rounded(const struct reclaim_swap_ring *ring)
 {
-	struct table *t = table_new(cli, &rings_columns);
-
-	for (size_t i = 0; i < reclaim_swaps_ring_count(swaps); i++) {
-		const struct reclaim_swap_ring *r = reclaim_swaps_ring(swaps, i);
-
-		table_row(t);
-		table_setf(t, R_PRIO, "%d", reclaim_swap_ring_priority(r));
-		table_setf(t, R_DEVICES, "%zu", reclaim_swap_ring_count(r));
-		table_set_size(t, R_SIZE, reclaim_swap_ring_size_kb(r));
-		table_set_size(t, R_USED, reclaim_swap_ring_used_kb(r));
-		set_percent(t, R_USE, reclaim_swap_ring_used_kb(r), reclaim_swap_ring_size_kb(r));
-		table_setf(t, R_BALANCE, "%.2f", reclaim_swap_ring_balance(r));
-	}
-	table_print(t);
-	table_free(t);
+	return (double)(int64_t)(reclaim_swap_ring_balance(ring) * 1000.0 + 0.5) / 1000.0;
 }
 
 /* Where a swap file lives: "/dev/nvme1n1p1 at /var". */
@@ -157,45 +77,114 @@ static void format_on(char *buf, size_t size, const struct reclaim_swap *d)
 	free(pm);
 }
 
-static void print_devices(struct cli *cli, const struct reclaim_swaps *swaps)
+static cJSON *json_string_or_null(const char *s)
 {
-	struct table *t = table_new(cli, &devices_columns);
+	return s ? cJSON_CreateString(s) : cJSON_CreateNull();
+}
 
-	for (size_t i = 0; i < reclaim_swaps_ring_count(swaps); i++) {
-		const struct reclaim_swap_ring *r = reclaim_swaps_ring(swaps, i);
+/* In the JSON's order of keys. */
+static void fill_device(struct table *t, const struct reclaim_swap *d)
+{
+	int rota = reclaim_swap_rotational(d);
+	char *path = printable(reclaim_swap_path(d));
+	char on[1024];
 
-		for (size_t j = 0; j < reclaim_swap_ring_count(r); j++) {
-			const struct reclaim_swap *d = reclaim_swap_ring_get(r, j);
-			char on[1024];
-			char *path = printable(reclaim_swap_path(d));
+	table_row(t);
+	table_set_value(t, D_DEVICE, path, cJSON_CreateString(reclaim_swap_path(d)));
+	free(path);
+	table_set_str(t, D_TYPE, reclaim_swap_type(d));
+	table_set_str(t, D_KIND, reclaim_swap_kind_name(reclaim_swap_kind(d)));
+	table_set_size(t, D_SIZE, reclaim_swap_size_kb(d));
+	table_set_size(t, D_USED, reclaim_swap_used_kb(d));
+	set_percent(t, D_USE, reclaim_swap_used_kb(d), reclaim_swap_size_kb(d));
+	table_set_int(t, D_PRIO, reclaim_swap_priority(d));
+	table_set_str(t, D_DISK, reclaim_swap_disk(d));
+	table_set_value(t, D_ROTA,
+			rota < 0 ? NULL
+			: rota	 ? "1"
+				 : "0",
+			rota < 0 ? NULL : cJSON_CreateBool(rota));
+	table_json_add(t, "backing_device", json_string_or_null(reclaim_swap_backing_device(d)));
+	format_on(on, sizeof(on), d);
+	table_set_value(t, D_ON, on, json_string_or_null(reclaim_swap_mountpoint(d)));
+}
 
-			table_row(t);
-			table_setf(t, D_PRIO, "%d", reclaim_swap_priority(d));
-			table_set(t, D_DEVICE, path);
-			free(path);
-			table_set(t, D_TYPE, reclaim_swap_type(d));
-			table_set(t, D_KIND, reclaim_swap_kind_name(reclaim_swap_kind(d)));
-			table_set(t, D_DISK, reclaim_swap_disk(d));
-			if (reclaim_swap_rotational(d) >= 0)
-				table_setf(t, D_ROTA, "%d", reclaim_swap_rotational(d));
-			else
-				table_set(t, D_ROTA, NULL);
-			table_set_size(t, D_SIZE, reclaim_swap_size_kb(d));
-			table_set_size(t, D_USED, reclaim_swap_used_kb(d));
-			set_percent(t, D_USE, reclaim_swap_used_kb(d), reclaim_swap_size_kb(d));
-			format_on(on, sizeof(on), d);
-			table_set(t, D_ON, on);
-		}
+/* A ring's row, its devices' rows in @devices and in its JSON row. */
+static void fill_ring(struct table *rings, struct table *devices, const struct reclaim_swap_ring *r)
+{
+	char count[24], balance[32];
+
+	for (size_t i = 0; i < reclaim_swap_ring_count(r); i++)
+		fill_device(devices, reclaim_swap_ring_get(r, i));
+	table_row(rings);
+	table_set_int(rings, R_PRIO, reclaim_swap_ring_priority(r));
+	table_set_size(rings, R_SIZE, reclaim_swap_ring_size_kb(r));
+	table_set_size(rings, R_USED, reclaim_swap_ring_used_kb(r));
+	set_percent(rings, R_USE, reclaim_swap_ring_used_kb(r), reclaim_swap_ring_size_kb(r));
+	snprintf(balance, sizeof(balance), "%.2f", reclaim_swap_ring_balance(r));
+	table_set_value(rings, R_BALANCE, balance, cJSON_CreateNumber(balance_rounded(r)));
+	snprintf(count, sizeof(count), "%zu", reclaim_swap_ring_count(r));
+	table_set_value(rings, R_DEVICES, count, table_json_array(devices));
+}
+
+static void fill(struct table *rings, struct table *devices, const struct reclaim_swaps *swaps)
+{
+	for (size_t i = 0; i < reclaim_swaps_ring_count(swaps); i++)
+		fill_ring(rings, devices, reclaim_swaps_ring(swaps, i));
+}
+
+void json_add_swap(struct cli *cli, cJSON *obj, const struct reclaim_swaps *swaps,
+		   const int64_t *quota)
+{
+	struct table *rings, *devices;
+
+	if (quota)
+		cJSON_AddNumberToObject(obj, "round_robin_quota_kb", (double)*quota);
+	else
+		cJSON_AddNullToObject(obj, "round_robin_quota_kb");
+	if (!swaps) {
+		cJSON_AddNullToObject(obj, "rings");
+		return;
 	}
-	table_print(t);
-	table_free(t);
+	rings = table_new_json(cli, &rings_columns);
+	devices = table_new_json(cli, &devices_columns);
+	fill(rings, devices, swaps);
+	cJSON_AddItemToObject(obj, "rings", table_json_array(rings));
+	table_free(rings);
+	table_free(devices);
+}
+
+static void print_tables(struct cli *cli, const struct reclaim_swaps *swaps, unsigned int parts)
+{
+	/* -o is for the one printed */
+	struct table *rings = parts & SWAP_RINGS ? table_new(cli, &rings_columns)
+						 : table_new_json(cli, &rings_columns);
+	struct table *devices = parts & SWAP_DEVICES ? table_new(cli, &devices_columns)
+						     : table_new_json(cli, &devices_columns);
+
+	fill(rings, devices, swaps);
+	if (parts & SWAP_RINGS) {
+		if (parts & SWAP_QUOTA)
+			printf("\n");
+		if (parts & SWAP_DEVICES)
+			heading(cli, "Rings (highest priority first)");
+		table_print(rings);
+	}
+	if (parts & SWAP_DEVICES) {
+		if (parts & (SWAP_QUOTA | SWAP_RINGS))
+			printf("\n");
+		if (parts & SWAP_RINGS)
+			heading(cli, "Devices");
+		table_print(devices);
+	}
+	table_free(rings);
+	table_free(devices);
 }
 
 void swap_print(struct cli *cli, const struct reclaim_swaps *swaps, const int64_t *quota,
 		const char *quota_missing, const char *missing, unsigned int parts)
 {
 	const struct reclaim_knob *k = reclaim_knob_by_id(RECLAIM_KNOB_SWAP_ROUND_ROBIN_QUOTA_KB);
-	bool both = (parts & (SWAP_RINGS | SWAP_DEVICES)) == (SWAP_RINGS | SWAP_DEVICES);
 
 	if (parts & SWAP_QUOTA) {
 		if (quota)
@@ -216,18 +205,5 @@ void swap_print(struct cli *cli, const struct reclaim_swaps *swaps, const int64_
 		printf("No active swap devices.\n");
 		return;
 	}
-	if (parts & SWAP_RINGS) {
-		if (parts & SWAP_QUOTA)
-			printf("\n");
-		if (both)
-			heading(cli, "Rings (highest priority first)");
-		print_rings(cli, swaps);
-	}
-	if (parts & SWAP_DEVICES) {
-		if (parts & (SWAP_QUOTA | SWAP_RINGS))
-			printf("\n");
-		if (both)
-			heading(cli, "Devices");
-		print_devices(cli, swaps);
-	}
+	print_tables(cli, swaps, parts);
 }

@@ -6,7 +6,8 @@
 #include "reclaimctl.h"
 
 /* Adds "round_robin_quota_kb" and "rings" (null without @swaps) to @obj. */
-void json_add_swap(cJSON *obj, const struct reclaim_swaps *swaps, const int64_t *quota);
+void json_add_swap(struct cli *cli, cJSON *obj, const struct reclaim_swaps *swaps,
+		   const int64_t *quota);
 enum { SWAP_QUOTA = 1 << 0, SWAP_RINGS = 1 << 1, SWAP_DEVICES = 1 << 2 };
 extern const struct coltable rings_columns, devices_columns;
 /*
