@@ -8,6 +8,7 @@
 #include "model.h"
 #include "reclaimctl.h"
 #include "snapshot.h"
+#include "status-tables.h"
 #include "swap-tables.h"
 #include "thread-table.h"
 
@@ -57,71 +58,31 @@ static cJSON *json_features(const struct snapshot *s)
 	return o;
 }
 
-static cJSON *json_zone(const struct reclaim_zone *z)
+/* The nodes' rows with their own counters last: a NUMA system's nodes have them. */
+static cJSON *json_nodes(struct cli *cli, const struct snapshot *s)
 {
-	cJSON *o = cJSON_CreateObject();
+	cJSON *nodes = status_json_nodes(cli, s);
 
-	cJSON_AddStringToObject(o, "name", reclaim_zone_name(z));
-	cJSON_AddNumberToObject(o, "managed_pages", (double)reclaim_zone_managed_pages(z));
-	cJSON_AddNumberToObject(o, "free_pages", (double)reclaim_zone_free_pages(z));
-	cJSON_AddNumberToObject(o, "min", (double)reclaim_zone_min_pages(z));
-	cJSON_AddNumberToObject(o, "low", (double)reclaim_zone_low_pages(z));
-	cJSON_AddNumberToObject(o, "high", (double)reclaim_zone_high_pages(z));
-	return o;
-}
+	for (int i = 0; i < cJSON_GetArraySize(nodes); i++) {
+		int id = reclaim_node_id(reclaim_topology_node(s->topo, (size_t)i));
+		cJSON *o = cJSON_GetArrayItem(nodes, i);
+		struct reclaim_vmstat *vs;
 
-static cJSON *json_node(struct cli *cli, const struct snapshot *s, const struct reclaim_node *n)
-{
-	cJSON *o = cJSON_CreateObject(), *a;
-	struct reclaim_vmstat *vs;
-	const unsigned int *cpus;
-	const int *dist;
-	size_t count;
-	int id = reclaim_node_id(n);
-
-	cJSON_AddNumberToObject(o, "id", id);
-	cJSON_AddBoolToObject(o, "online", reclaim_node_is_online(n));
-	cJSON_AddBoolToObject(o, "has_memory", reclaim_node_has_memory(n));
-	cJSON_AddBoolToObject(o, "has_cpu", reclaim_node_has_cpu(n));
-	cpus = reclaim_node_cpus(n, &count);
-	cJSON_AddItemToObject(o, "cpus", json_cpus(cpus, count));
-	cJSON_AddNumberToObject(o, "memory_total_kb", (double)reclaim_node_mem_total_kb(n));
-	cJSON_AddNumberToObject(o, "memory_free_kb", (double)reclaim_node_mem_free_kb(n));
-	dist = reclaim_node_distance(n, &count);
-	a = cJSON_AddArrayToObject(o, "distance");
-	for (size_t i = 0; i < count; i++)
-		cJSON_AddItemToArray(a, cJSON_CreateNumber(dist[i]));
-	a = cJSON_AddArrayToObject(o, "zones");
-	for (size_t i = 0; i < reclaim_node_zone_count(n); i++)
-		cJSON_AddItemToArray(a, json_zone(reclaim_node_zone(n, i)));
-	cJSON_AddItemToObject(o, "kswapd", threads_json(cli, s->kswapd, id));
-	if (reclaim_topology_is_numa(s->topo) && reclaim_vmstat_new_node(cli->ctx, id, &vs) == 0) {
-		cJSON_AddItemToObject(o, "vmstat", json_vmstat(vs));
-		reclaim_vmstat_unref(vs);
-	} else {
-		cJSON_AddNullToObject(o, "vmstat");
+		if (reclaim_topology_is_numa(s->topo) &&
+		    reclaim_vmstat_new_node(cli->ctx, id, &vs) == 0) {
+			cJSON_AddItemToObject(o, "vmstat", json_vmstat(vs));
+			reclaim_vmstat_unref(vs);
+		} else {
+			cJSON_AddNullToObject(o, "vmstat");
+		}
 	}
-	return o;
-}
-
-static cJSON *json_psi_line(const struct reclaim_pressure *p, enum reclaim_pressure_kind k)
-{
-	cJSON *o;
-
-	if (!reclaim_pressure_has(p, k))
-		return cJSON_CreateNull();
-	o = cJSON_CreateObject();
-	cJSON_AddNumberToObject(o, "avg10", reclaim_pressure_avg10(p, k));
-	cJSON_AddNumberToObject(o, "avg60", reclaim_pressure_avg60(p, k));
-	cJSON_AddNumberToObject(o, "avg300", reclaim_pressure_avg300(p, k));
-	cJSON_AddNumberToObject(o, "total_us", (double)reclaim_pressure_total_us(p, k));
-	return o;
+	return nodes;
 }
 
 /* The whole document, or with @only_key only that key of it. */
 static void status_json(struct cli *cli, const struct snapshot *s, const char *only_key)
 {
-	cJSON *root = json_document(), *o, *a;
+	cJSON *root = json_document(), *o;
 	const char *release = reclaim_kernel_release(cli->ctx);
 
 	o = cJSON_AddObjectToObject(root, "kernel");
@@ -131,32 +92,10 @@ static void status_json(struct cli *cli, const struct snapshot *s, const char *o
 		cJSON_AddNullToObject(o, "release");
 	cJSON_AddItemToObject(o, "features", json_features(s));
 
-	o = cJSON_AddObjectToObject(root, "knobs");
-	for (size_t i = 0; i < reclaim_knob_count(); i++) {
-		const struct reclaim_knob *k = reclaim_knob_get(i);
-
-		cJSON_AddItemToObject(o, reclaim_knob_name(k),
-				      s->has_knob[i] ? json_knob(k, s->knob_value[i])
-						     : cJSON_CreateNull());
-	}
-
-	a = cJSON_AddArrayToObject(root, "nodes");
-	for (size_t i = 0; i < reclaim_topology_node_count(s->topo); i++)
-		cJSON_AddItemToArray(a, json_node(cli, s, reclaim_topology_node(s->topo, i)));
-
-	if (s->vmstat)
-		cJSON_AddItemToObject(root, "vmstat", json_vmstat(s->vmstat));
-	else
-		cJSON_AddNullToObject(root, "vmstat");
-
-	if (s->pressure) {
-		o = cJSON_AddObjectToObject(root, "pressure");
-		cJSON_AddItemToObject(o, "some", json_psi_line(s->pressure, RECLAIM_PRESSURE_SOME));
-		cJSON_AddItemToObject(o, "full", json_psi_line(s->pressure, RECLAIM_PRESSURE_FULL));
-	} else {
-		cJSON_AddNullToObject(root, "pressure");
-	}
-
+	cJSON_AddItemToObject(root, "knobs", status_json_knobs(cli, s));
+	cJSON_AddItemToObject(root, "nodes", json_nodes(cli, s));
+	cJSON_AddItemToObject(root, "vmstat", status_json_counters(cli, s));
+	cJSON_AddItemToObject(root, "pressure", status_json_pressure(cli, s));
 	cJSON_AddItemToObject(root, "throttle", json_throttle(s));
 	o = cJSON_AddObjectToObject(root, "swap");
 	json_add_swap(cli, o, s->swaps, knob_value(s, RECLAIM_KNOB_SWAP_ROUND_ROBIN_QUOTA_KB));
@@ -197,218 +136,6 @@ static void print_kernel(struct cli *cli, const struct snapshot *s)
 	if (missing)
 		printf(
 		    "  This kernel lacks reclaimctl's knobs: it needs the patches in kernel/.\n");
-}
-
-static void format_value(char *buf, size_t size, const struct reclaim_knob *k, int64_t v)
-{
-	if (reclaim_knob_unit(k) == RECLAIM_UNIT_KB)
-		snprintf(buf, size, "%" PRId64 " KiB", v);
-	else
-		snprintf(buf, size, "%" PRId64, v);
-}
-
-enum { K_KNOB, K_VALUE, K_DEFAULT, K_MIN, K_MAX, K_UNIT, K_PATH, K_DESCRIPTION };
-
-static const struct colinfo knob_cols[] = {
-    [K_KNOB] = {"KNOB", 0, 0, "knob name", NULL, CJ_NONE},
-    [K_VALUE] = {"VALUE", 0, COL_RIGHT, "current value, unsupported or unknown", "value",
-		 CJ_NUMBER},
-    [K_DEFAULT] = {"DEFAULT", 0, COL_RIGHT, "kernel default, or boot-time", "default", CJ_NUMBER},
-    [K_MIN] = {"MIN", 0, COL_RIGHT, "smallest value accepted", "min", CJ_NUMBER},
-    [K_MAX] = {"MAX", 0, COL_RIGHT, "largest value accepted", "max", CJ_NUMBER},
-    [K_UNIT] = {"UNIT", 0, 0, "unit of the value (KiB), or -", "unit", CJ_STRING},
-    [K_PATH] = {"PATH", 0, 0, "the file under /proc/sys", "path", CJ_STRING},
-    [K_DESCRIPTION] = {"DESCRIPTION", 0.3, COL_TRUNC, "what the knob does", NULL, CJ_NONE},
-};
-
-enum { N_NODE, N_ONLINE, N_MEMORY, N_TOTAL, N_FREE, N_CPUS, N_KSWAPD, N_DISTANCE };
-
-static const struct colinfo node_cols[] = {
-    [N_NODE] = {"NODE", 0, COL_RIGHT, "NUMA node", "id", CJ_NUMBER},
-    [N_ONLINE] = {"ONLINE", 0, 0, "whether the node is online", "online", CJ_BOOL},
-    [N_MEMORY] = {"MEMORY", 0, 0, "whether it has memory", "has_memory", CJ_BOOL},
-    [N_TOTAL] = {"TOTAL", 0, COL_RIGHT | COL_SIZE, "its memory (MemTotal)", "memory_total_kb",
-		 CJ_NUMBER},
-    [N_FREE] = {"FREE", 0, COL_RIGHT | COL_SIZE, "its free memory (MemFree)", "memory_free_kb",
-		CJ_NUMBER},
-    [N_CPUS] = {"CPUS", 0, 0, "its CPUs, or none", "cpus", CJ_ARRAY},
-    [N_KSWAPD] = {"KSWAPD", 0, COL_RIGHT, "kswapd threads running for it", "kswapd", CJ_ARRAY},
-    [N_DISTANCE] = {"DISTANCE", 0, 0, "distances to every node, as in sysfs", "distance", CJ_ARRAY},
-};
-
-enum { Z_NODE, Z_ZONE, Z_MANAGED, Z_FREE, Z_MIN, Z_LOW, Z_HIGH };
-
-static const struct colinfo zone_cols[] = {
-    [Z_NODE] = {"NODE", 0, COL_RIGHT, "NUMA node", NULL, CJ_NONE},
-    [Z_ZONE] = {"ZONE", 0, 0, "zone name", "name", CJ_STRING},
-    [Z_MANAGED] = {"MANAGED", 0, COL_RIGHT, "pages the buddy allocator manages", "managed_pages",
-		   CJ_NUMBER},
-    [Z_FREE] = {"FREE", 0, COL_RIGHT, "free pages", "free_pages", CJ_NUMBER},
-    [Z_MIN] = {"MIN", 0, COL_RIGHT, "min watermark, in pages", "min", CJ_NUMBER},
-    [Z_LOW] = {"LOW", 0, COL_RIGHT, "low watermark: kswapd wakes below it", "low", CJ_NUMBER},
-    [Z_HIGH] = {"HIGH", 0, COL_RIGHT, "high watermark: kswapd sleeps above it", "high", CJ_NUMBER},
-};
-
-enum { C_COUNTER, C_VALUE };
-
-static const struct colinfo counter_cols[] = {
-    [C_COUNTER] = {"COUNTER", 0, 0, "reclaim counter of /proc/vmstat", NULL, CJ_NONE},
-    [C_VALUE] = {"VALUE", 0, COL_RIGHT, "its value since boot", NULL, CJ_NUMBER},
-};
-
-enum { P_KIND, P_AVG10, P_AVG60, P_AVG300, P_TOTAL };
-
-static const struct colinfo pressure_cols[] = {
-    [P_KIND] = {"KIND", 0, 0, "some (a task stalled) or full (all stalled)", NULL, CJ_NONE},
-    [P_AVG10] = {"AVG10", 6, COL_RIGHT, "% of time stalled over 10 s", "avg10", CJ_NUMBER},
-    [P_AVG60] = {"AVG60", 6, COL_RIGHT, "% of time stalled over 60 s", "avg60", CJ_NUMBER},
-    [P_AVG300] = {"AVG300", 6, COL_RIGHT, "% of time stalled over 300 s", "avg300", CJ_NUMBER},
-    [P_TOTAL] = {"TOTAL", 0, COL_RIGHT, "time stalled since boot", "total_us", CJ_NUMBER},
-};
-
-static const struct coltable knobs_columns =
-    COLTABLE("knobs", knob_cols, "KNOB,VALUE,DEFAULT,MIN,MAX,DESCRIPTION", "knobs{}");
-static const struct coltable nodes_columns =
-    COLTABLE("nodes", node_cols, "NODE,ONLINE,MEMORY,TOTAL,FREE,CPUS,KSWAPD,DISTANCE", "nodes[]");
-static const struct coltable zones_columns =
-    COLTABLE("zones", zone_cols, "NODE,ZONE,MANAGED,FREE,MIN,LOW,HIGH", "nodes[].zones[]");
-static const struct coltable counters_columns =
-    COLTABLE("counters", counter_cols, "COUNTER,VALUE", "vmstat{}");
-static const struct coltable pressure_columns =
-    COLTABLE("pressure", pressure_cols, "KIND,AVG10,AVG60,AVG300,TOTAL", "pressure{}");
-
-static void print_knobs(struct cli *cli, const struct snapshot *s)
-{
-	struct table *t = table_new(cli, &knobs_columns);
-
-	for (size_t i = 0; i < reclaim_knob_count(); i++) {
-		const struct reclaim_knob *k = reclaim_knob_get(i);
-		char value[48], def[48];
-
-		if (s->has_knob[i])
-			format_value(value, sizeof(value), k, s->knob_value[i]);
-		else
-			snprintf(value, sizeof(value), s->sysctls ? "unsupported" : "unknown");
-		if (reclaim_knob_default(k) >= 0)
-			format_value(def, sizeof(def), k, reclaim_knob_default(k));
-		else
-			snprintf(def, sizeof(def), "boot-time");
-		table_row(t);
-		table_set(t, K_KNOB, reclaim_knob_name(k));
-		table_set(t, K_VALUE, value);
-		table_set(t, K_DEFAULT, def);
-		table_setf(t, K_MIN, "%" PRId64, reclaim_knob_min(k));
-		table_setf(t, K_MAX, "%" PRId64, reclaim_knob_max(k));
-		table_set(t, K_UNIT, reclaim_knob_unit(k) == RECLAIM_UNIT_KB ? "KiB" : NULL);
-		table_set(t, K_PATH, reclaim_knob_path(k));
-		table_set(t, K_DESCRIPTION, reclaim_knob_description(k));
-	}
-	table_print(t);
-	table_free(t);
-}
-
-static void print_nodes(struct cli *cli, const struct snapshot *s)
-{
-	struct table *t = table_new(cli, &nodes_columns);
-
-	for (size_t i = 0; i < reclaim_topology_node_count(s->topo); i++) {
-		const struct reclaim_node *n = reclaim_topology_node(s->topo, i);
-		char dist[256] = "";
-		const unsigned int *cpus;
-		const int *d;
-		size_t count, len = 0;
-		char *cpulist;
-
-		table_row(t);
-		table_setf(t, N_NODE, "%d", reclaim_node_id(n));
-		table_set(t, N_ONLINE, reclaim_node_is_online(n) ? "yes" : "no");
-		table_set(t, N_MEMORY, reclaim_node_has_memory(n) ? "yes" : "no");
-		table_set_size(t, N_TOTAL, reclaim_node_mem_total_kb(n));
-		table_set_size(t, N_FREE, reclaim_node_mem_free_kb(n));
-		cpus = reclaim_node_cpus(n, &count);
-		cpulist = format_cpulist(cpus, count);
-		table_set(t, N_CPUS, cpulist[0] ? cpulist : "none");
-		free(cpulist);
-		table_setf(t, N_KSWAPD, "%zu",
-			   reclaim_kswapd_list_count_node(s->kswapd, reclaim_node_id(n)));
-		d = reclaim_node_distance(n, &count);
-		for (size_t j = 0; j < count && len + 8 < sizeof(dist); j++)
-			len += (size_t)snprintf(dist + len, sizeof(dist) - len, "%s%d",
-						j ? " " : "", d[j]);
-		table_set(t, N_DISTANCE, dist[0] ? dist : NULL);
-	}
-	table_print(t);
-	table_free(t);
-}
-
-static void print_zones(struct cli *cli, const struct snapshot *s)
-{
-	struct table *t = table_new(cli, &zones_columns);
-
-	for (size_t i = 0; i < reclaim_topology_node_count(s->topo); i++) {
-		const struct reclaim_node *n = reclaim_topology_node(s->topo, i);
-
-		for (size_t j = 0; j < reclaim_node_zone_count(n); j++) {
-			const struct reclaim_zone *z = reclaim_node_zone(n, j);
-
-			table_row(t);
-			table_setf(t, Z_NODE, "%d", reclaim_node_id(n));
-			table_set(t, Z_ZONE, reclaim_zone_name(z));
-			table_setf(t, Z_MANAGED, "%" PRIu64, reclaim_zone_managed_pages(z));
-			table_setf(t, Z_FREE, "%" PRIu64, reclaim_zone_free_pages(z));
-			table_setf(t, Z_MIN, "%" PRIu64, reclaim_zone_min_pages(z));
-			table_setf(t, Z_LOW, "%" PRIu64, reclaim_zone_low_pages(z));
-			table_setf(t, Z_HIGH, "%" PRIu64, reclaim_zone_high_pages(z));
-		}
-	}
-	if (table_rows(t))
-		table_print(t);
-	else
-		printf("no /proc/zoneinfo\n");
-	table_free(t);
-}
-
-static void print_counters(struct cli *cli, const struct snapshot *s)
-{
-	struct table *t;
-
-	if (!s->vmstat) {
-		printf("no /proc/vmstat\n");
-		return;
-	}
-	t = table_new(cli, &counters_columns);
-	for (size_t i = 0; i < reclaim_vmstat_count(s->vmstat); i++) {
-		table_row(t);
-		table_set(t, C_COUNTER, reclaim_vmstat_name(s->vmstat, i));
-		table_setf(t, C_VALUE, "%" PRIu64, reclaim_vmstat_value(s->vmstat, i));
-	}
-	table_print(t);
-	table_free(t);
-}
-
-static void print_pressure(struct cli *cli, const struct snapshot *s)
-{
-	static const char *const kinds[] = {"some", "full"};
-	struct table *t;
-
-	if (!s->pressure) {
-		printf("%s\n", s->pressure_missing);
-		return;
-	}
-	t = table_new(cli, &pressure_columns);
-	for (int k = RECLAIM_PRESSURE_SOME; k <= RECLAIM_PRESSURE_FULL; k++) {
-		if (!reclaim_pressure_has(s->pressure, k))
-			continue;
-		table_row(t);
-		table_set(t, P_KIND, kinds[k]);
-		table_setf(t, P_AVG10, "%.2f", reclaim_pressure_avg10(s->pressure, k));
-		table_setf(t, P_AVG60, "%.2f", reclaim_pressure_avg60(s->pressure, k));
-		table_setf(t, P_AVG300, "%.2f", reclaim_pressure_avg300(s->pressure, k));
-		table_setf(t, P_TOTAL, "%.3fs",
-			   (double)reclaim_pressure_total_us(s->pressure, k) / 1e6);
-	}
-	table_print(t);
-	table_free(t);
 }
 
 #define NO_SYSCTLS "unknown (no " RECLAIM_SYSCTL_DIR " under this root)"
@@ -475,16 +202,16 @@ struct section {
 };
 
 static const struct section sections[] = {
-    {"knobs", "Knobs", print_knobs, &knobs_columns, "knobs", true},
-    {"nodes", "NUMA nodes", print_nodes, &nodes_columns, "nodes", true},
+    {"knobs", "Knobs", status_print_knobs, &knobs_columns, "knobs", true},
+    {"nodes", "NUMA nodes", status_print_nodes, &nodes_columns, "nodes", true},
     {"threads", "kswapd threads", print_threads, &threads_columns, "nodes", true},
     {"throttle", "Direct reclaim throttle", print_throttle, NULL, "throttle", true},
     {"swap", "Swap", print_swap_all, NULL, "swap", true},
     {"rings", NULL, print_rings, &rings_columns, "swap", false},
     {"devices", NULL, print_devices, &devices_columns, "swap", false},
-    {"zones", "Zones (pages)", print_zones, &zones_columns, "nodes", true},
-    {"counters", "Reclaim counters", print_counters, &counters_columns, "vmstat", true},
-    {"pressure", "Memory pressure", print_pressure, &pressure_columns, "pressure", true},
+    {"zones", "Zones (pages)", status_print_zones, &zones_columns, "nodes", true},
+    {"counters", "Reclaim counters", status_print_counters, &counters_columns, "vmstat", true},
+    {"pressure", "Memory pressure", status_print_pressure, &pressure_columns, "pressure", true},
 };
 
 static const struct section *find_section(const char *name)
@@ -508,7 +235,7 @@ static void status_text(struct cli *cli, const struct snapshot *s, const struct 
 
 		if (!sections[i].in_all)
 			continue;
-		if (sections[i].print == print_nodes && !reclaim_topology_is_numa(s->topo))
+		if (sections[i].print == status_print_nodes && !reclaim_topology_is_numa(s->topo))
 			title = "NUMA nodes (no NUMA in sysfs: one node)";
 		printf("\n");
 		heading(cli, title);
