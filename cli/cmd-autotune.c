@@ -49,34 +49,6 @@ static int autotune_read(struct cli *cli, struct autotune *a)
 	return 0;
 }
 
-/* ---- JSON ---- */
-
-static void json_add_swap_plan(cJSON *root, struct autotune *a)
-{
-	cJSON *list;
-
-	if (!a->swaps) {
-		cJSON_AddNullToObject(root, "swap");
-		return;
-	}
-	list = cJSON_AddArrayToObject(root, "swap");
-	for (size_t i = 0; i < reclaim_plan_swap_count(a->plan); i++) {
-		const struct reclaim_swap *d = reclaim_plan_swap(a->plan, i);
-		int prio = reclaim_plan_swap_priority(a->plan, i);
-		cJSON *o = cJSON_CreateObject();
-
-		cJSON_AddStringToObject(o, "device", reclaim_swap_path(d));
-		cJSON_AddStringToObject(o, "kind", reclaim_swap_kind_name(reclaim_swap_kind(d)));
-		cJSON_AddNumberToObject(o, "current_priority", reclaim_swap_priority(d));
-		if (prio >= 0)
-			cJSON_AddNumberToObject(o, "priority", prio);
-		else
-			cJSON_AddNullToObject(o, "priority");
-		cJSON_AddStringToObject(o, "reason", reclaim_plan_swap_reason(a->plan, i));
-		cJSON_AddItemToArray(list, o);
-	}
-}
-
 /* ---- text ---- */
 
 /*
@@ -148,6 +120,43 @@ static const struct colinfo swap_cols[] = {
 static const struct coltable swap_columns =
     COLTABLE("priorities", swap_cols, "DEVICE,KIND,CURRENT,PROPOSED", "swap[]");
 
+/* The proposals' rows: the text escapes the path and the reason, the JSON has them as they are. */
+static void fill_swap(struct table *t, const struct autotune *a)
+{
+	for (size_t i = 0; i < reclaim_plan_swap_count(a->plan); i++) {
+		const struct reclaim_swap *d = reclaim_plan_swap(a->plan, i);
+		int prio = reclaim_plan_swap_priority(a->plan, i);
+		const char *why = reclaim_plan_swap_reason(a->plan, i);
+		char *path = printable(reclaim_swap_path(d)), *reason = printable(why);
+
+		table_row(t);
+		table_set_value(t, A_DEVICE, path, cJSON_CreateString(reclaim_swap_path(d)));
+		table_set_str(t, A_KIND, reclaim_swap_kind_name(reclaim_swap_kind(d)));
+		table_set_int(t, A_CURRENT, reclaim_swap_priority(d));
+		if (prio >= 0)
+			table_set_int(t, A_PROPOSED, prio);
+		else
+			table_set_value(t, A_PROPOSED, NULL, NULL);
+		table_set_value(t, A_REASON, reason, cJSON_CreateString(why));
+		free(path);
+		free(reason);
+	}
+}
+
+static void json_add_swap_plan(struct cli *cli, cJSON *root, const struct autotune *a)
+{
+	struct table *t;
+
+	if (!a->swaps) {
+		cJSON_AddNullToObject(root, "swap");
+		return;
+	}
+	t = table_new_json(cli, &swap_columns);
+	fill_swap(t, a);
+	cJSON_AddItemToObject(root, "swap", table_json_array(t));
+	table_free(t);
+}
+
 static void print_swap(struct cli *cli, struct autotune *a, bool explain)
 {
 	size_t n = reclaim_plan_swap_count(a->plan), changes = 0, proposed = 0;
@@ -168,32 +177,18 @@ static void print_swap(struct cli *cli, struct autotune *a, bool explain)
 		return;
 	}
 	t = table_new(cli, &swap_columns);
+	fill_swap(t, a);
 	reasons = calloc(n + 1, sizeof(*reasons));
 	if (!reasons)
 		abort();
 	for (size_t i = 0; i < n; i++) {
-		const struct reclaim_swap *d = reclaim_plan_swap(a->plan, i);
 		int prio = reclaim_plan_swap_priority(a->plan, i);
-		char *path = printable(reclaim_swap_path(d));
-		char *reason = printable(reclaim_plan_swap_reason(a->plan, i));
 
-		table_row(t);
-		table_set(t, A_DEVICE, path);
-		free(path);
-		table_set(t, A_KIND, reclaim_swap_kind_name(reclaim_swap_kind(d)));
-		table_setf(t, A_CURRENT, "%d", reclaim_swap_priority(d));
-		if (prio >= 0) {
-			table_setf(t, A_PROPOSED, "%d", prio);
-			proposed++;
-			changes += prio != reclaim_swap_priority(d);
-		} else {
-			table_set(t, A_PROPOSED, NULL);
-		}
-		table_set(t, A_REASON, reason);
+		proposed += prio >= 0;
+		changes +=
+		    prio >= 0 && prio != reclaim_swap_priority(reclaim_plan_swap(a->plan, i));
 		if (explain)
-			reasons[i] = reason;
-		else
-			free(reason);
+			reasons[i] = printable(reclaim_plan_swap_reason(a->plan, i));
 	}
 	print_explained(t, reasons, n);
 	for (size_t i = 0; i < n; i++)
@@ -285,7 +280,7 @@ static int autotune_run(struct cli *cli, struct autotune *a, const struct plan_o
 	if (r == 0 && cli->json) {
 		cJSON *root = plan_json(e, o);
 
-		json_add_swap_plan(root, a);
+		json_add_swap_plan(cli, root, a);
 		json_print(root);
 		cJSON_Delete(root);
 	} else if (r == 0 && apply) {
