@@ -154,89 +154,6 @@ static bool is_overridden(const struct findings *f, const struct reclaim_knob *k
 	return reclaim_sysctl_conf_overridden(f->conf, k);
 }
 
-static void print_json(const struct findings *f)
-{
-	const struct reclaim_sysctl_conf *c = f->conf;
-	cJSON *root = json_document();
-	cJSON *entries = cJSON_AddArrayToObject(root, "entries");
-	cJSON *conflicts = cJSON_AddArrayToObject(root, "conflicts");
-	cJSON *overridden = cJSON_AddArrayToObject(root, "overridden");
-	cJSON *problems = cJSON_AddArrayToObject(root, "problems");
-	cJSON *missing;
-
-	if (!f->kernel) {
-		cJSON_AddNullToObject(root, "kernel_lacks");
-	} else {
-		missing = cJSON_AddArrayToObject(root, "kernel_lacks");
-		for (size_t k = 0; k < reclaim_knob_count(); k++) {
-			const struct reclaim_knob *knob = reclaim_knob_get(k);
-
-			if (f->missing && strstr(f->missing, reclaim_knob_sysctl(knob)))
-				cJSON_AddItemToArray(missing,
-						     cJSON_CreateString(reclaim_knob_name(knob)));
-		}
-	}
-
-	for (size_t k = 0; k < reclaim_knob_count(); k++) {
-		const struct reclaim_knob *knob = reclaim_knob_get(k);
-
-		for (size_t i = 0; i < reclaim_sysctl_conf_count(c); i++) {
-			cJSON *o;
-
-			if (reclaim_sysctl_conf_knob(c, i) != knob)
-				continue;
-			o = cJSON_CreateObject();
-			cJSON_AddStringToObject(o, "knob", reclaim_knob_name(knob));
-			cJSON_AddStringToObject(o, "file", reclaim_sysctl_conf_file(c, i));
-			cJSON_AddNumberToObject(o, "line", reclaim_sysctl_conf_line(c, i));
-			cJSON_AddStringToObject(o, "key", reclaim_sysctl_conf_key(c, i));
-			if (reclaim_sysctl_conf_value(c, i))
-				cJSON_AddStringToObject(o, "value",
-							reclaim_sysctl_conf_value(c, i));
-			else
-				cJSON_AddNullToObject(o, "value");
-			cJSON_AddBoolToObject(o, "glob", reclaim_sysctl_conf_is_glob(c, i));
-			cJSON_AddBoolToObject(o, "wins", reclaim_sysctl_conf_wins(c, i));
-			cJSON_AddBoolToObject(o, "valid", reclaim_sysctl_conf_is_valid(c, i));
-			cJSON_AddBoolToObject(o, "reclaimctl", reclaim_sysctl_conf_is_own(c, i));
-			cJSON_AddItemToArray(entries, o);
-		}
-		if (is_conflict(f, knob))
-			cJSON_AddItemToArray(conflicts,
-					     cJSON_CreateString(reclaim_knob_name(knob)));
-		if (is_overridden(f, knob))
-			cJSON_AddItemToArray(overridden,
-					     cJSON_CreateString(reclaim_knob_name(knob)));
-	}
-	for (size_t i = 0; i < f->nproblems; i++) {
-		const struct problem *p = &f->problems[i];
-		cJSON *o = cJSON_CreateObject();
-
-		cJSON_AddStringToObject(o, "file", p->file);
-		if (p->line)
-			cJSON_AddNumberToObject(o, "line", p->line);
-		else
-			cJSON_AddNullToObject(o, "line");
-		if (p->knob)
-			cJSON_AddStringToObject(o, "knob", reclaim_knob_name(p->knob));
-		else
-			cJSON_AddNullToObject(o, "knob");
-		cJSON_AddStringToObject(o, "message", p->message);
-		cJSON_AddItemToArray(problems, o);
-	}
-	if (f->boot) {
-		struct plan_options o = {.dry_run = true};
-		cJSON *boot = plan_json(f->boot, &o);
-
-		cJSON_DeleteItemFromObject(boot, "schema");
-		cJSON_AddItemToObject(root, "boot", boot);
-	} else {
-		cJSON_AddNullToObject(root, "boot");
-	}
-	json_print(root);
-	cJSON_Delete(root);
-}
-
 enum { E_KNOB, E_VALUE, E_BOOT, E_FILE, E_PATH, E_LINE, E_KEY };
 
 static const struct colinfo entry_cols[] = {
@@ -275,32 +192,104 @@ static const char *entry_state(const struct reclaim_sysctl_conf *c, size_t i)
 	return reclaim_sysctl_conf_value(c, i) ? "wins" : "not set";
 }
 
-static void print_entries(struct cli *cli, const struct findings *f)
+/* In the JSON's order of keys; BOOT is a word in the table and "wins" in the JSON. */
+static void fill_entry(struct table *t, const struct reclaim_sysctl_conf *c, size_t i)
 {
-	const struct reclaim_sysctl_conf *c = f->conf;
-	struct table *t = table_new(cli, &entries_columns);
+	char *where = entry_where(c, i);
 
-	heading(cli, "Set in sysctl files, in the order applied at boot");
+	table_row(t);
+	table_set_str(t, E_KNOB, reclaim_knob_name(reclaim_sysctl_conf_knob(c, i)));
+	table_set_str(t, E_PATH, reclaim_sysctl_conf_file(c, i));
+	table_set_int(t, E_LINE, reclaim_sysctl_conf_line(c, i));
+	table_set_str(t, E_KEY, reclaim_sysctl_conf_key(c, i));
+	table_set_str(t, E_VALUE, reclaim_sysctl_conf_value(c, i));
+	table_json_add(t, "glob", cJSON_CreateBool(reclaim_sysctl_conf_is_glob(c, i)));
+	table_set_value(t, E_BOOT, entry_state(c, i),
+			cJSON_CreateBool(reclaim_sysctl_conf_wins(c, i)));
+	table_json_add(t, "valid", cJSON_CreateBool(reclaim_sysctl_conf_is_valid(c, i)));
+	table_json_add(t, "reclaimctl", cJSON_CreateBool(reclaim_sysctl_conf_is_own(c, i)));
+	table_set(t, E_FILE, where);
+	free(where);
+}
+
+/* The lines of each knob, in the knobs' order. */
+static void fill_entries(struct table *t, const struct findings *f)
+{
+	for (size_t k = 0; k < reclaim_knob_count(); k++)
+		for (size_t i = 0; i < reclaim_sysctl_conf_count(f->conf); i++)
+			if (reclaim_sysctl_conf_knob(f->conf, i) == reclaim_knob_get(k))
+				fill_entry(t, f->conf, i);
+}
+
+static void print_json(struct cli *cli, const struct findings *f)
+{
+	struct table *t = table_new_json(cli, &entries_columns);
+	cJSON *root = json_document(), *conflicts, *overridden, *problems, *missing;
+
+	fill_entries(t, f);
+	cJSON_AddItemToObject(root, "entries", table_json_array(t));
+	table_free(t);
+	conflicts = cJSON_AddArrayToObject(root, "conflicts");
+	overridden = cJSON_AddArrayToObject(root, "overridden");
+	problems = cJSON_AddArrayToObject(root, "problems");
+	if (!f->kernel) {
+		cJSON_AddNullToObject(root, "kernel_lacks");
+	} else {
+		missing = cJSON_AddArrayToObject(root, "kernel_lacks");
+		for (size_t k = 0; k < reclaim_knob_count(); k++) {
+			const struct reclaim_knob *knob = reclaim_knob_get(k);
+
+			if (f->missing && strstr(f->missing, reclaim_knob_sysctl(knob)))
+				cJSON_AddItemToArray(missing,
+						     cJSON_CreateString(reclaim_knob_name(knob)));
+		}
+	}
+
 	for (size_t k = 0; k < reclaim_knob_count(); k++) {
 		const struct reclaim_knob *knob = reclaim_knob_get(k);
 
-		for (size_t i = 0; i < reclaim_sysctl_conf_count(c); i++) {
-			char *where;
-
-			if (reclaim_sysctl_conf_knob(c, i) != knob)
-				continue;
-			table_row(t);
-			table_set(t, E_KNOB, reclaim_knob_name(knob));
-			table_set(t, E_VALUE, reclaim_sysctl_conf_value(c, i));
-			table_set(t, E_BOOT, entry_state(c, i));
-			where = entry_where(c, i);
-			table_set(t, E_FILE, where);
-			free(where);
-			table_set(t, E_PATH, reclaim_sysctl_conf_file(c, i));
-			table_setf(t, E_LINE, "%u", reclaim_sysctl_conf_line(c, i));
-			table_set(t, E_KEY, reclaim_sysctl_conf_key(c, i));
-		}
+		if (is_conflict(f, knob))
+			cJSON_AddItemToArray(conflicts,
+					     cJSON_CreateString(reclaim_knob_name(knob)));
+		if (is_overridden(f, knob))
+			cJSON_AddItemToArray(overridden,
+					     cJSON_CreateString(reclaim_knob_name(knob)));
 	}
+	for (size_t i = 0; i < f->nproblems; i++) {
+		const struct problem *p = &f->problems[i];
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(o, "file", p->file);
+		if (p->line)
+			cJSON_AddNumberToObject(o, "line", p->line);
+		else
+			cJSON_AddNullToObject(o, "line");
+		if (p->knob)
+			cJSON_AddStringToObject(o, "knob", reclaim_knob_name(p->knob));
+		else
+			cJSON_AddNullToObject(o, "knob");
+		cJSON_AddStringToObject(o, "message", p->message);
+		cJSON_AddItemToArray(problems, o);
+	}
+	if (f->boot) {
+		struct plan_options o = {.dry_run = true};
+		cJSON *boot = plan_json(f->boot, &o);
+
+		cJSON_DeleteItemFromObject(boot, "schema");
+		cJSON_AddItemToObject(root, "boot", boot);
+	} else {
+		cJSON_AddNullToObject(root, "boot");
+	}
+	json_print(root);
+	cJSON_Delete(root);
+}
+
+static void print_entries(struct cli *cli, const struct findings *f)
+{
+	struct table *t = table_new(cli, &entries_columns);
+
+	heading(cli, "Set in sysctl files, in the order applied at boot");
+	fill_entries(t, f);
 	table_print(t);
 	table_free(t);
 }
@@ -453,7 +442,7 @@ static int run_check(struct cli *cli, int argc, char **argv)
 	if (!cli->json)
 		print_kernel(&f);
 	if (cli->json) {
-		print_json(&f);
+		print_json(cli, &f);
 	} else if (!(bits & ~CHECK_KERNEL) && f.own == 0) {
 		printf("no conflicts: no sysctl file sets a knob of reclaimctl\n");
 	} else if (!(bits & ~CHECK_KERNEL)) {
