@@ -18,9 +18,8 @@
 #include "reclaimctl.h"
 #include "sampling.h"
 
+/* The delay kinds: reclaim, thrashing, swap-in, compaction (taskstats' order). */
 #define NKINDS 4
-
-static const char *const kind_keys[NKINDS] = {"reclaim", "thrashing", "swapin", "compact"};
 
 struct task {
 	pid_t pid;
@@ -194,7 +193,7 @@ enum {
 	S_COMPACT_MS,
 };
 
-/* The count and time columns of each delay kind, in kind_keys' order. */
+/* The count and time columns of each delay kind. */
 static const int kind_count_col[NKINDS] = {S_RECLAIMS, S_THRASHING, S_SWAPINS, S_COMPACTIONS};
 static const int kind_ms_col[NKINDS] = {S_RECLAIM_MS, S_THRASHING_MS, S_SWAPIN_MS, S_COMPACT_MS};
 
@@ -225,9 +224,35 @@ static const struct coltable stalls_columns =
 	     "COMPACTIONS,COMPACT_MS",
 	     "tasks[]");
 
+/* Milliseconds: 1 decimal in the table, 3 in the JSON. */
 static void set_ms(struct table *t, int id, uint64_t ns)
 {
-	table_setf(t, id, "%.1f", (double)ns / 1e6);
+	char text[32];
+
+	snprintf(text, sizeof(text), "%.1f", (double)ns / 1e6);
+	table_set_value(t, id, text, cJSON_CreateNumber(round_to((double)ns / 1e6, 3)));
+}
+
+/* In the JSON's order of keys: each kind's count, then its delay. */
+static void fill_tasks(struct table *t, const struct stalls *s, size_t shown)
+{
+	for (size_t i = 0; i < shown; i++) {
+		const struct task *k = &s->tasks[i];
+		char *comm = printable(k->comm); /* a process names itself: no escape sequences */
+
+		table_row(t);
+		table_set_int(t, S_PID, k->pid);
+		table_set_value(t, S_COMMAND, comm, cJSON_CreateString(k->comm));
+		free(comm);
+		for (int j = 0; j < NKINDS; j++) {
+			table_set_uint(t, kind_count_col[j], k->count[j]);
+			set_ms(t, kind_ms_col[j], k->total_ns[j]);
+		}
+		if (k->count[0])
+			set_ms(t, S_AVG_MS, k->total_ns[0] / k->count[0]);
+		else
+			table_set(t, S_AVG_MS, NULL);
+	}
 }
 
 static void print_text(struct stalls *s, size_t shown)
@@ -251,30 +276,15 @@ static void print_text(struct stalls *s, size_t shown)
 		return;
 	}
 	t = table_new(s->cli, &stalls_columns);
-	for (size_t i = 0; i < shown; i++) {
-		const struct task *k = &s->tasks[i];
-		char *comm = printable(k->comm); /* a process names itself: no escape sequences */
-
-		table_row(t);
-		table_setf(t, S_PID, "%d", (int)k->pid);
-		table_set(t, S_COMMAND, comm);
-		free(comm);
-		for (int j = 0; j < NKINDS; j++) {
-			table_setf(t, kind_count_col[j], "%llu", (unsigned long long)k->count[j]);
-			set_ms(t, kind_ms_col[j], k->total_ns[j]);
-		}
-		if (k->count[0])
-			set_ms(t, S_AVG_MS, k->total_ns[0] / k->count[0]);
-		else
-			table_set(t, S_AVG_MS, NULL);
-	}
+	fill_tasks(t, s, shown);
 	table_print(t);
 	table_free(t);
 }
 
 static void print_json(struct stalls *s, size_t shown)
 {
-	cJSON *root = json_document(), *a;
+	cJSON *root = json_document();
+	struct table *t;
 
 	if (s->interval > 0)
 		cJSON_AddNumberToObject(root, "interval", s->interval);
@@ -282,22 +292,10 @@ static void print_json(struct stalls *s, size_t shown)
 		cJSON_AddNullToObject(root, "interval");
 	cJSON_AddNumberToObject(root, "taskstats_version", s->version);
 	cJSON_AddNumberToObject(root, "processes", (double)s->npids);
-	a = cJSON_AddArrayToObject(root, "tasks");
-	for (size_t i = 0; i < shown; i++) {
-		const struct task *k = &s->tasks[i];
-		cJSON *o = cJSON_CreateObject();
-
-		cJSON_AddNumberToObject(o, "pid", k->pid);
-		cJSON_AddStringToObject(o, "comm", k->comm);
-		for (int j = 0; j < NKINDS; j++) {
-			cJSON *d = cJSON_AddObjectToObject(o, kind_keys[j]);
-
-			cJSON_AddNumberToObject(d, "count", (double)k->count[j]);
-			cJSON_AddNumberToObject(d, "delay_ms",
-						round_to((double)k->total_ns[j] / 1e6, 3));
-		}
-		cJSON_AddItemToArray(a, o);
-	}
+	t = table_new_json(s->cli, &stalls_columns);
+	fill_tasks(t, s, shown);
+	cJSON_AddItemToObject(root, "tasks", table_json_array(t));
+	table_free(t);
 	json_print(root);
 	cJSON_Delete(root);
 }
