@@ -157,71 +157,60 @@ static const struct coltable list_columns =
 static const struct coltable show_columns =
     COLTABLE("show", entry_cols, "LINE,KNOB,VALUE", "entries[]");
 
+/* A malformed preset is listed, with what is wrong with it. In the JSON's order of keys. */
+static void fill_list_row(struct table *t, struct cli *cli, const struct reclaim_preset_list *list,
+			  size_t i)
+{
+	bool admin = reclaim_preset_list_is_admin(list, i);
+	bool overrides = reclaim_preset_list_overrides_shipped(list, i);
+	struct reclaim_preset *p = NULL;
+	const char *desc = NULL, *error = NULL;
+	char *cell = NULL;
+
+	if (reclaim_preset_load(cli->ctx, reclaim_preset_list_name(list, i), &p) < 0)
+		error = reclaim_strerror(cli->ctx);
+	else
+		desc = reclaim_preset_description(p);
+	if (error && asprintf(&cell, "INVALID: %s", error) < 0)
+		cell = NULL;
+	table_row(t);
+	table_set_str(t, L_NAME, reclaim_preset_list_name(list, i));
+	table_set_value(t, L_ORIGIN, origin_text(admin, overrides),
+			cJSON_CreateString(admin ? "admin" : "shipped"));
+	table_json_add(t, "overrides_shipped", cJSON_CreateBool(overrides));
+	table_set_str(t, L_FILE, reclaim_preset_list_path(list, i));
+	table_set_value(t, L_DESCRIPTION, error ? cell : desc,
+			desc ? cJSON_CreateString(desc) : NULL);
+	table_json_add(t, "error", error ? cJSON_CreateString(error) : cJSON_CreateNull());
+	free(cell);
+	reclaim_preset_unref(p);
+}
+
 static int preset_list(struct cli *cli)
 {
 	struct reclaim_preset_list *list;
-	cJSON *root = NULL, *arr = NULL;
-	struct table *t = NULL;
+	struct table *t;
 	size_t n;
 
 	if (reclaim_preset_list_new(cli->ctx, &list) < 0)
 		return lib_fail(cli, EXIT_FAILURE, NULL);
 	n = reclaim_preset_list_count(list);
+	t = table_new(cli, &list_columns);
+	for (size_t i = 0; i < n; i++)
+		fill_list_row(t, cli, list, i);
 	if (cli->json) {
-		root = json_document();
-		arr = cJSON_AddArrayToObject(root, "presets");
+		cJSON *root = json_document();
+
+		cJSON_AddItemToObject(root, "presets", table_json_array(t));
+		json_print(root);
+		cJSON_Delete(root);
 	} else if (n > 0) {
-		t = table_new(cli, &list_columns);
+		table_print(t);
 	} else {
 		printf("no presets (looked in %s, %s)\n", RECLAIM_ADMIN_PRESET_DIR,
 		       reclaim_preset_shipped_dir());
 	}
-	for (size_t i = 0; i < n; i++) {
-		const char *name = reclaim_preset_list_name(list, i);
-		bool admin = reclaim_preset_list_is_admin(list, i);
-		bool overrides = reclaim_preset_list_overrides_shipped(list, i);
-		struct reclaim_preset *p = NULL;
-		const char *desc = NULL, *error = NULL;
-		char *cell = NULL;
-
-		/* A malformed preset is listed, with what is wrong with it. */
-		if (reclaim_preset_load(cli->ctx, name, &p) < 0)
-			error = reclaim_strerror(cli->ctx);
-		else
-			desc = reclaim_preset_description(p);
-		if (arr) {
-			cJSON *o = cJSON_CreateObject();
-
-			cJSON_AddStringToObject(o, "name", name);
-			json_add_origin(o, admin, overrides, reclaim_preset_list_path(list, i));
-			if (desc)
-				cJSON_AddStringToObject(o, "description", desc);
-			else
-				cJSON_AddNullToObject(o, "description");
-			if (error)
-				cJSON_AddStringToObject(o, "error", error);
-			else
-				cJSON_AddNullToObject(o, "error");
-			cJSON_AddItemToArray(arr, o);
-		} else {
-			if (error && asprintf(&cell, "INVALID: %s", error) < 0)
-				cell = NULL;
-			table_row(t);
-			table_set(t, L_NAME, name);
-			table_set(t, L_ORIGIN, origin_text(admin, overrides));
-			table_set(t, L_FILE, reclaim_preset_list_path(list, i));
-			table_set(t, L_DESCRIPTION, error ? cell : desc);
-			free(cell);
-		}
-		reclaim_preset_unref(p);
-	}
-	if (root)
-		json_print(root);
-	if (t)
-		table_print(t);
-	cJSON_Delete(root);
-	if (t)
-		table_free(t);
+	table_free(t);
 	reclaim_preset_list_unref(list);
 	return EXIT_SUCCESS;
 }
@@ -246,18 +235,29 @@ static cJSON *json_preset(const struct reclaim_preset *p)
 	return root;
 }
 
-/* The fields of an entry that show and diff share. */
-static void json_entry(cJSON *o, const struct reclaim_preset *p, size_t i,
-		       const struct preset_resolved *res)
+/* The preset's entries, in the JSON's order of keys. */
+static void fill_entries(struct table *t, const struct reclaim_preset *p,
+			 const struct preset_resolved *res)
 {
-	cJSON_AddStringToObject(o, "knob", reclaim_knob_name(reclaim_preset_knob(p, i)));
-	cJSON_AddNumberToObject(o, "line", reclaim_preset_line(p, i));
-	cJSON_AddBoolToObject(o, "auto", reclaim_preset_is_auto(p, i));
-	cJSON_AddNumberToObject(o, "value", (double)res->value);
-	if (res->reason)
-		cJSON_AddStringToObject(o, "auto_reason", res->reason);
-	else
-		cJSON_AddNullToObject(o, "auto_reason");
+	for (size_t i = 0; i < reclaim_preset_count(p); i++) {
+		const struct reclaim_knob *k = reclaim_preset_knob(p, i);
+		char value[64], *cell = NULL;
+
+		format_value(value, sizeof(value), k, res[i].value);
+		if (reclaim_preset_is_auto(p, i) &&
+		    asprintf(&cell, "auto (= %s: %s)", value, res[i].reason) < 0)
+			cell = NULL;
+		table_row(t);
+		table_set_str(t, E_KNOB, reclaim_knob_name(k));
+		table_set_int(t, E_LINE, reclaim_preset_line(p, i));
+		table_set_bool(t, E_AUTO, reclaim_preset_is_auto(p, i));
+		table_set_value(t, E_VALUE, cell ? cell : value,
+				cJSON_CreateNumber((double)res[i].value));
+		table_json_add(t, "auto_reason",
+			       res[i].reason ? cJSON_CreateString(res[i].reason)
+					     : cJSON_CreateNull());
+		free(cell);
+	}
 }
 
 /* Loads @name and works out its auto values: 0, or the exit status after the error. */
@@ -282,6 +282,7 @@ static int preset_show(struct cli *cli, const char *name)
 {
 	struct reclaim_preset *p;
 	struct preset_resolved *res = NULL;
+	struct table *t;
 	size_t n;
 	int r;
 
@@ -289,49 +290,28 @@ static int preset_show(struct cli *cli, const char *name)
 	if (r)
 		return r;
 	n = reclaim_preset_count(p);
+	t = table_new(cli, &show_columns);
+	fill_entries(t, p, res);
 	if (cli->json) {
-		cJSON *root = json_preset(p), *arr;
+		cJSON *root = json_preset(p);
 		const char *desc = reclaim_preset_description(p);
 
 		if (desc)
 			cJSON_AddStringToObject(root, "description", desc);
 		else
 			cJSON_AddNullToObject(root, "description");
-		arr = cJSON_AddArrayToObject(root, "entries");
-		for (size_t i = 0; i < n; i++) {
-			cJSON *o = cJSON_CreateObject();
-
-			json_entry(o, p, i, &res[i]);
-			cJSON_AddItemToArray(arr, o);
-		}
+		cJSON_AddItemToObject(root, "entries", table_json_array(t));
 		json_print(root);
 		cJSON_Delete(root);
 	} else {
-		struct table *t = table_new(cli, &show_columns);
-
 		show_header(p, true);
 		printf("\n");
-		for (size_t i = 0; i < n; i++) {
-			const struct reclaim_knob *k = reclaim_preset_knob(p, i);
-			char value[64], *cell = NULL;
-
-			format_value(value, sizeof(value), k, res[i].value);
-			if (reclaim_preset_is_auto(p, i) &&
-			    asprintf(&cell, "auto (= %s: %s)", value, res[i].reason) < 0)
-				cell = NULL;
-			table_row(t);
-			table_setf(t, E_LINE, "%u", reclaim_preset_line(p, i));
-			table_set(t, E_KNOB, reclaim_knob_name(k));
-			table_set(t, E_VALUE, cell ? cell : value);
-			table_set(t, E_AUTO, reclaim_preset_is_auto(p, i) ? "yes" : "no");
-			free(cell);
-		}
 		if (n)
 			table_print(t);
 		else
 			printf("No entries: applying this preset changes nothing.\n");
-		table_free(t);
 	}
+	table_free(t);
 	preset_resolved_free(res, n);
 	reclaim_preset_unref(p);
 	return EXIT_SUCCESS;
