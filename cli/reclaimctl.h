@@ -149,7 +149,7 @@ struct table *table_new(struct cli *cli, const struct coltable *ct);
 /* A table for its JSON rows alone: no cells, whatever -o says (it is for another table). */
 struct table *table_new_json(struct cli *cli, const struct coltable *ct);
 void table_row(struct table *t);
-/* The cell of column @id in the last row, the text alone: NULL is printed "-". */
+/* The cell of column @id, which has no JSON, in the last row: NULL is printed "-". */
 void table_set(struct table *t, int id, const char *text);
 __attribute__((format(printf, 3, 4))) void table_setf(struct table *t, int id, const char *fmt,
 						      ...);

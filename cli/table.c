@@ -224,11 +224,24 @@ static bool table_shows(const struct table *t, int id)
 	return false;
 }
 
-void table_set(struct table *t, int id, const char *text)
+static void set_cell(struct table *t, int id, const char *text)
 {
 	for (size_t i = 0; i < t->nshown; i++)
 		if (t->ids[i] == id && scols_line_set_data(t->line, i, text ? text : "-") < 0)
 			abort();
+}
+
+/* The text alone is for a column without JSON: the others' setters give both. */
+static void text_only(const struct table *t, int id)
+{
+	if (t->ct->cols[id].json_type != CJ_NONE)
+		abort();
+}
+
+void table_set(struct table *t, int id, const char *text)
+{
+	text_only(t, id);
+	set_cell(t, id, text);
 }
 
 void table_setf(struct table *t, int id, const char *fmt, ...)
@@ -236,13 +249,14 @@ void table_setf(struct table *t, int id, const char *fmt, ...)
 	va_list ap;
 	char *s;
 
+	text_only(t, id);
 	if (!table_shows(t, id))
 		return;
 	va_start(ap, fmt);
 	if (vasprintf(&s, fmt, ap) < 0)
 		abort();
 	va_end(ap);
-	table_set(t, id, s);
+	set_cell(t, id, s);
 	free(s);
 }
 
@@ -335,7 +349,7 @@ static void json_expect(const struct table *t, int id, enum col_json type)
 
 void table_set_value(struct table *t, int id, const char *text, cJSON *json)
 {
-	table_set(t, id, text);
+	set_cell(t, id, text);
 	json_set(t, id, json ? json : cJSON_CreateNull());
 }
 
