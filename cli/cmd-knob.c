@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "apply.h"
-#include "model.h"
 #include "reclaimctl.h"
+#include "status-tables.h"
 
 static void get_help(FILE *out)
 {
@@ -28,7 +28,7 @@ static int run_get(struct cli *cli, int argc, char **argv)
 	const struct reclaim_knob **knobs;
 	bool values_only = false;
 	size_t n = 0;
-	cJSON *root = NULL, *obj = NULL;
+	struct table *t = NULL;
 	int c, r = EXIT_SUCCESS;
 
 	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, opts, NULL)) != -1) {
@@ -64,10 +64,8 @@ static int run_get(struct cli *cli, int argc, char **argv)
 				    reclaim_is_live(cli->ctx) ? "" : reclaim_get_sysroot(cli->ctx));
 		}
 	}
-	if (cli->json) {
-		root = json_document();
-		obj = cJSON_AddObjectToObject(root, "knobs");
-	}
+	if (cli->json)
+		t = table_new_json(cli, &knobs_columns);
 	for (size_t i = 0; i < n; i++) {
 		int64_t v;
 
@@ -75,17 +73,21 @@ static int run_get(struct cli *cli, int argc, char **argv)
 			r = lib_fail(cli, EXIT_FAILURE, NULL);
 			break;
 		}
-		if (obj)
-			cJSON_AddItemToObject(obj, reclaim_knob_name(knobs[i]),
-					      json_knob(knobs[i], v));
+		if (t)
+			knobs_fill_row(t, knobs[i], &v, true);
 		else if (values_only)
 			printf("%" PRId64 "\n", v);
 		else
 			printf("%s = %" PRId64 "\n", reclaim_knob_name(knobs[i]), v);
 	}
-	if (root && r == EXIT_SUCCESS)
+	if (t && r == EXIT_SUCCESS) {
+		cJSON *root = json_document();
+
+		cJSON_AddItemToObject(root, "knobs", table_json_object(t));
 		json_print(root);
-	cJSON_Delete(root);
+		cJSON_Delete(root);
+	}
+	table_free(t);
 	free(knobs);
 	return r;
 }

@@ -5,7 +5,6 @@
 #include "reclaimctl.h"
 
 /* model.c: library objects as JSON, shared by the commands. */
-cJSON *json_knob(const struct reclaim_knob *k, int64_t value);
 cJSON *json_vmstat(const struct reclaim_vmstat *vs);
 
 #endif

@@ -89,29 +89,26 @@ const struct coltable counters_columns =
 const struct coltable pressure_columns =
     COLTABLE("pressure", pressure_cols, "KIND,AVG10,AVG60,AVG300,TOTAL", "pressure{}");
 
-/* In the JSON's order of keys; a knob the kernel lacks is null. */
-static void fill_knob(struct table *t, const struct snapshot *s, size_t i)
+void knobs_fill_row(struct table *t, const struct reclaim_knob *k, const int64_t *value, bool known)
 {
-	const struct reclaim_knob *k = reclaim_knob_get(i);
 	int64_t def = reclaim_knob_default(k);
-	char value[48], text[48];
+	char text[48], deftext[48];
 
-	if (s->has_knob[i])
-		format_value(value, sizeof(value), k, s->knob_value[i]);
+	if (value)
+		format_value(text, sizeof(text), k, *value);
 	else
-		snprintf(value, sizeof(value), s->sysctls ? "unsupported" : "unknown");
+		snprintf(text, sizeof(text), known ? "unsupported" : "unknown");
 	table_row(t);
-	if (!s->has_knob[i])
+	if (!value)
 		table_row_null(t);
 	table_set_key(t, K_KNOB, reclaim_knob_name(k));
-	table_set_value(t, K_VALUE, value,
-			s->has_knob[i] ? cJSON_CreateNumber((double)s->knob_value[i]) : NULL);
+	table_set_value(t, K_VALUE, text, value ? cJSON_CreateNumber((double)*value) : NULL);
 	table_set_int(t, K_MIN, reclaim_knob_min(k));
 	table_set_int(t, K_MAX, reclaim_knob_max(k));
 	table_set_str(t, K_PATH, reclaim_knob_path(k));
 	if (def >= 0)
-		format_value(text, sizeof(text), k, def);
-	table_set_value(t, K_DEFAULT, def >= 0 ? text : "boot-time",
+		format_value(deftext, sizeof(deftext), k, def);
+	table_set_value(t, K_DEFAULT, def >= 0 ? deftext : "boot-time",
 			def >= 0 ? cJSON_CreateNumber((double)def) : NULL);
 	table_set_str(t, K_UNIT, reclaim_knob_unit(k) == RECLAIM_UNIT_KB ? "KiB" : NULL);
 	table_set(t, K_DESCRIPTION, reclaim_knob_description(k));
@@ -123,7 +120,8 @@ static struct table *knobs(struct cli *cli, const struct snapshot *s, bool shown
 	    shown ? table_new(cli, &knobs_columns) : table_new_json(cli, &knobs_columns);
 
 	for (size_t i = 0; i < reclaim_knob_count(); i++)
-		fill_knob(t, s, i);
+		knobs_fill_row(t, reclaim_knob_get(i), s->has_knob[i] ? &s->knob_value[i] : NULL,
+			       s->sysctls);
 	return t;
 }
 

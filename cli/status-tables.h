@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* status-tables.c: status's knobs, nodes, zones, counters and pressure. */
+/* status-tables.c: status's knobs (get's JSON too), nodes, zones, counters and pressure. */
 #ifndef RECLAIMCTL_STATUS_TABLES_H
 #define RECLAIMCTL_STATUS_TABLES_H
 
@@ -8,6 +8,13 @@
 
 extern const struct coltable knobs_columns, nodes_columns, zones_columns, counters_columns,
     pressure_columns;
+
+/*
+ * Knob @k's row of the knobs' table, with its @value, which NULL says the
+ * kernel lacks (@known) or is unknown; in the JSON, which get has too.
+ */
+void knobs_fill_row(struct table *t, const struct reclaim_knob *k, const int64_t *value,
+		    bool known);
 
 void status_print_knobs(struct cli *cli, const struct snapshot *s);
 void status_print_nodes(struct cli *cli, const struct snapshot *s);
