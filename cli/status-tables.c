@@ -114,15 +114,11 @@ void knobs_fill_row(struct table *t, const struct reclaim_knob *k, const int64_t
 	table_set(t, K_DESCRIPTION, reclaim_knob_description(k));
 }
 
-static struct table *knobs(struct cli *cli, const struct snapshot *s, bool shown)
+static void fill_knobs(struct table *t, const struct snapshot *s)
 {
-	struct table *t =
-	    shown ? table_new(cli, &knobs_columns) : table_new_json(cli, &knobs_columns);
-
 	for (size_t i = 0; i < reclaim_knob_count(); i++)
 		knobs_fill_row(t, reclaim_knob_get(i), s->has_knob[i] ? &s->knob_value[i] : NULL,
 			       s->sysctls);
-	return t;
 }
 
 /* The zones of node @n. */
@@ -224,12 +220,34 @@ static void fill_pressure(struct table *t, const struct snapshot *s)
 	}
 }
 
-void status_print_knobs(struct cli *cli, const struct snapshot *s)
-{
-	struct table *t = knobs(cli, s, true);
+typedef void fill_fn(struct table *t, const struct snapshot *s);
 
+/* A section of one table: printed, or its JSON rows by their key. */
+static void print_one(struct cli *cli, const struct snapshot *s, const struct coltable *ct,
+		      fill_fn *fill)
+{
+	struct table *t = table_new(cli, ct);
+
+	fill(t, s);
 	table_print(t);
 	table_free(t);
+}
+
+static cJSON *json_one(struct cli *cli, const struct snapshot *s, const struct coltable *ct,
+		       fill_fn *fill)
+{
+	struct table *t = table_new_json(cli, ct);
+	cJSON *rows;
+
+	fill(t, s);
+	rows = table_json_object(t);
+	table_free(t);
+	return rows;
+}
+
+void status_print_knobs(struct cli *cli, const struct snapshot *s)
+{
+	print_one(cli, s, &knobs_columns, fill_knobs);
 }
 
 /* The nodes' table or the zones', as @ct says; the other is there for the JSON. */
@@ -264,74 +282,47 @@ void status_print_zones(struct cli *cli, const struct snapshot *s)
 
 void status_print_counters(struct cli *cli, const struct snapshot *s)
 {
-	struct table *t;
-
 	if (!s->vmstat) {
 		printf("no /proc/vmstat\n");
 		return;
 	}
-	t = table_new(cli, &counters_columns);
-	fill_counters(t, s);
-	table_print(t);
-	table_free(t);
+	print_one(cli, s, &counters_columns, fill_counters);
 }
 
 void status_print_pressure(struct cli *cli, const struct snapshot *s)
 {
-	struct table *t;
-
 	if (!s->pressure) {
 		printf("%s\n", s->pressure_missing);
 		return;
 	}
-	t = table_new(cli, &pressure_columns);
-	fill_pressure(t, s);
-	table_print(t);
-	table_free(t);
-}
-
-/* Takes @t's rows, as an array or by their keys, and frees it. */
-static cJSON *rows_of(struct table *t, bool by_key)
-{
-	cJSON *rows = by_key ? table_json_object(t) : table_json_array(t);
-
-	table_free(t);
-	return rows;
+	print_one(cli, s, &pressure_columns, fill_pressure);
 }
 
 cJSON *status_json_knobs(struct cli *cli, const struct snapshot *s)
 {
-	return rows_of(knobs(cli, s, false), true);
+	return json_one(cli, s, &knobs_columns, fill_knobs);
 }
 
 cJSON *status_json_nodes(struct cli *cli, const struct snapshot *s)
 {
 	struct table *nodes = table_new_json(cli, &nodes_columns);
 	struct table *zones = table_new_json(cli, &zones_columns);
+	cJSON *rows;
 
 	fill_nodes(nodes, zones, cli, s);
+	rows = table_json_array(nodes);
+	table_free(nodes);
 	table_free(zones);
-	return rows_of(nodes, false);
+	return rows;
 }
 
 cJSON *status_json_counters(struct cli *cli, const struct snapshot *s)
 {
-	struct table *t;
-
-	if (!s->vmstat)
-		return cJSON_CreateNull();
-	t = table_new_json(cli, &counters_columns);
-	fill_counters(t, s);
-	return rows_of(t, true);
+	return s->vmstat ? json_one(cli, s, &counters_columns, fill_counters) : cJSON_CreateNull();
 }
 
 cJSON *status_json_pressure(struct cli *cli, const struct snapshot *s)
 {
-	struct table *t;
-
-	if (!s->pressure)
-		return cJSON_CreateNull();
-	t = table_new_json(cli, &pressure_columns);
-	fill_pressure(t, s);
-	return rows_of(t, true);
+	return s->pressure ? json_one(cli, s, &pressure_columns, fill_pressure)
+			   : cJSON_CreateNull();
 }
