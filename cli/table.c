@@ -7,6 +7,7 @@
 
 #include <libsmartcols.h>
 
+#include "json-rows.h"
 #include "reclaimctl.h"
 
 #define MAX_SHOWN 64
@@ -18,11 +19,7 @@ struct table {
 	struct libscols_line *line;
 	int ids[MAX_SHOWN]; /* the column shown at each position */
 	size_t nshown, nrows;
-	/* The JSON rows not taken yet: each a row object, null or a column's value. */
-	cJSON **json;
-	char **keys; /* each row's name in a "{}" table, or NULL */
-	size_t njson, cap;
-	bool row_null; /* the current row is null in the JSON */
+	struct json_rows *json;
 };
 
 bool table_option(struct cli *cli, int opt, const char *arg)
@@ -144,6 +141,7 @@ struct table *table_new_json(struct cli *cli, const struct coltable *ct)
 		abort();
 	t->cli = cli;
 	t->ct = ct;
+	t->json = json_rows_new(ct);
 	return t;
 }
 
@@ -172,48 +170,23 @@ struct table *table_new(struct cli *cli, const struct coltable *ct)
 	return t;
 }
 
-static char *dup_key(const char *key)
-{
-	char *s = strdup(key);
-
-	if (!s)
-		abort();
-	return s;
-}
-
-static void json_push(struct table *t, cJSON *row, const char *key)
-{
-	if (t->njson == t->cap) {
-		t->cap = t->cap ? 2 * t->cap : 16;
-		t->json = realloc(t->json, t->cap * sizeof(*t->json));
-		t->keys = realloc(t->keys, t->cap * sizeof(*t->keys));
-		if (!t->json || !t->keys)
-			abort();
-	}
-	t->keys[t->njson] = key ? dup_key(key) : NULL;
-	t->json[t->njson++] = row;
-}
-
 void table_row(struct table *t)
 {
 	t->line = scols_table_new_line(t->tb, NULL);
 	if (!t->line)
 		abort();
 	t->nrows++;
-	t->row_null = false;
-	json_push(t, cJSON_CreateObject(), NULL);
+	json_rows_start(t->json);
 }
 
 void table_row_null(struct table *t)
 {
-	cJSON_Delete(t->json[t->njson - 1]);
-	t->json[t->njson - 1] = cJSON_CreateNull();
-	t->row_null = true;
+	json_rows_nullify(t->json);
 }
 
 void table_json_null(struct table *t, const char *key)
 {
-	json_push(t, cJSON_CreateNull(), key);
+	json_rows_add_null(t->json, key);
 }
 
 static bool table_shows(const struct table *t, int id)
@@ -260,84 +233,6 @@ void table_setf(struct table *t, int id, const char *fmt, ...)
 	free(s);
 }
 
-static bool json_type_is(const cJSON *v, enum col_json type)
-{
-	switch (type) {
-	case CJ_STRING:
-		return cJSON_IsString(v);
-	case CJ_NUMBER:
-		return cJSON_IsNumber(v);
-	case CJ_BOOL:
-		return cJSON_IsBool(v);
-	case CJ_ARRAY:
-		return cJSON_IsArray(v);
-	case CJ_NUMBER_OR_STRING:
-		return cJSON_IsNumber(v) || cJSON_IsString(v);
-	default:
-		return false;
-	}
-}
-
-/* The object holding the last part of a dotted @key ("reclaim.count"), made on the way. */
-static cJSON *json_parent(cJSON *row, const char *key, const char **last, bool make)
-{
-	const char *dot;
-
-	while ((dot = strchr(key, '.'))) {
-		char part[64];
-		cJSON *sub;
-
-		snprintf(part, sizeof(part), "%.*s", (int)(dot - key), key);
-		sub = cJSON_GetObjectItemCaseSensitive(row, part);
-		if (!sub && make)
-			sub = cJSON_AddObjectToObject(row, part);
-		if (!cJSON_IsObject(sub))
-			return NULL;
-		row = sub;
-		key = dot + 1;
-	}
-	*last = key;
-	return row;
-}
-
-static void json_add(cJSON *row, const char *key, cJSON *v)
-{
-	const char *last;
-	cJSON *parent = json_parent(row, key, &last, true);
-
-	if (!parent || cJSON_HasObjectItem(parent, last))
-		abort(); /* a key set twice */
-	cJSON_AddItemToObject(parent, last, v);
-}
-
-/*
- * Column @id's value in the JSON row: a programming error (abort) when it is
- * not of the column's type (null is any type's "unknown"). A column with a
- * type and no key is the row's value itself ("vmstat{}": name to number).
- */
-static void json_set(struct table *t, int id, cJSON *v)
-{
-	const struct colinfo *c = &t->ct->cols[id];
-	cJSON **row = &t->json[t->njson - 1];
-
-	if (!v)
-		abort();
-	if (c->json_type == CJ_NONE || t->row_null) {
-		cJSON_Delete(v);
-		return;
-	}
-	if (!cJSON_IsNull(v) && !json_type_is(v, c->json_type))
-		abort();
-	if (c->json) {
-		json_add(*row, c->json, v);
-		return;
-	}
-	if (!cJSON_IsObject(*row) || (*row)->child)
-		abort();
-	cJSON_Delete(*row);
-	*row = v;
-}
-
 /* For a typed setter: its type is the column's, or the column has no JSON. */
 static void json_expect(const struct table *t, int id, enum col_json type)
 {
@@ -350,7 +245,7 @@ static void json_expect(const struct table *t, int id, enum col_json type)
 void table_set_value(struct table *t, int id, const char *text, cJSON *json)
 {
 	set_cell(t, id, text);
-	json_set(t, id, json ? json : cJSON_CreateNull());
+	json_rows_set(t->json, id, json ? json : cJSON_CreateNull());
 }
 
 void table_set_str(struct table *t, int id, const char *s)
@@ -418,67 +313,23 @@ void table_set_time(struct table *t, int id, int64_t ns)
 
 void table_set_key(struct table *t, int id, const char *key)
 {
-	if (t->ct->cols[id].json_type != CJ_NONE || t->keys[t->njson - 1])
-		abort();
 	table_set(t, id, key);
-	t->keys[t->njson - 1] = dup_key(key);
+	json_rows_name(t->json, key);
 }
 
 void table_json_add(struct table *t, const char *key, cJSON *v)
 {
-	for (size_t i = 0; i < t->ct->ncols; i++)
-		if (t->ct->cols[i].json && strcmp(t->ct->cols[i].json, key) == 0)
-			abort(); /* a column's key: its setter adds it */
-	if (t->row_null)
-		cJSON_Delete(v);
-	else
-		json_add(t->json[t->njson - 1], key, v);
-}
-
-/* Every column with a key is in every row object: the JSON has what the table has. */
-static void json_check_row(const struct table *t, const cJSON *row)
-{
-	for (size_t i = 0; i < t->ct->ncols && cJSON_IsObject(row); i++) {
-		const struct colinfo *c = &t->ct->cols[i];
-		const char *last;
-		cJSON *parent;
-
-		if (c->json_type == CJ_NONE)
-			continue;
-		if (!c->json)
-			abort(); /* the row's value was never set */
-		parent = json_parent((cJSON *)row, c->json, &last, false);
-		if (!parent || !cJSON_HasObjectItem(parent, last))
-			abort();
-	}
+	json_rows_add(t->json, key, v);
 }
 
 cJSON *table_json_array(struct table *t)
 {
-	cJSON *a = cJSON_CreateArray();
-
-	for (size_t i = 0; i < t->njson; i++) {
-		json_check_row(t, t->json[i]);
-		cJSON_AddItemToArray(a, t->json[i]);
-		free(t->keys[i]);
-	}
-	t->njson = 0;
-	return a;
+	return json_rows_array(t->json);
 }
 
 cJSON *table_json_object(struct table *t)
 {
-	cJSON *o = cJSON_CreateObject();
-
-	for (size_t i = 0; i < t->njson; i++) {
-		if (!t->keys[i])
-			abort(); /* a row without table_set_key() */
-		json_check_row(t, t->json[i]);
-		cJSON_AddItemToObject(o, t->keys[i], t->json[i]);
-		free(t->keys[i]);
-	}
-	t->njson = 0;
-	return o;
+	return json_rows_object(t->json);
 }
 
 size_t table_rows(const struct table *t)
@@ -511,12 +362,7 @@ void table_free(struct table *t)
 	if (!t)
 		return;
 	scols_unref_table(t->tb);
-	for (size_t i = 0; i < t->njson; i++) {
-		cJSON_Delete(t->json[i]);
-		free(t->keys[i]);
-	}
-	free(t->json);
-	free(t->keys);
+	json_rows_free(t->json);
 	free(t);
 }
 
