@@ -10,7 +10,9 @@ DUMP_COLUMNS prints the tables the commands are built with. For each table:
   - -o NAME prints that column alone, --output-all every column in order,
     -o +NAME the defaults and then NAME;
   - each column's JSON key is in every row of the command's --json output,
-    with the type the table says (null allowed: "unknown");
+    with the type the table says (null allowed: "unknown"): table.c builds
+    the rows from the same columns, this checks that the command puts them
+    where the table says (its "rows");
   - status SECTION --json is status --json's key of that section, and
     swap devices -b gives --json's sizes in bytes.
 stalls is run by check-stalls-live.sh (it needs taskstats): here only its
