@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "abandoned.h"
 #include "apply.h"
 #include "reclaimctl.h"
 
@@ -20,6 +21,7 @@ enum {
 	CHECK_CONFLICT = 8,    /* a knob is set outside reclaimctl's file */
 	CHECK_OVERRIDDEN = 16, /* a persisted value does not decide its knob at boot */
 	CHECK_PROBLEM = 32,    /* a malformed line, a foreign persisted file, ... */
+	CHECK_ABANDONED = 64,  /* a sweep or adapt that died left knobs at its values */
 };
 
 struct problem {
@@ -33,6 +35,8 @@ struct findings {
 	struct reclaim_sysctl_conf *conf;
 	struct problem *problems;
 	size_t nproblems;
+	struct abandoned *abandoned;
+	size_t nabandoned;
 	size_t own;		   /* values in reclaimctl's file */
 	bool kernel;		   /* the root has /proc/sys/vm: the kernel's knobs are known */
 	char *missing;		   /* the patched knobs it lacks, "vm.a, vm.b"; NULL if none */
@@ -224,7 +228,7 @@ static void fill_entries(struct table *t, const struct findings *f)
 static void print_json(struct cli *cli, const struct findings *f)
 {
 	struct table *t = table_new_json(cli, &entries_columns);
-	cJSON *root = json_document(), *conflicts, *overridden, *problems, *missing;
+	cJSON *root = json_document(), *conflicts, *overridden, *problems, *missing, *abandoned;
 
 	fill_entries(t, f);
 	cJSON_AddItemToObject(root, "entries", table_json_array(t));
@@ -232,6 +236,9 @@ static void print_json(struct cli *cli, const struct findings *f)
 	conflicts = cJSON_AddArrayToObject(root, "conflicts");
 	overridden = cJSON_AddArrayToObject(root, "overridden");
 	problems = cJSON_AddArrayToObject(root, "problems");
+	abandoned = cJSON_AddArrayToObject(root, "abandoned");
+	for (size_t i = 0; i < f->nabandoned; i++)
+		cJSON_AddItemToArray(abandoned, abandoned_json(&f->abandoned[i]));
 	if (!f->kernel) {
 		cJSON_AddNullToObject(root, "kernel_lacks");
 	} else {
@@ -344,6 +351,8 @@ static void print_summary(const struct findings *f)
 	}
 	if (f->nproblems > 0)
 		printf("%zu problem%s\n", f->nproblems, f->nproblems == 1 ? "" : "s");
+	for (size_t i = 0; i < f->nabandoned; i++)
+		abandoned_print(&f->abandoned[i]);
 }
 
 /* What boot would do, as "reclaimctl boot --dry-run" says it. */
@@ -389,6 +398,7 @@ static int status_bits(const struct findings *f)
 		bits |= is_conflict(f, reclaim_knob_get(k)) ? CHECK_CONFLICT : 0;
 		bits |= is_overridden(f, reclaim_knob_get(k)) ? CHECK_OVERRIDDEN : 0;
 	}
+	bits |= f->nabandoned > 0 ? CHECK_ABANDONED : 0;
 	return bits | (f->nproblems > 0 ? CHECK_PROBLEM : 0);
 }
 
@@ -405,7 +415,8 @@ static void check_help(FILE *out)
 	      "Last, what the boot unit would do now (reclaimctl boot --dry-run).\n"
 	      "Exit status: 0 nothing found, else the sum of: 4 the kernel lacks knobs\n"
 	      "of the patches, 8 conflicts, 16 a persisted value overridden at boot,\n"
-	      "32 problems (1: check itself failed, 2: usage error).\n"
+	      "32 problems, 64 knobs left by a sweep or adapt that died (1: check itself\n"
+	      "failed, 2: usage error).\n"
 	      "\nOptions:\n"
 	      "  -J, --json   JSON output\n"
 	      "  -h, --help   this help\n",
@@ -437,6 +448,7 @@ static int run_check(struct cli *cli, int argc, char **argv)
 	if (reclaim_sysctl_conf_new(cli->ctx, &f.conf) < 0)
 		return lib_fail(cli, EXIT_FAILURE, NULL);
 	collect(cli, &f);
+	f.nabandoned = abandoned_knobs(cli, &f.abandoned);
 	entries = reclaim_sysctl_conf_count(f.conf);
 	bits = status_bits(&f);
 	if (!cli->json)
@@ -465,6 +477,7 @@ static int run_check(struct cli *cli, int argc, char **argv)
 	for (size_t i = 0; i < f.nproblems; i++)
 		free(f.problems[i].message);
 	free(f.problems);
+	free(f.abandoned);
 	reclaim_sysctl_conf_unref(f.conf);
 	reclaim_eval_unref(f.boot);
 	free(f.missing);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abandoned.h"
 #include "model.h"
 #include "reclaimctl.h"
 #include "snapshot.h"
@@ -80,6 +81,33 @@ static cJSON *json_nodes(struct cli *cli, const struct snapshot *s)
 }
 
 /* The whole document, or with @only_key only that key of it. */
+/* The knobs a sweep or adapt that died left at its values (check's exit bit 64). */
+static cJSON *json_abandoned(struct cli *cli)
+{
+	cJSON *a = cJSON_CreateArray();
+	struct abandoned *list;
+	size_t n = abandoned_knobs(cli, &list);
+
+	for (size_t i = 0; i < n; i++)
+		cJSON_AddItemToArray(a, abandoned_json(&list[i]));
+	free(list);
+	return a;
+}
+
+static void print_abandoned(struct cli *cli)
+{
+	struct abandoned *list;
+	size_t n = abandoned_knobs(cli, &list);
+
+	if (n > 0) {
+		printf("\n");
+		heading(cli, "Left by a holder that died");
+	}
+	for (size_t i = 0; i < n; i++)
+		abandoned_print(&list[i]);
+	free(list);
+}
+
 static void status_json(struct cli *cli, const struct snapshot *s, const char *only_key)
 {
 	cJSON *root = json_document(), *o;
@@ -99,6 +127,7 @@ static void status_json(struct cli *cli, const struct snapshot *s, const char *o
 	cJSON_AddItemToObject(root, "throttle", json_throttle(s));
 	o = cJSON_AddObjectToObject(root, "swap");
 	json_add_swap(cli, o, s->swaps, knob_value(s, RECLAIM_KNOB_SWAP_ROUND_ROBIN_QUOTA_KB));
+	cJSON_AddItemToObject(root, "abandoned", json_abandoned(cli));
 	if (only_key) {
 		cJSON *part = json_document();
 
@@ -230,6 +259,7 @@ static void status_text(struct cli *cli, const struct snapshot *s, const struct 
 		return;
 	}
 	print_kernel(cli, s);
+	print_abandoned(cli);
 	for (size_t i = 0; i < ARRAY_LEN(sections); i++) {
 		const char *title = sections[i].title;
 

@@ -1123,6 +1123,14 @@ enum reclaim_lease_state reclaim_lease_state(const struct reclaim_lease *lease, 
 int64_t reclaim_lease_now(const struct reclaim_lease *lease, size_t idx);
 /* The end without putting anything back (adapt --keep, after a hand-off): the state file goes. */
 int reclaim_lease_drop(struct reclaim_lease *lease);
+/*
+ * Reads each knob and decides what it is, as a release would, writing
+ * nothing: reclaim_lease_state() and reclaim_lease_now() then say. For a
+ * loaded lease whose holder died: the knobs still at its values.
+ */
+int reclaim_lease_inspect(struct reclaim_lease *lease);
+/* The holders that keep a state file ("adapt", "sweep"), by index; NULL past the last. */
+const char *reclaim_lease_holder_name(size_t idx);
 
 /*
  * The adaptive controller: decides from measurements whether kswapd is the

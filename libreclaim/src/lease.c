@@ -326,7 +326,33 @@ RECLAIM_EXPORT int reclaim_lease_drop(struct reclaim_lease *l)
 	return remove_state(l);
 }
 
-/* Reads each knob and decides; the request puts back those still at the holder's value. */
+/* Reads each knob and decides what it is: the one rule. */
+static int read_states(struct reclaim_lease *l)
+{
+	for (size_t i = 0; i < l->count; i++) {
+		struct held *h = &l->held[i];
+		int r = reclaim_knob_read(l->ctx, h->knob, &h->now);
+
+		if (r < 0)
+			return r;
+		h->state = reclaim_lease_decide(h->before, h->last, h->now);
+	}
+	return 0;
+}
+
+RECLAIM_EXPORT int reclaim_lease_inspect(struct reclaim_lease *l)
+{
+	assert_return(l, -EINVAL);
+	reclaim_error_reset(l->ctx);
+	return read_states(l);
+}
+
+RECLAIM_EXPORT const char *reclaim_lease_holder_name(size_t idx)
+{
+	return reclaim_lease_holder_at(idx);
+}
+
+/* The request that puts back the knobs still at the holder's value. */
 static int put_back_request(struct reclaim_lease *l, enum reclaim_request_kind kind,
 			    unsigned int flags, const char *source, const char *reason,
 			    struct reclaim_request **req, bool *any)
@@ -335,13 +361,11 @@ static int put_back_request(struct reclaim_lease *l, enum reclaim_request_kind k
 
 	if (r == 0 && source)
 		r = reclaim_request_set_source(*req, source);
+	if (r == 0)
+		r = read_states(l);
 	for (size_t i = 0; r == 0 && i < l->count; i++) {
 		struct held *h = &l->held[i];
 
-		r = reclaim_knob_read(l->ctx, h->knob, &h->now);
-		if (r < 0)
-			break;
-		h->state = reclaim_lease_decide(h->before, h->last, h->now);
 		if (h->state != RECLAIM_LEASE_HELD)
 			continue;
 		r = reclaim_request_add(*req, h->knob, h->before, reason);

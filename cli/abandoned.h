@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * abandoned.c: knobs a holder that died left at its values (a sweep killed
+ * with SIGKILL, adapt after kill -9), from the holders' state files, for
+ * check and status.
+ */
+#ifndef RECLAIMCTL_ABANDONED_H
+#define RECLAIMCTL_ABANDONED_H
+
+#include <cjson/cJSON.h>
+
+#include "reclaimctl.h"
+
+struct abandoned {
+	const char *holder; /* "adapt", "sweep" */
+	pid_t pid;
+	const struct reclaim_knob *knob;
+	int64_t before, now;
+};
+
+/* The knobs still at a dead holder's values; *list to free(). */
+size_t abandoned_knobs(struct cli *cli, struct abandoned **list);
+/* "vm.max_direct_reclaimers is 5, left by sweep (PID 4711), which died; ...", one line. */
+void abandoned_print(const struct abandoned *a);
+/* As a JSON object: holder, pid, knob, value, before, remedy. */
+cJSON *abandoned_json(const struct abandoned *a);
+
+#endif
