@@ -250,8 +250,17 @@ int reclaim_lease_file_remove(struct reclaim_ctx *ctx, const char *file);
 
 int reclaim_adapt_state_save_locked(struct reclaim_ctx *ctx, pid_t pid, int64_t baseline,
 				    int64_t threads);
-/* lease.c: what a holder's knob is now: see enum reclaim_lease_state. */
-enum reclaim_lease_state reclaim_lease_decide(int64_t before, int64_t last, int64_t now);
+/*
+ * The one rule of leases, also a restore's: what a holder's knob is now
+ * (see enum reclaim_lease_state). Here, for lease.c and engine.c alike.
+ */
+static inline enum reclaim_lease_state reclaim_lease_decide(int64_t before, int64_t last,
+							    int64_t now)
+{
+	if (now == before)
+		return RECLAIM_LEASE_AT_BEFORE;
+	return now == last ? RECLAIM_LEASE_HELD : RECLAIM_LEASE_CHANGED;
+}
 void reclaim_lock_release(int fd);
 
 /*

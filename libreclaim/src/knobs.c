@@ -325,21 +325,3 @@ int reclaim_knob_store(struct reclaim_ctx *ctx, const struct reclaim_knob *k, in
 	r = reclaim_write_string(ctx, k->path, buf);
 	return r < 0 ? write_error(ctx, k, value, -r) : 0;
 }
-
-/* Deprecated: a change of one knob, so the engine's request writes it. */
-RECLAIM_EXPORT int reclaim_knob_write(struct reclaim_ctx *ctx, const struct reclaim_knob *k,
-				      int64_t value)
-{
-	struct reclaim_change *c = NULL;
-	int r;
-
-	assert_return(ctx && k, -EINVAL);
-	reclaim_error_reset(ctx);
-	r = reclaim_change_new(ctx, &c);
-	if (r == 0)
-		r = reclaim_change_add(c, k, value);
-	if (r == 0)
-		r = reclaim_change_apply(c);
-	reclaim_change_unref(c);
-	return r;
-}

@@ -35,13 +35,6 @@ struct reclaim_lease {
 	struct held *held;
 };
 
-enum reclaim_lease_state reclaim_lease_decide(int64_t before, int64_t last, int64_t now)
-{
-	if (now == before)
-		return RECLAIM_LEASE_AT_BEFORE;
-	return now == last ? RECLAIM_LEASE_HELD : RECLAIM_LEASE_CHANGED;
-}
-
 static bool has_state(const struct reclaim_lease *l)
 {
 	return l->file != NULL;
