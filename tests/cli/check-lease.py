@@ -3,12 +3,14 @@
 """adapt's lease on copies of a fixture root: two adapt daemons started at
 once never both run (the check for a running one and the state file's write
 are one hold of the lock); the one refused says who runs, the state file
-names the one that runs, and after it stops nothing is left behind.
+names the one that runs, and after it stops nothing is left behind; and
+adapt under | head -n1 ends with one line and exit status 1.
 
 Usage: check-lease.py RECLAIMCTL FIXTURES
 """
 
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -60,6 +62,20 @@ class Checker(checker.Checker):
                         not os.path.exists(os.path.join(root, STATE)),
                         f"round {n + 1}: after SIGTERM: exit {running[0].returncode}, state "
                         f"file {'left' if os.path.exists(os.path.join(root, STATE)) else 'gone'}")
+
+    def test_pipe(self):
+        # | head -n1: SIGPIPE is ignored, the step line that cannot be written
+        # ends adapt with one line and exit status 1 (it died of SIGPIPE, 141).
+        # A fixture's kswapd threads never follow the knob, so --dry-run steps.
+        root = self.root(PATCHED)
+        line = " ".join(shlex.quote(a) for a in [
+            self.reclaimctl, "--sysroot", root, "adapt", "--dry-run", "-i", "0.1", "--min",
+            "1", "--down-window", "0.2", "--cooldown", "0"])
+        p = subprocess.run(["bash", "-c", line + ' | head -n1; echo "status ${PIPESTATUS[0]}"'],
+                           capture_output=True, text=True, env=self.env, timeout=60)
+        self.expect(p.stdout.splitlines()[-1:] == ["status 1"] and p.stderr ==
+                    "reclaimctl: adapt: cannot write to standard output (Broken pipe): "
+                    "stopping\n", f"| head -n1: {p.stdout!r} {p.stderr!r}")
 
 
 if __name__ == "__main__":
