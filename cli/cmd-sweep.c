@@ -892,9 +892,10 @@ static int sweep(struct sweep *s)
 		return fail(EXIT_FAILURE, "cannot create %s: %s", s->dir, strerror(errno));
 	if (access(s->dir, W_OK | X_OK) < 0)
 		return fail(EXIT_FAILURE, "cannot write in %s: %s", s->dir, strerror(errno));
-	r = remove_earlier(s);
-	if (r == 0)
-		r = take_lease(s);
+	/* claimed first: a sweep refused (another runs) leaves DIR as it was */
+	r = take_lease(s);
+	if (r == 0 && (r = remove_earlier(s)) != 0)
+		reclaim_lease_drop(s->lease);
 	if (r)
 		return r;
 	s->start_ns = monotonic_ns();

@@ -25,8 +25,8 @@ says which value was set while it ran:
   signal or 10 s of grace end it with SIGKILL (its whole process group),
   the knobs back;
 - overlap: a second sweep while one runs: exit 1, one line naming the
-  first, nothing changed; the first puts its knobs back and its state file
-  goes;
+  first, nothing changed (not even the earlier files in its DIR); the
+  first puts its knobs back and its state file goes;
 - dead: a sweep killed with SIGKILL: the next sweep gives its knob back
   first (one line), runs, and leaves the knobs as they were before both;
 - sigkill: reclaimctl killed in its third run: the command of the first
@@ -410,12 +410,18 @@ class Checker(checker.Checker):
         out = os.path.join(self.tmp, "overlap-a")
         with self.running(root, out, "sleep", "2") as proc:
             during = self.knob_bytes(root)
-            p = self.sweep(root, "throttle=11", "-o", os.path.join(self.tmp, "overlap-b"),
-                           "--", "true")
+            # its DIR holds an earlier sweep's summary, which a refused sweep leaves
+            other = os.path.join(self.tmp, "overlap-b")
+            os.makedirs(other)
+            with open(os.path.join(other, "summary.json"), "w") as f:
+                f.write("{}\n")
+            p = self.sweep(root, "throttle=11", "-o", other, "--", "true")
             self.one_line(p, 1, "a second sweep")
             self.expect(p.stderr == f"reclaimctl: sweep: already running as PID {proc.pid} "
                         "(/run/reclaimctl/sweep)\n", f"second sweep: {p.stderr!r}")
             self.expect(self.knob_bytes(root) == during, "the second sweep changed a knob")
+            self.expect(os.path.exists(os.path.join(other, "summary.json")),
+                        "the second sweep removed the files of an earlier one in its DIR")
             stdout, stderr = proc.communicate(timeout=120)
         self.expect(proc.returncode == 0, f"first sweep: exit {proc.returncode}: {stderr}")
         self.expect(self.knob_bytes(root) == before, "knobs not back after the first sweep")
