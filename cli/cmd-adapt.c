@@ -244,7 +244,7 @@ static int loop(struct daemon *d)
 	uint64_t step_ns = (uint64_t)(d->o->interval * 1e9);
 
 	for (uint64_t n = 1; !got_stop; n++) {
-		int r;
+		int r, err;
 
 		n = next_tick(d->start_ns, step_ns, n);
 		if (!wait_until(d, d->start_ns + n * step_ns)) {
@@ -254,10 +254,11 @@ static int loop(struct daemon *d)
 		r = step(d);
 		if (r)
 			return r;
-		if (stdout_error())
+		err = stdout_error();
+		if (err)
 			return fail(EXIT_FAILURE,
 				    "adapt: cannot write to standard output (%s): stopping",
-				    strerror(stdout_error()));
+				    strerror(err));
 		if (d->watchdog_ns)
 			sd_notify(0, "WATCHDOG=1");
 		if (d->o->once)

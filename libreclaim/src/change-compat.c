@@ -80,21 +80,28 @@ static ssize_t entry_of(const struct reclaim_change *c, const struct reclaim_kno
 	return -1;
 }
 
-/* What the engine read and did, reported as the change's own old values and failed entry. */
+/*
+ * What the engine read and did, reported as the change's own old values and
+ * failed entry: the evaluation's after an apply, else (a failure) those of
+ * the transaction it ran.
+ */
 static void take_results(struct reclaim_change *c, const struct reclaim_eval *e,
 			 const struct reclaim_change *ran, const struct reclaim_knob *failed)
 {
-	for (size_t i = 0; e && i < reclaim_eval_count(e); i++) {
-		ssize_t at = entry_of(c, reclaim_eval_knob(e, i));
+	if (e) {
+		for (size_t i = 0; i < reclaim_eval_count(e); i++) {
+			ssize_t at = entry_of(c, reclaim_eval_knob(e, i));
 
-		if (at >= 0 && reclaim_eval_has_old(e, i))
-			c->entries[at].old_value = reclaim_eval_old(e, i);
-	}
-	for (size_t i = 0; ran && i < ran->count; i++) {
-		ssize_t at = entry_of(c, ran->entries[i].knob);
+			if (at >= 0 && reclaim_eval_has_old(e, i))
+				c->entries[at].old_value = reclaim_eval_old(e, i);
+		}
+	} else {
+		for (size_t i = 0; ran && i < ran->count; i++) {
+			ssize_t at = entry_of(c, ran->entries[i].knob);
 
-		if (at >= 0)
-			c->entries[at].old_value = ran->entries[i].old_value;
+			if (at >= 0)
+				c->entries[at].old_value = ran->entries[i].old_value;
+		}
 	}
 	if (ran && ran->failed >= 0)
 		failed = ran->entries[ran->failed].knob;

@@ -231,9 +231,9 @@ int reclaim_write_run_file_locked(struct reclaim_ctx *ctx, const char *path, con
 				  size_t len);
 /* adapt-state.c: the state file's text, and the state file written with the lock held. */
 /*
- * lease-state.c: the state files of lease holders. The file of @holder
- * (NULL: it keeps none); the holders with one, by index (NULL past the
- * last); a file's pid and entries (-ENOENT, no error set, without one);
+ * lease-state.c: the state files of lease holders (the holders with one:
+ * reclaim_lease_holder_name()). The file of @holder (NULL: it keeps none);
+ * a file's pid and entries (-ENOENT, no error set, without one);
  * saving (@locked: the caller holds the writers' lock) and removing it.
  */
 struct lease_entry {
@@ -241,7 +241,6 @@ struct lease_entry {
 	int64_t before, last;
 };
 const char *reclaim_lease_file(const char *holder);
-const char *reclaim_lease_holder_at(size_t idx);
 int reclaim_lease_file_load(struct reclaim_ctx *ctx, const char *file, pid_t *pid,
 			    struct lease_entry **entries, size_t *n);
 int reclaim_lease_file_save(struct reclaim_ctx *ctx, const char *file, pid_t pid,

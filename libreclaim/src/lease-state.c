@@ -27,7 +27,7 @@ const char *reclaim_lease_file(const char *holder)
 	return NULL;
 }
 
-const char *reclaim_lease_holder_at(size_t idx)
+RECLAIM_EXPORT const char *reclaim_lease_holder_name(size_t idx)
 {
 	return idx < ARRAY_SIZE(holders) ? holders[idx].holder : NULL;
 }

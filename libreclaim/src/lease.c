@@ -153,7 +153,7 @@ static int check_others(struct reclaim_lease *l)
 {
 	const char *other;
 
-	for (size_t i = 0; (other = reclaim_lease_holder_at(i)) != NULL; i++) {
+	for (size_t i = 0; (other = reclaim_lease_holder_name(i)) != NULL; i++) {
 		_cleanup_free_ struct lease_entry *e = NULL;
 		const char *file = reclaim_lease_file(other);
 		size_t n;
@@ -338,11 +338,6 @@ RECLAIM_EXPORT int reclaim_lease_inspect(struct reclaim_lease *l)
 	assert_return(l, -EINVAL);
 	reclaim_error_reset(l->ctx);
 	return read_states(l);
-}
-
-RECLAIM_EXPORT const char *reclaim_lease_holder_name(size_t idx)
-{
-	return reclaim_lease_holder_at(idx);
 }
 
 /* The request that puts back the knobs still at the holder's value. */
