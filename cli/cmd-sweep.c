@@ -578,6 +578,50 @@ static void lease_wrote(struct sweep *s, size_t c)
 				    s->axes[a].values[value_index(s, c, a)]);
 }
 
+/* Whether the newest record of @k in the history is of a change other than the sweep's. */
+static bool recorded_since(const struct sweep *s, const struct reclaim_knob *k)
+{
+	struct reclaim_history *h = NULL;
+	bool other = false;
+
+	if (reclaim_history_new(s->cli->ctx, &h) < 0)
+		return false;
+	for (size_t i = reclaim_history_count(h); i-- > 0;)
+		if (reclaim_history_knob(h, i) == k) {
+			other = reclaim_history_change(h, i) != s->change;
+			break;
+		}
+	reclaim_history_unref(h);
+	return other;
+}
+
+/*
+ * A knob that is not at run @i's value when its command ends, with no
+ * change recorded since (another 'set' makes the sweep's change stale),
+ * was written by the command, or by something else while it ran: the run
+ * did not measure its value and is failed, and the value found is the
+ * sweep's to put back, as if it had written it.
+ */
+static void check_moved(struct sweep *s, size_t i)
+{
+	struct sweep_run *r = &s->runs[i];
+
+	s->moved = false;
+	for (size_t a = 0; a < s->naxes; a++) {
+		struct axis *x = &s->axes[a];
+		int64_t now;
+
+		if (reclaim_knob_read(s->cli->ctx, x->knob, &now) < 0 ||
+		    now == x->values[value_index(s, r->combo, a)] || recorded_since(s, x->knob))
+			continue;
+		x->moved_run = i + 1;
+		x->moved_to = now;
+		r->moved = x;
+		s->moved = true;
+		(void)reclaim_lease_wrote(s->lease, x->knob, now);
+	}
+}
+
 /* Sets the values of run @i and records it; 0 or an exit status for a sweep that cannot go on. */
 static int one_run(struct sweep *s, size_t i)
 {
@@ -644,9 +688,10 @@ static int one_run(struct sweep *s, size_t i)
 		r->exit_status = WEXITSTATUS(rec.status);
 	else if (rec.reaped && WIFSIGNALED(rec.status))
 		r->signal = WTERMSIG(rec.status);
+	check_moved(s, i);
 	if (record_signal())
 		r->state = RUN_INTERRUPTED;
-	else if (r->exit_status == 0)
+	else if (r->exit_status == 0 && !r->moved)
 		r->state = RUN_OK;
 	else
 		r->state = RUN_FAILED;
@@ -789,6 +834,24 @@ static int put_back_own(struct sweep *s)
 	return EXIT_FAILURE;
 }
 
+/* A line per knob @e put back, "vm.x: 7 -> 3 (@note)"; no @note: why the engine says. */
+static void print_put_back(const struct reclaim_eval *e, const char *note)
+{
+	for (size_t i = 0; i < reclaim_eval_count(e); i++) {
+		const char *why = note;
+
+		if (reclaim_eval_action(e, i) != RECLAIM_ACTION_SET)
+			continue;
+		if (!why)
+			why = strncmp(reclaim_eval_source(e, i), "change:", 7) == 0
+				  ? "its value before the sweep"
+				  : reclaim_eval_reason(e, i);
+		fprintf(stderr, "reclaimctl: sweep: %s: %" PRId64 " -> %" PRId64 " (%s)\n",
+			reclaim_knob_sysctl(reclaim_eval_knob(e, i)), reclaim_eval_old(e, i),
+			reclaim_eval_new(e, i), why);
+	}
+}
+
 /* A restore of the sweep's change: the values from before the sweep. */
 static int put_back(struct sweep *s)
 {
@@ -813,17 +876,32 @@ static int put_back(struct sweep *s)
 		fputc('\n', stderr);
 		return r;
 	}
-	for (size_t i = 0; i < reclaim_eval_count(e); i++) {
-		const char *source = reclaim_eval_source(e, i);
+	print_put_back(e, NULL);
+	reclaim_eval_unref(e);
+	return 0;
+}
 
-		if (reclaim_eval_action(e, i) != RECLAIM_ACTION_SET)
-			continue;
-		fprintf(stderr, "reclaimctl: sweep: %s: %" PRId64 " -> %" PRId64 " (%s)\n",
-			reclaim_knob_sysctl(reclaim_eval_knob(e, i)), reclaim_eval_old(e, i),
-			reclaim_eval_new(e, i),
-			strncmp(source, "change:", 7) == 0 ? "its value before the sweep"
-							   : reclaim_eval_reason(e, i));
+/*
+ * The last run's command left a knob at a value of its own, which a restore
+ * of the sweep's change would take for another writer's and send to its
+ * boot value: the knobs still at the sweep's values (that one included) go
+ * back to their values from before the sweep with one 'set'.
+ */
+static int put_back_moved(struct sweep *s)
+{
+	struct reclaim_eval *e = NULL;
+	int r;
+
+	r = reclaim_lease_release(s->lease, RECLAIM_REQUEST_SET, s->flags | RECLAIM_REQUEST_STRICT,
+				  "sweep:before", "sweep: the value before the sweep", &e);
+	if (r < 0) {
+		r = lib_fail(s->cli, EXIT_FAILURE, "sweep: cannot put the knobs back");
+		fprintf(stderr, "reclaimctl: sweep: to put them back: ");
+		print_undo_command(s, stderr);
+		fputc('\n', stderr);
+		return r;
 	}
+	print_put_back(e, "its value before the sweep; the command had changed it");
 	reclaim_eval_unref(e);
 	return 0;
 }
@@ -835,7 +913,10 @@ static void print_run(const struct sweep *s, size_t i)
 
 	printf("run %zu of %zu: %s: %s", i + 1, s->nruns, s->labels[run->combo],
 	       run_state_name(run->state));
-	if (run->exit_status > 0)
+	if (run->moved)
+		printf(" (the command changed %s to %" PRId64 ")",
+		       reclaim_knob_sysctl(run->moved->knob), run->moved->moved_to);
+	else if (run->exit_status > 0)
 		printf(" (exit status %d)", run->exit_status);
 	else if (run->signal >= 0)
 		printf(" (signal %d)", run->signal);
@@ -913,15 +994,25 @@ static int sweep(struct sweep *s)
 		if ((out_err = stdout_error()) != 0)
 			break;
 		if (run->state == RUN_FAILED && !s->keep_going) {
-			r = fail(EXIT_FAILURE, "sweep: run %zu failed: stopped (see %s/%s)", i + 1,
-				 s->dir, run->log);
+			if (run->moved)
+				r = fail(EXIT_FAILURE,
+					 "sweep: run %zu of %zu: the command changed %s to %" PRId64
+					 ": stopped",
+					 i + 1, s->nruns, reclaim_knob_sysctl(run->moved->knob),
+					 run->moved->moved_to);
+			else
+				r = fail(EXIT_FAILURE, "sweep: run %zu failed: stopped (see %s/%s)",
+					 i + 1, s->dir, run->log);
 			break;
 		}
 		if (run->state == RUN_FAILED)
 			r = 0;
 	}
 	/* Also after a signal: the handlers stay, so that a second Ctrl-C cannot cut it short. */
-	put = s->stale ? put_back_own(s) : s->change > 0 ? put_back(s) : 0;
+	put = s->stale	      ? put_back_own(s)
+	      : s->moved      ? put_back_moved(s)
+	      : s->change > 0 ? put_back(s)
+			      : 0;
 	/* put back: the lease ends; else its file stays, for the next sweep to give back */
 	if (!s->stale && put == 0 && reclaim_lease_drop(s->lease) < 0)
 		put = lib_fail(s->cli, EXIT_FAILURE, "sweep");

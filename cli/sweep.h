@@ -22,7 +22,9 @@ struct axis {
 	size_t nvalues;
 	char **texts; /* as given */
 	int64_t *values;
-	int64_t before; /* its value before the sweep */
+	int64_t before;	  /* its value before the sweep */
+	size_t moved_run; /* the last run whose command changed it; 0: none */
+	int64_t moved_to; /* the value that command left */
 };
 
 struct metric {
@@ -55,9 +57,10 @@ struct sweep_run {
 	size_t combo, rep;
 	char *file, *log; /* names in the directory */
 	enum run_state state;
-	bool recorded;		 /* its record file is written */
-	int exit_status, signal; /* -1: none */
-	bool *has;		 /* NFIGS + nmetrics */
+	bool recorded;		  /* its record file is written */
+	int exit_status, signal;  /* -1: none */
+	const struct axis *moved; /* a knob its command changed: the run is failed */
+	bool *has;		  /* NFIGS + nmetrics */
 	double *fig;
 };
 
@@ -88,6 +91,7 @@ struct sweep {
 	struct reclaim_lease *lease; /* the knobs, their values before and the last written */
 	char *stale;		     /* why the sweep's change cannot be joined or undone */
 	size_t stale_run;	     /* the run that could not join it; 0: the restore at the end */
+	bool moved;		     /* the last run's command left a knob at a value of its own */
 	bool progress;		     /* a progress line on stderr (a terminal) */
 	uint64_t start_ns, run_start_ns;
 	size_t current;

@@ -548,6 +548,46 @@ class Checker(checker.Checker):
         self.expect([r["status"] for r in doc["runs"]] == ["ok"] and doc["complete"] is False,
                     f"summary: {json.dumps(doc)[:400]}")
 
+    def test_command_writes(self):
+        """A command that writes the swept knob itself: its run is failed, and
+        the value from before the sweep is put back, never the boot value
+        (3) that a restore would take for a knob changed by another writer."""
+        root = self.root()
+        knob = os.path.join(root, "proc/sys/vm/max_direct_reclaimers")
+        p = subprocess.run([self.reclaimctl, "--sysroot", root, "set", "throttle", "2"],
+                           capture_output=True, text=True, env=self.env)
+        self.expect(p.returncode == 0, f"set throttle 2: {p.stderr}")
+        writes = ["sh", "-c", f"echo 9 > {shlex.quote(knob)}"]
+        p = self.sweep(root, "throttle=5,7", "-i", "0.1", "-o", os.path.join(self.tmp, "cw"),
+                       "--", *writes)
+        lines = p.stderr.strip().split("\n")
+        self.expect(p.returncode == 1 and lines[1:] == [
+            "reclaimctl: sweep: run 1 of 2: the command changed vm.max_direct_reclaimers to 9: "
+            "stopped",
+            "reclaimctl: sweep: vm.max_direct_reclaimers: 9 -> 2 (its value before the sweep; "
+            "the command had changed it)"], f"exit {p.returncode}, stderr {p.stderr!r}")
+        self.expect(p.stdout.startswith("run 1 of 2: throttle=5: failed (the command changed "
+                                        "vm.max_direct_reclaimers to 9)"), f"stdout {p.stdout!r}")
+        with open(knob) as f:
+            self.expect(f.read() == "2\n", "the value from before the sweep is back")
+        recs = self.history(root)
+        self.expect([(r["source"], r["old"], r["new"]) for r in recs[1:]] ==
+                    [("sweep", "2", "5"), ("sweep:before", "9", "2")], f"history: {recs}")
+        # --keep-going, and only the first run writes: the second measures its
+        # value, and the restore of the sweep's change puts back 2
+        first = ["sh", "-c", f"[ $(cat {shlex.quote(knob)}) = 5 ] && echo 9 > "
+                 f"{shlex.quote(knob)}; true"]
+        p = self.sweep(root, "--keep-going", "throttle=5,7", "-i", "0.1", "-o",
+                       os.path.join(self.tmp, "cw2"), "--", *first)
+        self.expect(p.returncode == 1 and p.stdout.startswith(
+            "run 1 of 2: throttle=5: failed (the command changed vm.max_direct_reclaimers to 9)"
+            ", 0.") and "\nrun 2 of 2: throttle=7: ok, " in p.stdout
+            and p.stderr.strip().split("\n")[1:] ==
+            ["reclaimctl: sweep: vm.max_direct_reclaimers: 7 -> 2 (its value before the sweep)"],
+            f"--keep-going: exit {p.returncode}, stdout {p.stdout!r}, stderr {p.stderr!r}")
+        with open(knob) as f:
+            self.expect(f.read() == "2\n", "--keep-going: the value from before the sweep")
+
     def unchanged(self, root, before, what):
         self.expect(self.knob_bytes(root) == before and self.history(root) == [],
                     f"{what}: something changed")
