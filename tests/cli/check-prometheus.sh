@@ -103,7 +103,9 @@ printf 'vm.swappiness = 10\nvm.kswapd_threads = 2\n' >"$root/etc/sysctl.d/95-adm
 printf '# This file is written by reclaimctl(8): knob values made persistent with --persist.\n# systemd-sysctl applies it at boot. Do not edit it; to undo, run:\n#   reclaimctl restore --persist\nvm.kswapd_threads = 4\n' \
 	>"$root/etc/sysctl.d/90-reclaimctl.conf"
 printf 'preset = no-such-preset\n' >"$root/etc/reclaimctl/reclaimctl.conf"
-"$bin" --sysroot "$root" set throttle 5 >/dev/null 2>&1 # the history: throttle 3 -> 5
+# the history: throttle 3 -> 4 -> 5; drift is judged against the newest record
+"$bin" --sysroot "$root" set throttle 4 >/dev/null 2>&1
+"$bin" --sysroot "$root" set throttle 5 >/dev/null 2>&1
 echo 7 >"$root/proc/sys/vm/max_direct_reclaimers"        # someone else writes it
 "$bin" --sysroot "$root" boot >/dev/null 2>&1             # fails: no such preset
 "$bin" --sysroot "$root" status --prometheus >"$work/copy.prom" 2>"$work/err"
