@@ -20,7 +20,7 @@ import checker
 
 PATCHED = "patched-2node-3threads"
 STATE = "run/reclaimctl/adapt"
-ROUNDS = 25
+ROUNDS = 100
 
 
 class Checker(checker.Checker):
@@ -32,15 +32,25 @@ class Checker(checker.Checker):
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 env=self.env)
 
+    @staticmethod
+    def names_one(root, procs):
+        try:
+            with open(os.path.join(root, STATE)) as f:
+                first = f.readline()
+        except FileNotFoundError:
+            return False
+        return any(first == f"pid={p.pid}\n" for p in procs)
+
     def test_two_daemons(self):
         root = self.root(PATCHED)
         for n in range(ROUNDS):
             procs = [self.start(root), self.start(root)]
             deadline = time.monotonic() + 10
-            # the loser exits at once; the winner writes its state file
-            while time.monotonic() < deadline and all(p.poll() is None for p in procs):
-                time.sleep(0.02)
-            time.sleep(0.3)
+            # the loser exits at once; the winner has written its state file
+            # by then (the check and the write are one hold of the lock)
+            while time.monotonic() < deadline and (all(p.poll() is None for p in procs) or
+                                                    not self.names_one(root, procs)):
+                time.sleep(0.01)
             running = [p for p in procs if p.poll() is None]
             self.expect(len(running) == 1,
                         f"round {n + 1}: {len(running)} adapt daemons run at once")
