@@ -11,7 +11,8 @@
 # it needs: what scripts/status.sh or a cmake of one's own left in build/
 # changes nothing here. Both builds are made first, then one ctest runs the
 # tests of both (build-run/), so that the host tests of either fill the
-# CPUs while the kernel scenarios, one QEMU at a time, run. A run that
+# CPUs while the kernel scenarios, one QEMU at a time (two of those that
+# share), run. A run that
 # selects no test fails. It ends with the time each label took and the
 # slowest tests of each build.
 set -euo pipefail

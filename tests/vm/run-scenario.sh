@@ -45,6 +45,9 @@
 #       disk N times in a row, each with rcboot=K/N on the kernel command line
 #       (the scenario sees RECLAIMCTL_VM_BOOT=K, RECLAIMCTL_VM_BOOTS=N); the
 #       timeout is per boot
+#   # vm-share: 1|2                  (CTest, not this script) the scenario asserts
+#       nothing about how long anything takes, and may run beside one of the
+#       other number; every other scenario runs alone
 #   # vm-maxmem: SIZE,SLOTS          room for memory hot-plug: -m TOTAL,slots=SLOTS,maxmem=SIZE
 #       (TOTAL: the sum of vm-numa; SIZE above it, e.g. 2G,4)
 #   # vm-monitor: yes                the guest may run QEMU monitor commands: a

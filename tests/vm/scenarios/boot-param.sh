@@ -9,6 +9,7 @@
 # bound to its CPUs, and reclaimctl status --json reports the same.
 #
 # vm-timeout: 120
+# vm-share: 2
 # vm-numa: 128M:0 128M:1 128M
 # vm-append: sysctl.vm.kswapd_threads=3 sysctl.vm.max_direct_reclaimers=2 sysctl.vm.swap_round_robin_quota_kb=4096
 set -euo pipefail

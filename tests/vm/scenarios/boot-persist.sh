@@ -21,6 +21,7 @@
 # vm-enable: reclaimctl-autotune.service
 # vm-boots: 2
 # vm-timeout: 300
+# vm-share: 1
 # vm-numa: 256M:0 256M:1 256M 256M
 set -euo pipefail
 # shellcheck source=SCRIPTDIR/../guest/lib.sh

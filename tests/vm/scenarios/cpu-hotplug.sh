@@ -11,6 +11,7 @@
 #  3. back to 1 thread; node 1's kswapd1 is bound to cpu1.
 #
 # vm-timeout: 180
+# vm-share: 1
 # vm-numa: 128M:0 128M:1
 set -euo pipefail
 # shellcheck source=SCRIPTDIR/../guest/lib.sh

@@ -7,6 +7,7 @@
 # distances and its thread exactly as /proc and /sys show them.
 #
 # vm-timeout: 180
+# vm-share: 2
 # vm-numa: 256M:0 256M:1 256M 256M
 set -euo pipefail
 # shellcheck source=SCRIPTDIR/../guest/lib.sh

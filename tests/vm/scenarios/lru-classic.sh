@@ -11,6 +11,7 @@
 #  - back to 1 thread, MGLRU back on.
 #
 # vm-timeout: 360
+# vm-share: 1
 # vm-numa: 96M:0 96M:1 96M
 set -euo pipefail
 # shellcheck source=SCRIPTDIR/../guest/lib.sh

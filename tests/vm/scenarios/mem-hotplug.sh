@@ -22,6 +22,7 @@
 #   add to node1 again, remove    -> 3 threads again, then none
 #
 # vm-timeout: 300
+# vm-share: 2
 # vm-numa: 256M:0 0:1 256M 0
 # vm-maxmem: 2G,4
 # vm-monitor: yes

@@ -18,6 +18,7 @@
 # priority; swap_round_robin_quota makes its own, of a higher priority.
 #
 # vm-timeout: 300
+# vm-share: 2
 # vm-numa: 128M:0 128M:1 128M 128M
 set -euo pipefail
 # shellcheck source=SCRIPTDIR/../guest/lib.sh

@@ -17,6 +17,7 @@
 #    swap.round_robin_quota_kb.
 #
 # vm-timeout: 180
+# vm-share: 1
 # vm-numa: 128M:0 128M:1 128M 128M
 set -euo pipefail
 # shellcheck source=SCRIPTDIR/../guest/lib.sh

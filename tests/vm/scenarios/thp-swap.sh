@@ -17,6 +17,7 @@
 # by the swap slots cache.
 #
 # vm-timeout: 300
+# vm-share: 2
 # vm-numa: 384M:0 128M:1
 set -euo pipefail
 # shellcheck source=SCRIPTDIR/../guest/lib.sh
