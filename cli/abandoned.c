@@ -46,6 +46,43 @@ size_t abandoned_knobs(struct cli *cli, struct abandoned **list)
 	return n;
 }
 
+/* Removes the state file of each dead holder that holds no knob any more. */
+static void drop_settled(struct cli *cli)
+{
+	const char *holder;
+
+	for (size_t h = 0; (holder = reclaim_lease_holder_name(h)) != NULL; h++) {
+		struct reclaim_lease *l = NULL;
+		bool held = false;
+
+		if (reclaim_lease_load(cli->ctx, holder, &l) == 0 && !reclaim_lease_alive(l) &&
+		    reclaim_lease_inspect(l) == 0) {
+			for (size_t i = 0; i < reclaim_lease_count(l); i++)
+				held |= reclaim_lease_state(l, i) == RECLAIM_LEASE_HELD;
+			if (!held)
+				(void)reclaim_lease_drop(l);
+		}
+		reclaim_lease_unref(l);
+	}
+}
+
+void abandoned_settle(struct cli *cli, const char *cmd, const struct abandoned *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct abandoned *a = &list[i];
+		int64_t now;
+
+		if (reclaim_knob_read(cli->ctx, a->knob, &now) == 0 && now == a->before)
+			fprintf(stderr,
+				"reclaimctl: %s: %s is back at %" PRId64 ", where %s (PID %ld) had "
+				"left it at %" PRId64 " when it died\n",
+				cmd, reclaim_knob_sysctl(a->knob), now, a->holder, (long)a->pid,
+				a->now);
+	}
+	if (n > 0)
+		drop_settled(cli);
+}
+
 void abandoned_print(const struct abandoned *a)
 {
 	printf("%s is %" PRId64 ", left by %s (PID %ld), which died; before it: %" PRId64

@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 
+#include "abandoned.h"
 #include "apply.h"
 #include "reclaimctl.h"
 
@@ -81,6 +82,8 @@ static int run_restore(struct cli *cli, int argc, char **argv)
 	struct plan_options o = {.explain = true};
 	struct reclaim_request *req = NULL;
 	struct reclaim_eval *e = NULL;
+	struct abandoned *abandoned = NULL;
+	size_t nabandoned = 0;
 	bool boot = false;
 	int c, r;
 
@@ -105,9 +108,15 @@ static int run_restore(struct cli *cli, int argc, char **argv)
 				boot ? RECLAIM_REQUEST_RESTORE_BOOT : RECLAIM_REQUEST_RESTORE,
 				o.flags, &req) < 0)
 		return lib_fail(cli, EXIT_FAILURE, NULL);
+	/* what a sweep or adapt that died left, to say what of it this gives back */
+	if (!o.dry_run)
+		nabandoned = abandoned_knobs(cli, &abandoned);
 	r = plan_run(cli, req, &o, &e);
 	if (r == 0)
 		print_restore(cli, e, &o, boot);
+	if (r == 0)
+		abandoned_settle(cli, "restore", abandoned, nabandoned);
+	free(abandoned);
 	reclaim_eval_unref(e);
 	reclaim_request_unref(req);
 	return r;

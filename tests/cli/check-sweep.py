@@ -486,6 +486,15 @@ class Checker(checker.Checker):
         self.expect(p.returncode == 0, f"{undo}: exit {p.returncode}: {p.stderr}")
         self.expect(self.knob_bytes(root) == before,
                     f"after '{undo}': {self.knob_bytes(root)}, before {before}")
+        # it says what of the dead sweep's it gave back, and its state file is gone
+        pid = proc.pid
+        self.expect(sorted(p.stderr.splitlines()) == [
+            f"reclaimctl: restore: vm.max_direct_reclaimers is back at 3, where sweep (PID {pid})"
+            " had left it at 5 when it died",
+            f"reclaimctl: restore: vm.swap_round_robin_quota_kb is back at 2048, where sweep "
+            f"(PID {pid}) had left it at 512 when it died"], f"{undo}: stderr {p.stderr!r}")
+        self.expect(not os.path.exists(os.path.join(root, "run/reclaimctl/sweep")),
+                    f"{undo}: the dead sweep's state file is left")
         # the sweep's one change (a record a knob a run that changed it), then the restore
         recs = self.history(root)
         sweep = [(r["knob"], int(r["old"]), int(r["new"])) for r in recs if r["change"] == "1"]
