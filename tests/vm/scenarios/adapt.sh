@@ -14,6 +14,9 @@
 #     node) within the bound below;
 #  3. a hog raises it again, SIGTERM: adapt exits 0, the knob is 1 (a history
 #     record for that too), /run/reclaimctl/adapt is gone;
+# 3b. a hog and adapt | head -n1: the line of its first change cannot be
+#     written; adapt puts the baseline back, says so in one line on stderr
+#     and exits 1, its state file gone;
 #  4. a second adapt, `reclaimctl set threads 2` beside it: adapt says once
 #     that someone else changed the knob and never writes it again (2 stays
 #     2 past the down window and cooldown that would have brought it to 1);
@@ -156,6 +159,25 @@ assert_eq "2 1" "$(adapt_history | tail -n 1)" "history: the restore is adapt's 
 if [[ -e $STATE ]]; then fail "$STATE is left behind"; else ok "$STATE is gone"; fi
 assert_rc 0 "adapt --reset after a clean stop" -- reclaimctl adapt --reset
 assert_eq "adapt: nothing to reset" "$(reclaimctl adapt --reset)" "adapt --reset: nothing to reset"
+
+step "3b. its output closed: the first change line cannot be written"
+# | head -n1: the reader takes the first line (adapt's start) and is gone
+# before adapt raises the knob; the line saying so fails (EPIPE, SIGPIPE
+# ignored), and adapt stops as on SIGTERM, with the knob it wrote put back,
+# one line on stderr and exit status 1
+start_hog
+rc=0
+{
+	timeout 120 reclaimctl adapt "${ADAPT_OPTS[@]}" 2>/tmp/adapt-pipe.err | head -n1 >/dev/null
+	rc=${PIPESTATUS[0]}
+} || true
+stop_hog
+assert_eq 1 "$rc" "adapt | head -n1: exit status 1"
+assert_eq "reclaimctl: adapt: cannot write to standard output (Broken pipe): stopping" \
+	"$(cat /tmp/adapt-pipe.err)" "adapt | head -n1: one line on stderr"
+assert_file_eq "$KNOB_THREADS" 1 "adapt | head -n1: vm.kswapd_threads back at the baseline"
+assert_eq "1 2,2 1" "$(adapt_history | tail -n 2 | paste -sd, -)" "history: raised, then put back"
+if [[ -e $STATE ]]; then fail "adapt | head -n1: $STATE is left behind"; else ok "adapt | head -n1: $STATE is gone"; fi
 
 step "4. someone else sets the knob: adapt steps aside"
 reclaimctl adapt "${ADAPT_OPTS[@]}" >/tmp/adapt2.out 2>&1 &
