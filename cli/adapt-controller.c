@@ -48,5 +48,5 @@ void adapt_print(struct cli *cli, double elapsed, const char *time, int64_t old,
 		printf("%+8.1f s  kswapd_threads %lld -> %lld: %s\n", elapsed, (long long)old,
 		       (long long)new, reason);
 	}
-	fflush(stdout);
+	flush_stdout();
 }

@@ -93,7 +93,7 @@ static void notice(const struct daemon *d, const char *fmt, ...)
 	vprintf(fmt, ap);
 	va_end(ap);
 	putchar('\n');
-	fflush(stdout);
+	flush_stdout();
 }
 
 static void notify_status(const struct daemon *d)

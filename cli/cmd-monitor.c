@@ -237,7 +237,7 @@ static int run_loop(struct monitor *m, struct reclaim_sampler *sampler)
 			print_json(m, first, prev, cur);
 		else
 			print_text(m, prev, cur);
-		fflush(stdout);
+		flush_stdout();
 		reclaim_sample_unref(prev);
 		prev = cur;
 		if (ferror(stdout))

@@ -211,7 +211,7 @@ static void on_progress(const struct reclaim_swap_plan *p, uint64_t used, uint64
 		pr->started = true;
 		printf("moving %s back to memory from %s...\n", all, device);
 		free(device);
-		fflush(stdout);
+		flush_stdout();
 		return;
 	}
 	if (!pr->tty)
@@ -224,7 +224,7 @@ static void on_progress(const struct reclaim_swap_plan *p, uint64_t used, uint64
 	printf("\r%s%*s", line, n < pr->width ? pr->width - n : 0, "");
 	if (n > pr->width)
 		pr->width = n;
-	fflush(stdout);
+	flush_stdout();
 }
 
 /* swapoff has returned: a done change leaves no progress line, a failed one its last reading. */
@@ -236,7 +236,7 @@ static void progress_end(struct progress *pr, bool ok)
 		printf("\r%*s\r", pr->width, "");
 	else
 		printf("\n");
-	fflush(stdout);
+	flush_stdout();
 }
 
 /*

@@ -930,7 +930,7 @@ static void print_run(const struct sweep *s, size_t i)
 			printf(", %s %s", s->metrics[m].name, buf);
 		}
 	putchar('\n');
-	fflush(stdout);
+	flush_stdout();
 }
 
 /* The files an earlier sweep wrote in DIR: left, a shorter sweep would seem to hold its runs. */

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Messages, formats and JSON printing that every command uses. */
 #include <errno.h>
+#include <poll.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "reclaimctl.h"
 
@@ -166,11 +168,25 @@ int unknown_knob(const char *name)
 	return usage_error("unknown knob '%s' (known: %s)", name, list);
 }
 
+/* The first error of standard output, with the errno of the write that failed. */
+static int stdout_err;
+
+void flush_stdout(void)
+{
+	if (fflush(stdout) == EOF && stdout_err == 0)
+		stdout_err = errno ? errno : EIO;
+}
+
 int stdout_error(void)
 {
-	static int err;
+	struct pollfd p = {.fd = STDOUT_FILENO};
 
-	if (err == 0 && (fflush(stdout) == EOF || ferror(stdout)))
-		err = errno ? errno : EIO;
-	return err;
+	flush_stdout();
+	/*
+	 * A write that failed inside printf() left no errno that lasts: a pipe
+	 * whose reader is gone still says so (POLLERR on its write end).
+	 */
+	if (stdout_err == 0 && ferror(stdout))
+		stdout_err = poll(&p, 1, 0) == 1 && (p.revents & POLLERR) ? EPIPE : EIO;
+	return stdout_err;
 }

@@ -193,7 +193,7 @@ int main(int argc, char **argv)
 	r = cmd->run(&cli, argc, argv);
 	reclaim_unref(cli.ctx);
 	/* a command that failed said why already (sweep: "cannot write to standard output") */
-	if (r == 0 && (fflush(stdout) != 0 || ferror(stdout)))
-		return fail(EXIT_FAILURE, "write error on standard output");
+	if (r == 0 && (r = stdout_error()) != 0)
+		return fail(EXIT_FAILURE, "write error on standard output: %s", strerror(r));
 	return r;
 }

@@ -55,6 +55,8 @@ __attribute__((format(printf, 1, 2))) void warnmsg(const char *fmt, ...);
  * while they print, with SIGPIPE ignored.
  */
 int stdout_error(void);
+/* fflush(stdout), keeping the errno of a failure for stdout_error(). */
+void flush_stdout(void);
 /* Prints "reclaimctl: MESSAGE" and returns @code, for "return fail(1, ...)". */
 __attribute__((format(printf, 2, 3))) int fail(int code, const char *fmt, ...);
 /* A usage error: one line, exit status 2. */

@@ -339,7 +339,7 @@ size_t table_rows(const struct table *t)
 
 void table_print(struct table *t)
 {
-	fflush(stdout);
+	flush_stdout();
 	scols_print_table(t->tb);
 }
 

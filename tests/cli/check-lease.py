@@ -3,8 +3,9 @@
 """adapt's lease on copies of a fixture root: two adapt daemons started at
 once never both run (the check for a running one and the state file's write
 are one hold of the lock); the one refused says who runs, the state file
-names the one that runs, and after it stops nothing is left behind; and
-adapt under | head -n1 ends with one line and exit status 1.
+names the one that runs, and after it stops nothing is left behind;
+adapt under | head -n1 ends with one line and exit status 1; and a write
+to a full device is one line naming that error.
 
 Usage: check-lease.py RECLAIMCTL FIXTURES
 """
@@ -86,6 +87,22 @@ class Checker(checker.Checker):
         self.expect(p.stdout.splitlines()[-1:] == ["status 1"] and p.stderr ==
                     "reclaimctl: adapt: cannot write to standard output (Broken pipe): "
                     "stopping\n", f"| head -n1: {p.stdout!r} {p.stderr!r}")
+
+    def test_full(self):
+        # a write that fails with another errno than EPIPE says which
+        root = self.root(PATCHED)
+        with open("/dev/full", "w") as full:
+            p = subprocess.run([self.reclaimctl, "--sysroot", root, "adapt", "--dry-run", "-i",
+                                "0.1"], stdout=full, stderr=subprocess.PIPE, text=True,
+                               env=self.env, timeout=60)
+            self.expect(p.returncode == 1 and p.stderr ==
+                        "reclaimctl: adapt: cannot write to standard output (No space left on "
+                        "device): stopping\n", f"adapt >/dev/full: {p.returncode} {p.stderr!r}")
+            p = subprocess.run([self.reclaimctl, "--sysroot", root, "status"], stdout=full,
+                               stderr=subprocess.PIPE, text=True, env=self.env, timeout=60)
+            self.expect(p.returncode == 1 and p.stderr ==
+                        "reclaimctl: write error on standard output: No space left on device\n",
+                        f"status >/dev/full: {p.returncode} {p.stderr!r}")
 
 
 if __name__ == "__main__":
