@@ -852,12 +852,23 @@ static void print_put_back(const struct reclaim_eval *e, const char *note)
 	}
 }
 
+/* The knobs could not be put back: why, and what to run. */
+static int cannot_put_back(struct sweep *s)
+{
+	int r = lib_fail(s->cli, EXIT_FAILURE, "sweep: cannot put the knobs back");
+
+	fprintf(stderr, "reclaimctl: sweep: to put them back: ");
+	print_undo_command(s, stderr);
+	fputc('\n', stderr);
+	return r;
+}
+
 /* A restore of the sweep's change: the values from before the sweep. */
 static int put_back(struct sweep *s)
 {
 	struct reclaim_request *req = NULL;
 	struct reclaim_eval *e = NULL;
-	int r = 0, a = -1;
+	int a = -1;
 
 	if (reclaim_request_new(s->cli->ctx, RECLAIM_REQUEST_RESTORE, 0, &req) == 0 &&
 	    reclaim_request_set_change(req, s->change) == 0)
@@ -869,13 +880,8 @@ static int put_back(struct sweep *s)
 			abort();
 		return put_back_own(s);
 	}
-	if (a < 0) {
-		r = lib_fail(s->cli, EXIT_FAILURE, "sweep: cannot put the knobs back");
-		fprintf(stderr, "reclaimctl: sweep: to put them back: ");
-		print_undo_command(s, stderr);
-		fputc('\n', stderr);
-		return r;
-	}
+	if (a < 0)
+		return cannot_put_back(s);
 	print_put_back(e, NULL);
 	reclaim_eval_unref(e);
 	return 0;
@@ -894,13 +900,8 @@ static int put_back_moved(struct sweep *s)
 
 	r = reclaim_lease_release(s->lease, RECLAIM_REQUEST_SET, s->flags | RECLAIM_REQUEST_STRICT,
 				  "sweep:before", "sweep: the value before the sweep", &e);
-	if (r < 0) {
-		r = lib_fail(s->cli, EXIT_FAILURE, "sweep: cannot put the knobs back");
-		fprintf(stderr, "reclaimctl: sweep: to put them back: ");
-		print_undo_command(s, stderr);
-		fputc('\n', stderr);
-		return r;
-	}
+	if (r < 0)
+		return cannot_put_back(s);
 	print_put_back(e, "its value before the sweep; the command had changed it");
 	reclaim_eval_unref(e);
 	return 0;

@@ -69,6 +69,7 @@ show_threads_log() {
 }
 knob() { readf "$KNOB_THREADS"; }
 knob_is() { [[ $(knob) == "$1" ]]; }
+knob_above() { (($(knob) > $1)); }
 # the history's adapt records as "OLD NEW" lines, and their times
 adapt_history() { awk '/command=adapt / { sub(/.*old=/, ""); sub(/ new=/, " "); print }' /run/reclaimctl/history 2>/dev/null; }
 adapt_history_times() { awk '/command=adapt / { sub(/.*time=/, ""); sub(/ .*/, ""); print }' /run/reclaimctl/history 2>/dev/null; }
@@ -144,9 +145,11 @@ assert_eq 2 "$(grep -cE '^[0-9:]{8} kswapd_threads [32] -> [21]: kswapd threads 
 
 step "3. up again, then SIGTERM: the baseline back"
 start_hog
-wait_for 60 "kswapd_threads 2 again" -- knob_is 2 || true
+wait_for 60 "kswapd_threads above 1 again" -- knob_above 1 || true
 sleep 2 # for the threads-over-time log
-assert_file_eq "$KNOB_THREADS" 2 "raised again"
+# 2, or 3 already on a host busy enough that the wait saw 2 late
+raised=$(knob)
+assert_gt "$raised" 1 "raised again"
 kill -TERM "$adapt_pid"
 rc=0
 wait "$adapt_pid" || rc=$?
@@ -154,8 +157,9 @@ assert_eq 0 "$rc" "adapt exits 0 on SIGTERM"
 stop_hog
 assert_file_eq "$KNOB_THREADS" 1 "SIGTERM: vm.kswapd_threads back at the baseline"
 check_kswapd_per_node 1
-assert_eq "adapt: stopped; kswapd_threads 2 -> 1 (the baseline)" "$(tail -n 1 /tmp/adapt1.out)" "adapt says so"
-assert_eq "2 1" "$(adapt_history | tail -n 1)" "history: the restore is adapt's record too"
+assert_eq "adapt: stopped; kswapd_threads $raised -> 1 (the baseline)" "$(tail -n 1 /tmp/adapt1.out)" "adapt says so"
+assert_eq "$raised 1" "$(adapt_history | tail -n 1)" "history: the restore is adapt's record too"
+step3=$( ((raised == 2)) && echo "1 2,2 1" || echo "1 2,2 3,3 1")
 if [[ -e $STATE ]]; then fail "$STATE is left behind"; else ok "$STATE is gone"; fi
 assert_rc 0 "adapt --reset after a clean stop" -- reclaimctl adapt --reset
 assert_eq "adapt: nothing to reset" "$(reclaimctl adapt --reset)" "adapt --reset: nothing to reset"
@@ -202,7 +206,7 @@ assert_eq "" "$(output_changes /tmp/adapt2.out)" "the second adapt changed nothi
 assert_eq "adapt: stopped; kswapd_threads is not adapt's: left at 2" "$(tail -n 1 /tmp/adapt2.out)" "SIGTERM leaves the knob"
 assert_file_eq "$KNOB_THREADS" 2 "vm.kswapd_threads still 2 after adapt stopped"
 if [[ -e $STATE ]]; then fail "$STATE is left behind"; else ok "$STATE is gone"; fi
-assert_eq "1 2,2 3,3 2,2 1,1 2,2 1" "$(adapt_history | paste -sd, -)" "history: nothing more from adapt"
+assert_eq "1 2,2 3,3 2,2 1,$step3,1 2,2 1" "$(adapt_history | paste -sd, -)" "history: nothing more from adapt"
 reclaimctl history
 assert_rc 0 "reclaimctl set threads 1" -- reclaimctl set threads 1
 kill "$sampler_pid" 2>/dev/null || true
