@@ -239,13 +239,15 @@ static int keep_persisted(struct reclaim_change *c)
 /* Puts the persisted file back as it was before this change. */
 static void restore_persisted(struct reclaim_change *c, char *detail, size_t size)
 {
-	_cleanup_free_ char *full = reclaim_path_nofollow(c->ctx, RECLAIM_PERSIST_FILE);
+	_cleanup_free_ char *name = NULL;
+	_cleanup_close_ int dirfd = -1;
 	int r;
 
-	if (!full)
+	if (reclaim_root_parent(c->ctx, RECLAIM_PERSIST_FILE, &dirfd, &name) < 0)
 		return;
-	r = c->persisted ? reclaim_replace_file(full, c->persisted, strlen(c->persisted), 0644)
-			 : reclaim_unlink_synced(full);
+	r = c->persisted
+		? reclaim_replace_file(dirfd, name, c->persisted, strlen(c->persisted), 0644)
+		: reclaim_unlink_synced(dirfd, name);
 	if (r < 0 && r != -ENOENT)
 		append(detail, size, "; could not put back %s: %s", RECLAIM_PERSIST_FILE,
 		       strerror(-r));

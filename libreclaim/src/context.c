@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 
 #include "internal.h"
@@ -13,6 +14,7 @@
 struct reclaim_ctx {
 	int refcount;
 	char *sysroot; /* "" for the live system, never with a trailing '/' */
+	int rootfd;    /* the root's descriptor (O_PATH), or -errno: see chase.c */
 	char *release;
 	bool release_read;
 	char error[ERROR_SIZE];
@@ -50,6 +52,13 @@ RECLAIM_EXPORT int reclaim_new(struct reclaim_ctx **ret, const char *sysroot)
 		free(ctx);
 		return -ENOMEM;
 	}
+	/*
+	 * Every file under the root is opened from this descriptor. A root that
+	 * cannot be opened is no error here: each use of it fails with the reason.
+	 */
+	ctx->rootfd = open(ctx->sysroot[0] ? ctx->sysroot : "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (ctx->rootfd < 0)
+		ctx->rootfd = -errno;
 	*ret = ctx;
 	return 0;
 }
@@ -65,6 +74,8 @@ RECLAIM_EXPORT struct reclaim_ctx *reclaim_unref(struct reclaim_ctx *ctx)
 {
 	if (!ctx || --ctx->refcount > 0)
 		return NULL;
+	if (ctx->rootfd >= 0)
+		close(ctx->rootfd);
 	free(ctx->sysroot);
 	free(ctx->release);
 	free(ctx);
@@ -75,6 +86,11 @@ RECLAIM_EXPORT const char *reclaim_get_sysroot(const struct reclaim_ctx *ctx)
 {
 	assert_return(ctx, NULL);
 	return ctx->sysroot[0] ? ctx->sysroot : "/";
+}
+
+int reclaim_root_fd(const struct reclaim_ctx *ctx)
+{
+	return ctx->rootfd;
 }
 
 RECLAIM_EXPORT const char *reclaim_strerror(const struct reclaim_ctx *ctx)

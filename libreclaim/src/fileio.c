@@ -21,14 +21,25 @@ const char *reclaim_read_strerror(int r)
 	return strerror(r < 0 ? -r : r);
 }
 
+/* @path under the root of @ctx or, @ctx NULL, a path of this system (see internal.h). */
+static int open_path(const struct reclaim_ctx *ctx, const char *path, int flags)
+{
+	int fd;
+
+	if (ctx)
+		return reclaim_root_open(ctx, path, flags, 0);
+	fd = open(path, flags | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
 /* O_NONBLOCK: a FIFO in place of a file must not hang the command (it is refused below). */
-int reclaim_open_regular(const char *full, int *ret_fd)
+int reclaim_open_regular(const struct reclaim_ctx *ctx, const char *path, int *ret_fd)
 {
 	struct stat st;
-	int fd = open(full, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	int fd = open_path(ctx, path, O_RDONLY | O_NOCTTY | O_NONBLOCK);
 
 	if (fd < 0)
-		return -errno;
+		return fd;
 	if (fstat(fd, &st) < 0) {
 		int r = -errno;
 
@@ -43,18 +54,35 @@ int reclaim_open_regular(const char *full, int *ret_fd)
 	return 0;
 }
 
-int reclaim_check_regular(const char *full)
+int reclaim_stat(const struct reclaim_ctx *ctx, const char *path, int flags, struct stat *st)
 {
-	struct stat st;
+	int fd = open_path(ctx, path, O_PATH | (flags & O_NOFOLLOW)), r = 0;
 
-	if (stat(full, &st) < 0)
-		return -errno;
-	if (!S_ISREG(st.st_mode))
-		return S_ISDIR(st.st_mode) ? -EISDIR : -RECLAIM_ENOTREG;
-	/* proc files say 0: only a file on disk can be too large here */
-	if ((uint64_t)st.st_size > RECLAIM_READ_MAX)
-		return -EFBIG;
-	return 0;
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, st) < 0)
+		r = -errno;
+	close(fd);
+	return r;
+}
+
+DIR *reclaim_opendir(const struct reclaim_ctx *ctx, const char *path)
+{
+	int fd = open_path(ctx, path, O_RDONLY | O_DIRECTORY);
+	DIR *d;
+
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	d = fdopendir(fd);
+	if (!d) {
+		int err = errno;
+
+		close(fd);
+		errno = err;
+	}
+	return d;
 }
 
 /*
@@ -86,14 +114,11 @@ static bool kernel_file(const char *path)
 /* /proc and /sys files report size 0, so read until EOF instead of trusting stat. */
 int reclaim_read_file(const struct reclaim_ctx *ctx, const char *path, char **ret, size_t *ret_len)
 {
-	_cleanup_free_ char *full = reclaim_path(ctx, path);
 	size_t size = 4096, len = 0;
 	char *buf = NULL;
 	int fd, r = 0;
 
-	if (!full)
-		return -errno;
-	r = reclaim_open_regular(full, &fd);
+	r = reclaim_open_regular(ctx, path, &fd);
 	if (r < 0)
 		return r;
 	for (;;) {
@@ -153,20 +178,14 @@ int reclaim_read_optional(struct reclaim_ctx *ctx, const char *path, char **buf)
 	return 0;
 }
 
-FILE *reclaim_fopen(const struct reclaim_ctx *ctx, const char *path)
-{
-	_cleanup_free_ char *full = reclaim_path(ctx, path);
-
-	if (!full)
-		return NULL;
-	return fopen(full, "re");
-}
-
 bool reclaim_exists(const struct reclaim_ctx *ctx, const char *path)
 {
-	_cleanup_free_ char *full = reclaim_path(ctx, path);
+	int fd = reclaim_root_open(ctx, path, O_PATH, 0);
 
-	return full && access(full, F_OK) == 0;
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
 }
 
 int reclaim_read_line(const struct reclaim_ctx *ctx, const char *path, char **line)
@@ -182,29 +201,37 @@ int reclaim_read_line(const struct reclaim_ctx *ctx, const char *path, char **li
 	return 0;
 }
 
+/*
+ * Under a --sysroot a knob is a plain file: replaced whole, so that a reader
+ * (another reclaimctl evaluating before it takes the lock) never sees it
+ * truncated. It must exist already: no knob is invented. A link to it is
+ * followed inside the root; the file it leads to is replaced.
+ */
+static int replace_knob(const struct reclaim_ctx *ctx, const char *path, const char *s)
+{
+	_cleanup_free_ char *resolved = NULL, *name = NULL;
+	_cleanup_close_ int dirfd = -1;
+	int r = reclaim_chase(ctx, path, 0, &resolved);
+
+	if (r == 0)
+		r = reclaim_root_parent(ctx, resolved, &dirfd, &name);
+	if (r == 0)
+		r = reclaim_replace_file(dirfd, name, s, strlen(s), 0644);
+	return r;
+}
+
 int reclaim_write_string(const struct reclaim_ctx *ctx, const char *path, const char *s)
 {
-	_cleanup_free_ char *full = reclaim_path(ctx, path);
 	size_t len = strlen(s);
 	ssize_t n;
 	int fd, r = 0;
 
-	if (!full)
-		return -errno;
-	/*
-	 * Under a --sysroot a knob is a plain file: replaced whole, so that a
-	 * reader (another reclaimctl evaluating before it takes the lock) never
-	 * sees it truncated. It must exist already: no knob is invented.
-	 */
-	if (!reclaim_is_live(ctx)) {
-		if (access(full, F_OK) < 0)
-			return -errno;
-		return reclaim_replace_file(full, s, len, 0644);
-	}
+	if (!reclaim_is_live(ctx))
+		return replace_knob(ctx, path, s);
 	/* No O_CREAT: a knob that does not exist must not be invented. */
-	fd = open(full, O_WRONLY | O_CLOEXEC | O_TRUNC);
+	fd = reclaim_root_open(ctx, path, O_WRONLY | O_TRUNC, 0);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	n = write(fd, s, len);
 	if (n < 0)
 		r = -errno;

@@ -47,7 +47,7 @@ static int parse_fstab(struct reclaim_ctx *ctx, struct libmnt_table **ret)
 	size_t bad;
 	int r;
 
-	r = reclaim_mnt_parse(ctx, FSTAB, mnt_table_parse_fstab, ret, &bad);
+	r = reclaim_mnt_parse(ctx, FSTAB, ret, &bad);
 	if (r == -ENOMEM)
 		return r;
 	if (r == -ENOENT)
@@ -439,7 +439,8 @@ static int edit_text(struct reclaim_fstab *f, struct libmnt_fs *fs, int prio, ch
 
 RECLAIM_EXPORT int reclaim_fstab_set_priority(struct reclaim_fstab *f, size_t idx, int prio)
 {
-	_cleanup_free_ char *text = NULL, *options = NULL, *full = NULL;
+	_cleanup_free_ char *text = NULL, *options = NULL, *name = NULL;
+	_cleanup_close_ int dirfd = -1;
 	struct libmnt_fs *fs;
 	size_t len = 0;
 	int r;
@@ -452,10 +453,11 @@ RECLAIM_EXPORT int reclaim_fstab_set_priority(struct reclaim_fstab *f, size_t id
 	r = edit_text(f, fs, prio, &text, &len, &options);
 	if (r < 0)
 		return r;
-	full = reclaim_path_nofollow(f->ctx, FSTAB);
-	if (!full)
-		return -errno;
-	r = reclaim_replace_file(full, text, len, 0644);
+	r = reclaim_open_parent(f->ctx, FSTAB, &dirfd, &name);
+	if (r == 0)
+		r = reclaim_replace_file(dirfd, name, text, len, 0644);
+	else if (r != -ENOENT)
+		return r;
 	if (r == -EINVAL)
 		return reclaim_error(f->ctx, EINVAL,
 				     "cannot update " FSTAB ": not a regular file (a link?)");

@@ -306,15 +306,17 @@ static size_t dropped(const struct reclaim_history *h, size_t total, unsigned lo
 
 static int rewrite(struct reclaim_history *h, const struct history_record *add, size_t n)
 {
-	_cleanup_free_ char *full = reclaim_path_nofollow(h->ctx, HISTORY), *text = NULL;
+	_cleanup_free_ char *name = NULL, *text = NULL;
+	_cleanup_close_ int dirfd = -1;
 	size_t total = h->count + n, len = 0;
 	unsigned long tail = tail_change(h, total, add);
 	size_t drop = dropped(h, total, tail);
 	FILE *f;
 	int r;
 
-	if (!full)
-		return -errno;
+	r = reclaim_root_parent(h->ctx, HISTORY, &dirfd, &name);
+	if (r < 0)
+		return r;
 	f = open_memstream(&text, &len);
 	if (!f)
 		return -ENOMEM;
@@ -327,20 +329,21 @@ static int rewrite(struct reclaim_history *h, const struct history_record *add, 
 		format_record(f, &add[i]);
 	if (fclose(f) != 0)
 		return -ENOMEM;
-	r = reclaim_replace_file(full, text, len, 0644);
-	return r;
+	return reclaim_replace_file(dirfd, name, text, len, 0644);
 }
 
 static int append(struct reclaim_history *h, const struct history_record *add, size_t n)
 {
-	_cleanup_free_ char *full = reclaim_path_nofollow(h->ctx, HISTORY), *text = NULL;
+	_cleanup_free_ char *name = NULL, *text = NULL;
+	_cleanup_close_ int dirfd = -1;
 	size_t len = 0;
 	FILE *f;
 	ssize_t w;
 	int fd;
 
-	if (!full)
-		return -errno;
+	fd = reclaim_root_parent(h->ctx, HISTORY, &dirfd, &name);
+	if (fd < 0)
+		return fd;
 	f = open_memstream(&text, &len);
 	if (!f)
 		return -ENOMEM;
@@ -348,7 +351,7 @@ static int append(struct reclaim_history *h, const struct history_record *add, s
 		format_record(f, &add[i]);
 	if (fclose(f) != 0)
 		return -ENOMEM;
-	fd = open(full, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	fd = openat(dirfd, name, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (fd < 0)
 		return -errno;
 	/* One write: a crash leaves at most the last line short, which is ignored. */

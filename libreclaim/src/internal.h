@@ -2,9 +2,12 @@
 #ifndef RECLAIM_INTERNAL_H
 #define RECLAIM_INTERNAL_H
 
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* The library's own use of its deprecated functions is its implementation. */
 #ifndef RECLAIM_H
@@ -18,10 +21,17 @@
 #define _cleanup_(f)	 __attribute__((cleanup(f)))
 #define _cleanup_free_	 _cleanup_(freep)
 #define _cleanup_fclose_ _cleanup_(fclosep)
+#define _cleanup_close_	 _cleanup_(closep)
 
 static inline void freep(void *p)
 {
 	free(*(void **)p);
+}
+
+static inline void closep(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
 }
 
 static inline void fclosep(FILE **f)
@@ -45,22 +55,64 @@ static inline void fclosep(FILE **f)
 void reclaim_error_reset(struct reclaim_ctx *ctx);
 __attribute__((format(printf, 3, 4))) int reclaim_error(struct reclaim_ctx *ctx, int err,
 							const char *fmt, ...);
+/* The root's descriptor (O_PATH, "/" for the live system), or -errno if it could not be opened. */
+int reclaim_root_fd(const struct reclaim_ctx *ctx);
+
 /*
- * chase.c: "<sysroot><path>" with @path resolved inside the root (see
- * reclaim_chase()); a missing tail is taken as named (a file to create).
- * NULL with errno set (ENOMEM, ELOOP, ENOTDIR, EACCES ...).
+ * chase.c: files under the root, each opened from the root's descriptor,
+ * never by a path joined to the root's: symbolic links are followed inside
+ * the root (an absolute target starts again at the root, ".." never leaves
+ * it), at most 40 of them. Every path error is -errno (ELOOP, ENOTDIR,
+ * EACCES, ENOENT...), without a message.
+ *
+ * reclaim_root_open() is openat(2) of @path (absolute, as on the machine)
+ * under the root: openat2(2) RESOLVE_IN_ROOT, or where the kernel lacks it a
+ * walk component by component (O_PATH|O_NOFOLLOW, readlinkat(2)). O_CLOEXEC
+ * is added; O_NOFOLLOW leaves a link as the last component unfollowed.
  */
-char *reclaim_path(const struct reclaim_ctx *ctx, const char *path);
+int reclaim_root_open(const struct reclaim_ctx *ctx, const char *path, int flags, mode_t mode);
+/* Only the walk, never openat2(2), as on a kernel without it: for the unit tests. */
+extern bool reclaim_no_openat2;
+/*
+ * The directory of @path's last component, opened (O_PATH) with links
+ * followed, and that component's name, not followed (free() it): to create,
+ * replace, remove, lstat or readlink it with the *at() calls. -ENOENT if the
+ * directory is missing (what the call in it would fail with).
+ */
+int reclaim_root_parent(const struct reclaim_ctx *ctx, const char *path, int *dirfd, char **name);
+/*
+ * The same with a failure to reach the directory in the context ("cannot
+ * resolve", see reclaim_path_error()), but for -ENOENT: the caller says what
+ * could not be done for want of the directory.
+ */
+int reclaim_open_parent(struct reclaim_ctx *ctx, const char *path, int *dirfd, char **name);
+/*
+ * The name of @path under the root with every link followed ("/lib/x" ->
+ * "/usr/lib/x"), in *resolved (free() it); a link to /dev/null (a mask)
+ * resolves to "/dev/null", which the root need not have. With
+ * RECLAIM_CHASE_MISSING a missing component and what follows are taken as
+ * named (a file to create).
+ */
+#define RECLAIM_CHASE_MISSING (1u << 0)
+int reclaim_chase(const struct reclaim_ctx *ctx, const char *path, unsigned int flags,
+		  char **resolved);
 /*
  * @path (absolute, as on the machine) with every link in it followed inside
  * the root, as on the machine: "/dev/disk/by-uuid/X" -> "/dev/nvme0n1p3"; a
  * missing component and what follows are kept as named. NULL on ENOMEM.
  */
 char *reclaim_resolve_path(const struct reclaim_ctx *ctx, const char *path);
-/* The same with the last component not followed: for lstat(), O_NOFOLLOW, rename(). */
-char *reclaim_path_nofollow(const struct reclaim_ctx *ctx, const char *path);
-/* The error of a failed reclaim_path(@path), from errno, in the context: -errno. */
-int reclaim_path_error(struct reclaim_ctx *ctx, const char *path);
+/*
+ * mkdir -p of @path (resolved already: see reclaim_chase(); no link in it is
+ * followed) from the root's descriptor, each directory made with mkdirat(2)
+ * in the one before: @mode exactly, whatever the umask, and @last_mode for
+ * the last. The last one's descriptor, or -errno.
+ */
+int reclaim_mkdir_p(const struct reclaim_ctx *ctx, const char *path, mode_t mode, mode_t last_mode);
+/* "cannot resolve @path under ROOT: REASON" in the context for -errno @r: @r. */
+int reclaim_path_error(struct reclaim_ctx *ctx, const char *path, int r);
+/* 0 if @path resolves under the root (a missing tail is no error), else reclaim_path_error(). */
+int reclaim_path_check(struct reclaim_ctx *ctx, const char *path);
 
 /* fileio.c: every read goes under the context's root. */
 /*
@@ -87,27 +139,34 @@ int reclaim_text_length(const char *buf, size_t *len, bool kernel);
 int reclaim_pread_text(int fd, char **buf, size_t *size, size_t *len);
 /* strerror() that also says what -RECLAIM_ENOTREG, -RECLAIM_EBINARY and -EFBIG mean here. */
 const char *reclaim_read_strerror(int r);
-/* Opens @full (a real path) to read it, refusing what is not a regular file. */
-int reclaim_open_regular(const char *full, int *fd);
-/* The same check for a file another library opens (libmount); -errno. */
-int reclaim_check_regular(const char *full);
+/*
+ * The functions below that take a context open @path under its root; those
+ * that accept NULL for it open a path of this system that no root applies
+ * to (the shipped presets, the tool's own data).
+ *
+ * Opens @path to read it, refusing what is not a regular file.
+ */
+int reclaim_open_regular(const struct reclaim_ctx *ctx, const char *path, int *fd);
+/* stat(2) of @path, or lstat(2) with @flags O_NOFOLLOW; -errno. */
+int reclaim_stat(const struct reclaim_ctx *ctx, const char *path, int flags, struct stat *st);
+/* opendir(3) of @path; NULL with errno set. */
+DIR *reclaim_opendir(const struct reclaim_ctx *ctx, const char *path);
 /* Reads a whole file; -errno (without setting an error message). */
 int reclaim_read_file(const struct reclaim_ctx *ctx, const char *path, char **buf, size_t *len);
 /* The same for a file that may be absent: 0 with *buf NULL then; sets the error message. */
 int reclaim_read_optional(struct reclaim_ctx *ctx, const char *path, char **buf);
-/* Opens a file under the root for reading; NULL with errno set. */
-FILE *reclaim_fopen(const struct reclaim_ctx *ctx, const char *path);
 bool reclaim_exists(const struct reclaim_ctx *ctx, const char *path);
 /* Reads the first line, strips the newline. */
 int reclaim_read_line(const struct reclaim_ctx *ctx, const char *path, char **line);
 int reclaim_write_string(const struct reclaim_ctx *ctx, const char *path, const char *s);
 /*
- * atomicfile.c: replaces the file @full (a real path) by @text atomically,
- * keeping its mode and owner; a new file gets @mode. -errno.
+ * atomicfile.c: replaces the file @name of the directory @dirfd (see
+ * reclaim_root_parent()) by @text atomically, keeping its mode, owner and
+ * extended attributes; a new file gets @mode. -errno.
  */
-int reclaim_replace_file(const char *full, const char *text, size_t len, mode_t mode);
-int reclaim_unlink_synced(const char *full);
-int reclaim_sync_dir(const char *dir);
+int reclaim_replace_file(int dirfd, const char *name, const char *text, size_t len, mode_t mode);
+/* Removes the file @name of @dirfd, and makes that durable (fsync() of the directory). */
+int reclaim_unlink_synced(int dirfd, const char *name);
 /* Strict decimal parse of a whole (trimmed) string. */
 int reclaim_parse_i64(const char *s, int64_t *v);
 int reclaim_parse_u64(const char *s, uint64_t *v);
@@ -197,10 +256,8 @@ bool reclaim_knob_is_threads(const struct reclaim_knob *k);
 
 /* lock.c: the writers' lock; an error after reclaim_lock_timeout_ms of waiting. */
 extern unsigned int reclaim_lock_timeout_ms;
-int reclaim_mkdir_p(const char *path, mode_t mode);
 int reclaim_lock_take(struct reclaim_ctx *ctx, int *fd);
 /* A file of RECLAIM_RUNDIR must be root's (or the caller's) and writable by no one else. */
-struct stat;
 int reclaim_check_owner(struct reclaim_ctx *ctx, const char *shown, const struct stat *st);
 /*
  * The same for the file @path of RECLAIM_RUNDIR that was just read (the

@@ -19,34 +19,6 @@
 
 unsigned int reclaim_lock_timeout_ms = 10000;
 
-/* One directory, @mode exactly: the umask takes nothing off a directory we create. */
-static int make_dir(const char *path, mode_t mode)
-{
-	if (mkdir(path, mode) < 0)
-		return errno == EEXIST ? 0 : -errno;
-	return chmod(path, mode) < 0 ? -errno : 0;
-}
-
-/* mkdir -p of @path, which is under the sysroot. */
-int reclaim_mkdir_p(const char *path, mode_t mode)
-{
-	_cleanup_free_ char *copy = strdup(path);
-	int r;
-
-	if (!copy)
-		return -ENOMEM;
-	for (char *p = copy + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		r = make_dir(copy, mode);
-		if (r < 0)
-			return r;
-		*p = '/';
-	}
-	return make_dir(copy, mode);
-}
-
 static void sleep_ms(unsigned int ms)
 {
 	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
@@ -87,13 +59,17 @@ int reclaim_check_owner(struct reclaim_ctx *ctx, const char *shown, const struct
 
 int reclaim_check_run_file(struct reclaim_ctx *ctx, const char *path)
 {
-	_cleanup_free_ char *full = reclaim_path_nofollow(ctx, path);
+	_cleanup_free_ char *name = NULL;
+	_cleanup_close_ int dirfd = -1;
 	struct stat st;
+	int r = reclaim_open_parent(ctx, path, &dirfd, &name);
 
-	if (!full)
-		return reclaim_path_error(ctx, path);
-	if (lstat(full, &st) < 0)
-		return reclaim_error(ctx, errno, "cannot read %s: %s", path, strerror(errno));
+	if (r < 0 && r != -ENOENT)
+		return r;
+	if (r == 0 && fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		r = -errno;
+	if (r < 0)
+		return reclaim_error(ctx, -r, "cannot read %s: %s", path, strerror(-r));
 	if (!S_ISREG(st.st_mode))
 		return reclaim_error(ctx, EPERM, "%s is not a regular file: refusing to use it",
 				     path);
@@ -132,10 +108,15 @@ int reclaim_read_run_file(struct reclaim_ctx *ctx, const char *path, char **text
 int reclaim_write_run_file_locked(struct reclaim_ctx *ctx, const char *path, const char *text,
 				  size_t len)
 {
-	_cleanup_free_ char *full = reclaim_path_nofollow(ctx, path);
-	int r = !full ? reclaim_path_error(ctx, path) : reclaim_replace_file(full, text, len, 0600);
+	_cleanup_free_ char *name = NULL;
+	_cleanup_close_ int dirfd = -1;
+	int r = reclaim_open_parent(ctx, path, &dirfd, &name);
 
-	if (r < 0 && full)
+	if (r < 0 && r != -ENOENT)
+		return r;
+	if (r == 0)
+		r = reclaim_replace_file(dirfd, name, text, len, 0600);
+	if (r < 0)
 		r = reclaim_error(ctx, -r, "cannot write %s: %s", path, strerror(-r));
 	return r;
 }
@@ -154,67 +135,70 @@ int reclaim_write_run_file(struct reclaim_ctx *ctx, const char *path, const char
 
 int reclaim_remove_run_file(struct reclaim_ctx *ctx, const char *path)
 {
-	_cleanup_free_ char *full = NULL;
+	_cleanup_free_ char *name = NULL;
+	_cleanup_close_ int dirfd = -1;
 	int fd, r;
 
 	r = reclaim_lock_take(ctx, &fd);
 	if (r < 0)
 		return r;
-	full = reclaim_path_nofollow(ctx, path);
-	r = !full ? reclaim_path_error(ctx, path) : reclaim_unlink_synced(full);
+	r = reclaim_open_parent(ctx, path, &dirfd, &name);
+	if (r == 0)
+		r = reclaim_unlink_synced(dirfd, name);
 	if (r == -ENOENT)
 		r = 0;
-	else if (r < 0 && full)
+	else if (r < 0 && name)
 		r = reclaim_error(ctx, -r, "cannot remove %s: %s", path, strerror(-r));
 	reclaim_lock_release(fd);
 	return r;
 }
 
-/* /run/reclaimctl: made 0700 whatever the umask, and checked as above. */
-static int run_dir(struct reclaim_ctx *ctx, const char *dir)
+/*
+ * /run/reclaimctl: made 0700 whatever the umask (its parents 0755), and
+ * checked as above; its descriptor in *dirfd.
+ */
+static int run_dir(struct reclaim_ctx *ctx, int *dirfd)
 {
-	_cleanup_free_ char *parent = strdup(dir);
-	char *slash = parent ? strrchr(parent, '/') : NULL;
+	_cleanup_free_ char *resolved = NULL;
 	struct stat st;
-	int r;
+	int fd, r;
 
-	if (!slash)
-		return reclaim_error(ctx, ENOMEM, "out of memory");
-	*slash = '\0';
-	r = parent[0] ? reclaim_mkdir_p(parent, 0755) : 0;
-	if (r == 0 && mkdir(dir, 0700) == 0) {
-		/* a umask that takes the owner's bits off too must not leave it unusable */
-		if (chmod(dir, 0700) < 0)
-			r = -errno;
-	} else if (r == 0 && errno != EEXIST) {
-		r = -errno;
-	}
+	r = reclaim_chase(ctx, RECLAIM_RUNDIR, RECLAIM_CHASE_MISSING, &resolved);
 	if (r < 0)
-		return reclaim_error(ctx, -r, "cannot create %s: %s%s", RECLAIM_RUNDIR,
-				     strerror(-r), needs_root(-r));
-	if (lstat(dir, &st) < 0)
-		return reclaim_error(ctx, errno, "cannot create %s: %s%s", RECLAIM_RUNDIR,
-				     strerror(errno), needs_root(errno));
-	if (!S_ISDIR(st.st_mode))
+		return reclaim_path_error(ctx, RECLAIM_RUNDIR, r);
+	fd = reclaim_mkdir_p(ctx, resolved, 0755, 0700);
+	if (fd == -ENOTDIR && reclaim_stat(ctx, RECLAIM_RUNDIR, 0, &st) == 0 &&
+	    !S_ISDIR(st.st_mode))
 		return reclaim_error(ctx, ENOTDIR, "%s is not a directory: refusing to use it",
 				     RECLAIM_RUNDIR);
-	return reclaim_check_owner(ctx, RECLAIM_RUNDIR, &st);
+	if (fd < 0)
+		return reclaim_error(ctx, -fd, "cannot create %s: %s%s", RECLAIM_RUNDIR,
+				     strerror(-fd), needs_root(-fd));
+	if (fstat(fd, &st) < 0) {
+		r = -errno;
+		close(fd);
+		return reclaim_error(ctx, -r, "cannot create %s: %s%s", RECLAIM_RUNDIR,
+				     strerror(-r), needs_root(-r));
+	}
+	r = reclaim_check_owner(ctx, RECLAIM_RUNDIR, &st);
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	*dirfd = fd;
+	return 0;
 }
 
 int reclaim_lock_take(struct reclaim_ctx *ctx, int *ret_fd)
 {
-	_cleanup_free_ char *dir = reclaim_path(ctx, RECLAIM_RUNDIR), *path = NULL;
+	_cleanup_close_ int dirfd = -1;
 	unsigned int waited = 0;
 	int fd, r;
 
-	if (!dir)
-		return reclaim_path_error(ctx, RECLAIM_RUNDIR);
-	if (asprintf(&path, "%s/lock", dir) < 0)
-		return reclaim_error(ctx, ENOMEM, "out of memory");
-	r = run_dir(ctx, dir);
+	r = run_dir(ctx, &dirfd);
 	if (r < 0)
 		return r;
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	fd = openat(dirfd, "lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return reclaim_error(ctx, errno, "cannot open %s: %s%s", LOCK, strerror(errno),
 				     needs_root(errno));

@@ -18,7 +18,9 @@
 
 #include "sysctl-internal.h"
 
-#define PERSIST_DIR "/etc/sysctl.d"
+/* RECLAIM_PERSIST_FILE is PERSIST_DIR/PERSIST_NAME */
+#define PERSIST_DIR  "/etc/sysctl.d"
+#define PERSIST_NAME (strrchr(RECLAIM_PERSIST_FILE, '/') + 1)
 
 static const char *const header[] = {
     "# This file is written by reclaimctl(8): knob values made persistent with --persist.",
@@ -116,14 +118,18 @@ static int parse_persisted(struct reclaim_ctx *ctx, const char *text, int64_t *v
  */
 static int read_persisted(struct reclaim_ctx *ctx, int64_t *values, bool *set, bool *exists)
 {
-	_cleanup_free_ char *full = reclaim_path_nofollow(ctx, RECLAIM_PERSIST_FILE), *text = NULL;
+	_cleanup_free_ char *name = NULL, *text = NULL;
+	_cleanup_close_ int dirfd = -1;
 	struct stat st;
 	int r;
 
 	*exists = false;
-	if (!full)
-		return reclaim_path_error(ctx, RECLAIM_PERSIST_FILE);
-	if (lstat(full, &st) < 0) {
+	r = reclaim_open_parent(ctx, RECLAIM_PERSIST_FILE, &dirfd, &name);
+	if (r == -ENOENT)
+		return 0;
+	if (r < 0)
+		return r;
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 		if (errno == ENOENT || errno == ENOTDIR)
 			return 0;
 		return reclaim_error(ctx, errno, "cannot read " RECLAIM_PERSIST_FILE ": %s",
@@ -248,7 +254,8 @@ RECLAIM_EXPORT int reclaim_persist_write(struct reclaim_ctx *ctx,
 	size_t nk = reclaim_knob_count();
 	_cleanup_free_ int64_t *merged = calloc(nk, sizeof(*merged));
 	_cleanup_free_ bool *set = calloc(nk, sizeof(*set));
-	_cleanup_free_ char *text = NULL, *dir = NULL, *file = NULL;
+	_cleanup_free_ char *text = NULL, *dir = NULL;
+	_cleanup_close_ int dirfd = -1;
 	char detail[512];
 	bool exists;
 	int r;
@@ -275,16 +282,14 @@ RECLAIM_EXPORT int reclaim_persist_write(struct reclaim_ctx *ctx,
 	text = format_file(merged, set);
 	if (!text)
 		return reclaim_error(ctx, ENOMEM, "out of memory");
-	dir = reclaim_path(ctx, PERSIST_DIR);
-	if (!dir)
-		return reclaim_path_error(ctx, PERSIST_DIR);
-	file = reclaim_path_nofollow(ctx, RECLAIM_PERSIST_FILE);
-	if (!file)
-		return reclaim_path_error(ctx, RECLAIM_PERSIST_FILE);
-	r = reclaim_mkdir_p(dir, 0755);
+	r = reclaim_chase(ctx, PERSIST_DIR, RECLAIM_CHASE_MISSING, &dir);
 	if (r < 0)
-		return reclaim_error(ctx, -r, "cannot create " PERSIST_DIR ": %s", strerror(-r));
-	r = reclaim_replace_file(file, text, strlen(text), 0644);
+		return reclaim_path_error(ctx, PERSIST_DIR, r);
+	dirfd = reclaim_mkdir_p(ctx, dir, 0755, 0755);
+	if (dirfd < 0)
+		return reclaim_error(ctx, -dirfd, "cannot create " PERSIST_DIR ": %s",
+				     strerror(-dirfd));
+	r = reclaim_replace_file(dirfd, PERSIST_NAME, text, strlen(text), 0644);
 	if (r < 0)
 		return reclaim_error(ctx, -r, "cannot write " RECLAIM_PERSIST_FILE ": %s",
 				     strerror(-r));
@@ -296,7 +301,8 @@ RECLAIM_EXPORT int reclaim_persist_remove(struct reclaim_ctx *ctx)
 	size_t nk = reclaim_knob_count();
 	_cleanup_free_ int64_t *values = calloc(nk, sizeof(*values));
 	_cleanup_free_ bool *set = calloc(nk, sizeof(*set));
-	_cleanup_free_ char *file = NULL;
+	_cleanup_free_ char *name = NULL;
+	_cleanup_close_ int dirfd = -1;
 	char detail[512];
 	bool exists;
 	int r;
@@ -313,10 +319,11 @@ RECLAIM_EXPORT int reclaim_persist_remove(struct reclaim_ctx *ctx)
 	if (!exists)
 		return reclaim_error(ctx, ENOENT,
 				     "nothing is persisted: there is no " RECLAIM_PERSIST_FILE);
-	file = reclaim_path_nofollow(ctx, RECLAIM_PERSIST_FILE);
-	if (!file)
-		return reclaim_path_error(ctx, RECLAIM_PERSIST_FILE);
-	r = reclaim_unlink_synced(file);
+	r = reclaim_open_parent(ctx, RECLAIM_PERSIST_FILE, &dirfd, &name);
+	if (r == 0)
+		r = reclaim_unlink_synced(dirfd, name);
+	else if (r != -ENOENT)
+		return r;
 	if (r < 0)
 		return reclaim_error(ctx, -r, "cannot remove " RECLAIM_PERSIST_FILE ": %s",
 				     strerror(-r));

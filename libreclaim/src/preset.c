@@ -114,25 +114,25 @@ static char *preset_file(const char *dir, const char *name)
 }
 
 /*
- * Reads the preset file @full (named @shown in messages): -ENOENT, without
- * a message, if there is none.
+ * Reads the preset file @path, under the root (@admin) or a shipped one:
+ * -ENOENT, without a message, if there is none.
  */
-static int read_preset_file(struct reclaim_ctx *ctx, const char *full, const char *shown,
-			    char **ret, size_t *ret_len)
+static int read_preset_file(struct reclaim_ctx *ctx, bool admin, const char *path, char **ret,
+			    size_t *ret_len)
 {
 	size_t len = 0, size = PRESET_MAX_SIZE + 2;
 	char *buf;
 	int fd, r = 0;
 
 	/* refuses a FIFO (opened without blocking), a device or a directory named like a preset */
-	r = reclaim_open_regular(full, &fd);
+	r = reclaim_open_regular(admin ? ctx : NULL, path, &fd);
 	if (r == -ENOENT || r == -ENOTDIR)
 		return -ENOENT;
 	if (r == -EISDIR || r == -RECLAIM_ENOTREG)
 		return reclaim_error(ctx, r == -EISDIR ? EISDIR : EBADMSG, "%s: not a regular file",
-				     shown);
+				     path);
 	if (r < 0)
-		return reclaim_error(ctx, -r, "cannot read %s: %s", shown, strerror(-r));
+		return reclaim_error(ctx, -r, "cannot read %s: %s", path, strerror(-r));
 	buf = malloc(size);
 	if (!buf) {
 		close(fd);
@@ -145,7 +145,7 @@ static int read_preset_file(struct reclaim_ctx *ctx, const char *full, const cha
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			r = reclaim_error(ctx, errno, "cannot read %s: %s", shown, strerror(errno));
+			r = reclaim_error(ctx, errno, "cannot read %s: %s", path, strerror(errno));
 			break;
 		}
 		if (n == 0)
@@ -155,7 +155,7 @@ static int read_preset_file(struct reclaim_ctx *ctx, const char *full, const cha
 	close(fd);
 	if (r == 0 && len > PRESET_MAX_SIZE)
 		r = reclaim_error(ctx, EBADMSG, "%s: too large: a preset has at most %d bytes",
-				  shown, PRESET_MAX_SIZE);
+				  path, PRESET_MAX_SIZE);
 	if (r < 0) {
 		free(buf);
 		return r;
@@ -320,7 +320,7 @@ static void preset_free(struct reclaim_preset *p)
 RECLAIM_EXPORT int reclaim_preset_load(struct reclaim_ctx *ctx, const char *name,
 				       struct reclaim_preset **ret)
 {
-	_cleanup_free_ char *admin = NULL, *admin_full = NULL, *shipped = NULL, *text = NULL;
+	_cleanup_free_ char *admin = NULL, *shipped = NULL, *text = NULL;
 	struct reclaim_preset *p;
 	size_t len = 0;
 	int r;
@@ -335,23 +335,23 @@ RECLAIM_EXPORT int reclaim_preset_load(struct reclaim_ctx *ctx, const char *name
 	shipped = preset_file(reclaim_preset_shipped_dir(), name);
 	if (!admin || !shipped)
 		return reclaim_error(ctx, ENOMEM, "out of memory");
-	admin_full = reclaim_path(ctx, admin);
-	if (!admin_full)
-		return reclaim_path_error(ctx, admin);
+	r = reclaim_path_check(ctx, admin);
+	if (r < 0)
+		return r;
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return reclaim_error(ctx, ENOMEM, "out of memory");
 	p->refcount = 1;
 	p->name = strdup(name);
 	/* An administrator's preset that cannot be read is an error, not a reason to skip it. */
-	r = read_preset_file(ctx, admin_full, admin, &text, &len);
+	r = read_preset_file(ctx, true, admin, &text, &len);
 	if (r == 0) {
 		p->admin = true;
 		p->overrides = access(shipped, F_OK) == 0;
 		p->path = admin;
 		admin = NULL;
 	} else if (r == -ENOENT) {
-		r = read_preset_file(ctx, shipped, shipped, &text, &len);
+		r = read_preset_file(ctx, false, shipped, &text, &len);
 		p->path = shipped;
 		shipped = NULL;
 	}
@@ -497,22 +497,23 @@ static int list_add(struct reclaim_preset_list *l, const char *name, char *path,
 	return 0;
 }
 
-/* Adds the presets of @full (shown as @shown); a missing directory has none. */
-static int scan_dir(struct reclaim_ctx *ctx, struct reclaim_preset_list *l, const char *full,
-		    const char *shown, bool admin)
+/* Adds the presets of @dir, under the root (@admin) or shipped; a missing directory has none. */
+static int scan_dir(struct reclaim_ctx *ctx, struct reclaim_preset_list *l, const char *dir,
+		    bool admin)
 {
-	DIR *d = opendir(full);
+	const struct reclaim_ctx *under = admin ? ctx : NULL;
+	DIR *d = reclaim_opendir(under, dir);
 	struct dirent *de;
 	int r = 0;
 
 	if (!d) {
 		if (errno == ENOENT || errno == ENOTDIR)
 			return 0;
-		return reclaim_error(ctx, errno, "cannot read %s: %s", shown, strerror(errno));
+		return reclaim_error(ctx, errno, "cannot read %s: %s", dir, strerror(errno));
 	}
 	for (errno = 0; (de = readdir(d)); errno = 0) {
 		size_t len = strlen(de->d_name);
-		_cleanup_free_ char *name = NULL, *file = NULL;
+		_cleanup_free_ char *name = NULL;
 		char *path;
 		struct stat st;
 		bool quote;
@@ -526,15 +527,13 @@ static int scan_dir(struct reclaim_ctx *ctx, struct reclaim_preset_list *l, cons
 		}
 		if (reclaim_preset_name_problem(name, &quote))
 			continue;
-		file = preset_file(full, name);
-		path = preset_file(shown, name);
-		if (!file || !path) {
-			free(path);
+		path = preset_file(dir, name);
+		if (!path) {
 			r = -ENOMEM;
 			break;
 		}
 		/* What reclaim_preset_load() would read: a regular file, through links. */
-		if (stat(file, &st) < 0 || !S_ISREG(st.st_mode)) {
+		if (reclaim_stat(under, path, 0, &st) < 0 || !S_ISREG(st.st_mode)) {
 			free(path);
 			continue;
 		}
@@ -543,7 +542,7 @@ static int scan_dir(struct reclaim_ctx *ctx, struct reclaim_preset_list *l, cons
 			break;
 	}
 	if (r == 0 && errno != 0)
-		r = reclaim_error(ctx, errno, "cannot read %s: %s", shown, strerror(errno));
+		r = reclaim_error(ctx, errno, "cannot read %s: %s", dir, strerror(errno));
 	else if (r == -ENOMEM)
 		r = reclaim_error(ctx, ENOMEM, "out of memory");
 	closedir(d);
@@ -558,22 +557,21 @@ static int compare_entries(const void *a, const void *b)
 RECLAIM_EXPORT int reclaim_preset_list_new(struct reclaim_ctx *ctx,
 					   struct reclaim_preset_list **ret)
 {
-	_cleanup_free_ char *admin_full = NULL;
 	struct reclaim_preset_list *l;
 	int r;
 
 	assert_return(ctx && ret, -EINVAL);
 	reclaim_error_reset(ctx);
-	admin_full = reclaim_path(ctx, ADMIN_DIR);
-	if (!admin_full)
-		return reclaim_path_error(ctx, ADMIN_DIR);
+	r = reclaim_path_check(ctx, ADMIN_DIR);
+	if (r < 0)
+		return r;
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return reclaim_error(ctx, ENOMEM, "out of memory");
 	l->refcount = 1;
-	r = scan_dir(ctx, l, reclaim_preset_shipped_dir(), reclaim_preset_shipped_dir(), false);
+	r = scan_dir(ctx, l, reclaim_preset_shipped_dir(), false);
 	if (r == 0)
-		r = scan_dir(ctx, l, admin_full, ADMIN_DIR, true);
+		r = scan_dir(ctx, l, ADMIN_DIR, true);
 	if (r < 0) {
 		list_free(l);
 		return r;

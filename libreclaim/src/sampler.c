@@ -92,12 +92,8 @@ static void close_fd(int *fd)
 
 static int open_under(struct reclaim_ctx *ctx, const char *path)
 {
-	_cleanup_free_ char *full = reclaim_path(ctx, path);
-	int fd, r;
+	int fd, r = reclaim_open_regular(ctx, path, &fd);
 
-	if (!full)
-		return -errno;
-	r = reclaim_open_regular(full, &fd);
 	return r < 0 ? r : fd;
 }
 

@@ -27,12 +27,11 @@ static inline void mnt_free_iterp(struct libmnt_iter **itr)
  */
 int reclaim_mnt_errcb(struct libmnt_table *tb, const char *filename, int line);
 /*
- * Parses the file @path under the root with @parse (mnt_table_parse_swaps,
- * _fstab, _file, ...) and that callback: 0 and the table in @ret, or a
- * negative errno: -EINVAL with the first bad line in @bad.
+ * Parses the file @path under the root (opened there: libmount gets its
+ * stream, and tells its format by its text) with that callback: 0 and the
+ * table in @ret, or a negative errno: -EINVAL with the first bad line in @bad.
  */
-int reclaim_mnt_parse(const struct reclaim_ctx *ctx, const char *path,
-		      int (*parse)(struct libmnt_table *, const char *), struct libmnt_table **ret,
+int reclaim_mnt_parse(const struct reclaim_ctx *ctx, const char *path, struct libmnt_table **ret,
 		      size_t *bad);
 /*
  * The same for @len bytes of text in memory, read as the file @name

@@ -57,27 +57,51 @@ int reclaim_mnt_errcb(struct libmnt_table *tb, const char *filename, int line)
 	return -EINVAL;
 }
 
-int reclaim_mnt_parse(const struct reclaim_ctx *ctx, const char *path,
-		      int (*parse)(struct libmnt_table *, const char *), struct libmnt_table **ret,
+/*
+ * libmount parses the stream of a file opened under the root: what it would
+ * open by name could lead out of it. A FIFO or a device must not reach it.
+ */
+static FILE *open_table(const struct reclaim_ctx *ctx, const char *path, int *r)
+{
+	struct stat st;
+	FILE *f = NULL;
+	int fd;
+
+	*r = reclaim_open_regular(ctx, path, &fd);
+	if (*r < 0)
+		return NULL;
+	/* proc files say 0: only a file on disk can be too large here */
+	if (fstat(fd, &st) < 0)
+		*r = -errno;
+	else if ((uint64_t)st.st_size > RECLAIM_READ_MAX)
+		*r = -EFBIG;
+	else if (!(f = fdopen(fd, "re")))
+		*r = -errno;
+	if (*r < 0) {
+		close(fd);
+		return NULL;
+	}
+	return f;
+}
+
+int reclaim_mnt_parse(const struct reclaim_ctx *ctx, const char *path, struct libmnt_table **ret,
 		      size_t *bad)
 {
-	_cleanup_free_ char *full = reclaim_path(ctx, path);
 	_cleanup_mnt_table_ struct libmnt_table *tb = NULL;
+	_cleanup_fclose_ FILE *f = NULL;
 	int r;
 
 	*bad = 0;
 	/* ELOOP, EACCES...: the caller names the file with the reason */
-	if (!full)
-		return errno ? -errno : -ENOMEM;
+	f = open_table(ctx, path, &r);
+	if (!f)
+		return r;
 	if (!(tb = mnt_new_table()))
 		return -ENOMEM;
-	/* libmount opens the file itself: a FIFO or a device must not reach it */
-	r = reclaim_check_regular(full);
-	if (r < 0)
-		return r;
 	mnt_table_set_userdata(tb, bad);
 	mnt_table_set_parser_errcb(tb, reclaim_mnt_errcb);
-	r = parse(tb, full);
+	/* libmount tells the format by the text (/proc/swaps by its header line) */
+	r = mnt_table_parse_stream(tb, f, path);
 	mnt_table_set_userdata(tb, NULL);
 	if (*bad)
 		return -EINVAL;
@@ -130,13 +154,14 @@ static const char *base_name(const char *path)
 /* The target of the symbolic link @path under the root; NULL if it is none. */
 static char *read_link(const struct reclaim_ctx *ctx, const char *path)
 {
-	_cleanup_free_ char *full = reclaim_path_nofollow(ctx, path);
+	_cleanup_free_ char *name = NULL;
+	_cleanup_close_ int dirfd = -1;
 	char buf[PATH_MAX];
 	ssize_t n;
 
-	if (!full)
+	if (reclaim_root_parent(ctx, path, &dirfd, &name) < 0)
 		return NULL;
-	n = readlink(full, buf, sizeof(buf) - 1);
+	n = readlinkat(dirfd, name, buf, sizeof(buf) - 1);
 	if (n <= 0)
 		return NULL;
 	buf[n] = '\0';
@@ -209,7 +234,7 @@ static char *devno_name(const struct reclaim_ctx *ctx, dev_t devno)
 /* The sysfs name of the block device node @path ("/dev/sda1" -> "sda1"). */
 static char *block_name(const struct reclaim_ctx *ctx, const char *path)
 {
-	_cleanup_free_ char *full = NULL, *resolved = NULL;
+	_cleanup_free_ char *resolved = NULL;
 	const char *name = base_name(path);
 	struct stat st;
 
@@ -222,8 +247,7 @@ static char *block_name(const struct reclaim_ctx *ctx, const char *path)
 		if (valid_name(name) && sys_exists(ctx, "/sys/class/block/%s", name))
 			return strdup(name);
 	}
-	full = reclaim_path(ctx, path);
-	if (full && stat(full, &st) == 0 && S_ISBLK(st.st_mode))
+	if (reclaim_stat(ctx, path, 0, &st) == 0 && S_ISBLK(st.st_mode))
 		return devno_name(ctx, st.st_rdev);
 	return NULL;
 }
@@ -283,7 +307,7 @@ static struct libmnt_table *load_mountinfo(const struct reclaim_ctx *ctx)
 	size_t bad;
 
 	if (!reclaim_exists(ctx, "/proc/self/mountinfo") ||
-	    reclaim_mnt_parse(ctx, "/proc/self/mountinfo", mnt_table_parse_file, &tb, &bad) < 0)
+	    reclaim_mnt_parse(ctx, "/proc/self/mountinfo", &tb, &bad) < 0)
 		return NULL;
 	return tb;
 }
@@ -444,7 +468,7 @@ static int parse_swaps(struct reclaim_ctx *ctx, struct libmnt_table **ret)
 	size_t bad;
 	int r;
 
-	r = reclaim_mnt_parse(ctx, "/proc/swaps", mnt_table_parse_swaps, ret, &bad);
+	r = reclaim_mnt_parse(ctx, "/proc/swaps", ret, &bad);
 	if (r == -ENOMEM)
 		return r;
 	if (bad)

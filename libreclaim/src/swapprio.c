@@ -403,14 +403,12 @@ static int restore(struct reclaim_swap_plan *p, int err)
  */
 static struct reclaim_swap_watch *progress_start(struct reclaim_swap_plan *p)
 {
-	_cleanup_free_ char *full = NULL;
 	int fd;
 
 	if (!p->progress || p->used_kb == 0)
 		return NULL;
 	p->progress(p, p->used_kb, p->used_kb, p->progress_userdata);
-	full = reclaim_path(p->ctx, "/proc/swaps");
-	if (!full || reclaim_open_regular(full, &fd) < 0)
+	if (reclaim_open_regular(p->ctx, "/proc/swaps", &fd) < 0)
 		return NULL;
 	return reclaim_swap_watch_start(fd, p, p->device, p->used_kb, p->progress_interval_ms,
 					p->progress, p->progress_userdata);
@@ -423,7 +421,10 @@ static int live_change(struct reclaim_swap_plan *p)
 
 	if (p->old_prio == p->new_prio)
 		return 0;
-	/* A deleted swap file stays usable until swapoff, and not after. */
+	/*
+	 * A deleted swap file stays usable until swapoff, and not after. The
+	 * live system only: swapoff(2) and swapon(2) take the path itself.
+	 */
 	if (access(p->device, F_OK) != 0)
 		return reclaim_error(p->ctx, ENOENT,
 				     "%s cannot be reached by its path (deleted?): it could not be "

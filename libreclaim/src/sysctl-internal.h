@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The sysctl.d line syntax and path resolution under the root, shared by sysctlconf.c and
- * persist.c. */
+/* The sysctl.d line syntax, shared by sysctlconf.c and persist.c. */
 #ifndef RECLAIM_SYSCTL_INTERNAL_H
 #define RECLAIM_SYSCTL_INTERNAL_H
 
@@ -37,14 +36,5 @@ bool reclaim_sysctl_is_glob(const char *path);
 bool reclaim_sysctl_matches(const char *path, const struct reclaim_knob *knob);
 /* The knob whose name under /proc/sys is @path ("vm/swappiness"), or NULL. */
 const struct reclaim_knob *reclaim_sysctl_knob_by_path(const char *path);
-
-/*
- * Resolves @path (absolute, as on the machine) under the context's root,
- * following symbolic links inside it: an absolute target starts again at the
- * root, ".." never leaves it. *resolved is the path as on the machine
- * ("/etc/sysctl.conf"); a link to /dev/null resolves to "/dev/null" even if
- * the root has no /dev. -ENOENT, -ENOTDIR, -ELOOP, ... (no error message set).
- */
-int reclaim_chase(const struct reclaim_ctx *ctx, const char *path, char **resolved);
 
 #endif

@@ -32,6 +32,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <inttypes.h>
 #include <string.h>
@@ -353,17 +354,12 @@ static bool is_conf_name(const char *name)
 static int list_dir(struct reclaim_sysctl_conf *c, const char *dir, const char *resolved,
 		    struct conf_file **files, size_t *n)
 {
-	_cleanup_free_ char *full = reclaim_path(c->ctx, resolved);
 	struct dirent *de;
-	DIR *d;
+	DIR *d = reclaim_opendir(c->ctx, resolved);
 	int r = 0;
 
-	if (!full && errno != ENOMEM)
-		return add_problem(c, dir, 0, NULL, "cannot resolve it under %s: %s",
-				   reclaim_get_sysroot(c->ctx), strerror(errno));
-	if (!full)
+	if (!d && errno == ENOMEM)
 		return -ENOMEM;
-	d = opendir(full);
 	if (!d)
 		return add_problem(c, dir, 0, NULL, "cannot read the directory: %s",
 				   strerror(errno));
@@ -406,7 +402,7 @@ static int list_files(struct reclaim_sysctl_conf *c, struct conf_file **files, s
 		char *resolved = NULL;
 		bool dup = false;
 
-		r = reclaim_chase(c->ctx, conf_dirs[i], &resolved);
+		r = reclaim_chase(c->ctx, conf_dirs[i], 0, &resolved);
 		if (r == -ENOENT || r == -ENOTDIR) {
 			r = 0;
 			continue;
@@ -446,13 +442,13 @@ struct file_id {
 static int read_conf(struct reclaim_sysctl_conf *c, const char *path, struct file_id *id,
 		     bool *read)
 {
-	_cleanup_free_ char *resolved = NULL, *full = NULL, *text = NULL;
+	_cleanup_free_ char *resolved = NULL, *text = NULL;
 	const char *shown = path;
 	struct stat st, lst;
 	int r;
 
 	*read = false;
-	r = reclaim_chase(c->ctx, path, &resolved);
+	r = reclaim_chase(c->ctx, path, 0, &resolved);
 	if (r == -ENOENT || r == -ENOTDIR)
 		return 0;
 	if (r == -ENOMEM)
@@ -461,19 +457,15 @@ static int read_conf(struct reclaim_sysctl_conf *c, const char *path, struct fil
 		return add_problem(c, path, 0, NULL, "cannot read: %s", strerror(-r));
 	if (strcmp(resolved, "/dev/null") == 0)
 		return 0;
-	full = reclaim_path(c->ctx, resolved);
-	if (!full)
-		return -ENOMEM;
-	if (stat(full, &st) < 0)
-		return add_problem(c, path, 0, NULL, "cannot read: %s", strerror(errno));
+	r = reclaim_stat(c->ctx, resolved, 0, &st);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return add_problem(c, path, 0, NULL, "cannot read: %s", strerror(-r));
 	if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) || (S_ISREG(st.st_mode) && st.st_size == 0))
 		return 0;
 	/* A link shows as the file it leads to: that is the one to edit. */
-	free(full);
-	full = reclaim_path_nofollow(c->ctx, path);
-	if (!full)
-		return -ENOMEM;
-	if (lstat(full, &lst) == 0 && S_ISLNK(lst.st_mode))
+	if (reclaim_stat(c->ctx, path, O_NOFOLLOW, &lst) == 0 && S_ISLNK(lst.st_mode))
 		shown = resolved;
 	/* A directory or a FIFO (which would block the read) is no configuration. */
 	if (!S_ISREG(st.st_mode))
@@ -491,19 +483,19 @@ static int read_conf(struct reclaim_sysctl_conf *c, const char *path, struct fil
 /* /etc/sysctl.conf, unless a sysctl.d file was it; "sysctl --system" needs a regular file. */
 static int read_sysctl_conf(struct reclaim_sysctl_conf *c, const struct file_id *ids, size_t n)
 {
-	_cleanup_free_ char *resolved = NULL, *full = NULL;
+	_cleanup_free_ char *resolved = NULL;
 	struct file_id id;
 	struct stat st;
 	bool read;
 	int r;
 
-	r = reclaim_chase(c->ctx, SYSCTL_CONF, &resolved);
+	r = reclaim_chase(c->ctx, SYSCTL_CONF, 0, &resolved);
 	if (r < 0 || strcmp(resolved, "/dev/null") == 0)
 		return r == -ENOMEM ? r : 0;
-	full = reclaim_path(c->ctx, resolved);
-	if (!full)
-		return -ENOMEM;
-	if (stat(full, &st) < 0 || !S_ISREG(st.st_mode))
+	r = reclaim_stat(c->ctx, resolved, 0, &st);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0 || !S_ISREG(st.st_mode))
 		return 0;
 	for (size_t i = 0; i < n; i++)
 		if (ids[i].dev == st.st_dev && ids[i].ino == st.st_ino)

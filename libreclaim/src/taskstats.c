@@ -147,7 +147,6 @@ static int pids_add(pid_t **pids, size_t *n, pid_t pid)
 
 RECLAIM_EXPORT int reclaim_proc_pids(struct reclaim_ctx *ctx, pid_t **ret, size_t *count)
 {
-	_cleanup_free_ char *full = NULL;
 	pid_t *pids = NULL;
 	size_t n = 0;
 	struct dirent *de;
@@ -155,10 +154,10 @@ RECLAIM_EXPORT int reclaim_proc_pids(struct reclaim_ctx *ctx, pid_t **ret, size_
 	int r = 0;
 
 	assert_return(ctx && ret && count, -EINVAL);
-	full = reclaim_path(ctx, "/proc");
-	if (!full)
-		return reclaim_path_error(ctx, "/proc");
-	dir = opendir(full);
+	r = reclaim_path_check(ctx, "/proc");
+	if (r < 0)
+		return r;
+	dir = reclaim_opendir(ctx, "/proc");
 	if (!dir)
 		return reclaim_error(ctx, errno, "cannot read /proc: %s", strerror(errno));
 	while (r == 0 && (de = readdir(dir))) {

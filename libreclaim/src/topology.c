@@ -173,13 +173,9 @@ static int parse_node_name(const char *name)
 
 static int list_nodes(struct reclaim_ctx *ctx, struct reclaim_topology *t)
 {
-	_cleanup_free_ char *full = reclaim_path(ctx, NODE_DIR);
 	struct dirent *de;
-	DIR *d;
+	DIR *d = reclaim_opendir(ctx, NODE_DIR);
 
-	if (!full)
-		return -ENOMEM;
-	d = opendir(full);
 	if (!d)
 		return reclaim_error(ctx, errno, "cannot read %s: %s", NODE_DIR, strerror(errno));
 	while ((de = readdir(d))) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* The atomic writer: mode, owner and extended attributes kept; stale temporary files removed. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
@@ -38,6 +39,17 @@ static char *path_in(const char *root, const char *name)
 	return p;
 }
 
+/* reclaim_replace_file() of ROOT/@name, in the root's descriptor (O_PATH, as the library's). */
+static int replace(const char *root, const char *name, const char *text, mode_t mode)
+{
+	int dirfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC), r;
+
+	assert_true(dirfd >= 0);
+	r = reclaim_replace_file(dirfd, name, text, strlen(text), mode);
+	close(dirfd);
+	return r;
+}
+
 static mode_t mode_of(const char *path)
 {
 	struct stat st;
@@ -51,11 +63,11 @@ static void test_new_and_replaced(void **state)
 	const char *root = *state;
 	char *full = path_in(root, "conf");
 
-	assert_int_equal(reclaim_replace_file(full, "one\n", 4, 0640), 0);
+	assert_int_equal(replace(root, "conf", "one\n", 0640), 0);
 	tmproot_assert_file(root, "/conf", "one\n");
 	assert_int_equal(mode_of(full), 0640);
 	assert_int_equal(chmod(full, 0600), 0);
-	assert_int_equal(reclaim_replace_file(full, "two\n", 4, 0644), 0);
+	assert_int_equal(replace(root, "conf", "two\n", 0644), 0);
 	tmproot_assert_file(root, "/conf", "two\n");
 	assert_int_equal(mode_of(full), 0600); /* the file's, not the default */
 	free(full);
@@ -73,7 +85,7 @@ static void test_xattrs_kept(void **state)
 		free(full);
 		skip(); /* a file system without user xattrs */
 	}
-	assert_int_equal(reclaim_replace_file(full, "new\n", 4, 0644), 0);
+	assert_int_equal(replace(root, "fstab", "new\n", 0644), 0);
 	tmproot_assert_file(root, "/fstab", "new\n");
 	n = getxattr(full, "user.reclaimctl-test", value, sizeof(value) - 1);
 	assert_int_equal(n, 4);
@@ -115,7 +127,7 @@ static void test_stale_temps_removed(void **state)
 	plant(root, "/.other.a1B2c3", 120);
 	plant(root, "/.history.toolong1", 120);
 	plant(root, "/history.a1B2c3", 120);
-	assert_int_equal(reclaim_replace_file(full, "x\n", 2, 0644), 0);
+	assert_int_equal(replace(root, "history", "x\n", 0644), 0);
 	assert_false(exists(root, "/.history.a1B2c3"));
 	assert_true(exists(root, "/.history.fresh1"));
 	assert_true(exists(root, "/.other.a1B2c3"));
@@ -125,12 +137,36 @@ static void test_stale_temps_removed(void **state)
 	free(full);
 }
 
+/* A link in the file's place is not written through: -EINVAL, the link's target as it was. */
+static void test_link_refused(void **state)
+{
+	const char *root = *state;
+	char *dir = path_in(root, "");
+	struct dirent *de;
+	size_t n = 0;
+	DIR *d;
+
+	tmproot_write(root, "/target", "target\n");
+	tmproot_symlink(root, "/conf", "target");
+	assert_int_equal(replace(root, "conf", "new\n", 0644), -EINVAL);
+	tmproot_assert_file(root, "/target", "target\n");
+	/* and no temporary file is left */
+	d = opendir(dir);
+	assert_non_null(d);
+	while ((de = readdir(d)))
+		n += de->d_name[0] != '.' || strlen(de->d_name) > 2;
+	closedir(d);
+	assert_int_equal(n, 2);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_new_and_replaced, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_xattrs_kept, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_stale_temps_removed, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_link_refused, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
