@@ -1047,11 +1047,19 @@ int64_t reclaim_history_old_value(const struct reclaim_history *history, size_t 
 int64_t reclaim_history_new_value(const struct reclaim_history *history, size_t idx);
 /* A change that a later restore undid. */
 bool reclaim_history_undone(const struct reclaim_history *history, size_t idx);
+/*
+ * A record of a change cut off after it was recorded and before it was
+ * marked done (a SIGKILL, a crash): the knob may hold its old or its new
+ * value. A restore undoes such a change like any other; an interrupted
+ * restore undid nothing (the next restore does it again).
+ */
+bool reclaim_history_interrupted(const struct reclaim_history *history, size_t idx);
 /* A restore: the change it undid, -1 for restore --boot (all); else 0. */
 long reclaim_history_undoes(const struct reclaim_history *history, size_t idx);
 /*
  * The value reclaimctl last wrote to @knob since boot (the newest record's
- * new value, restores included): 0, or -ENOENT when it wrote none.
+ * new value, restores and interrupted changes included): 0, or -ENOENT
+ * when it wrote none.
  */
 int reclaim_history_applied(const struct reclaim_history *history, const struct reclaim_knob *knob,
 			    int64_t *value);

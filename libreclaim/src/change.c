@@ -267,21 +267,22 @@ static int persist_step(struct reclaim_change *c)
 	return r;
 }
 
-/* The records of this change: the knobs it changed (a restore: every knob it names). */
-static int record_history(struct reclaim_change *c, struct reclaim_history *h)
+/* The records of this change: the knobs it changes (a restore: every knob it names). */
+static struct history_record *history_records(struct reclaim_change *c, size_t *n)
 {
 	struct history_record *recs = calloc(c->count + 1, sizeof(*recs));
-	size_t n = 0;
-	int r;
 
-	if (!recs)
-		return reclaim_error(c->ctx, ENOMEM, "out of memory");
+	*n = 0;
+	if (!recs) {
+		reclaim_error(c->ctx, ENOMEM, "out of memory");
+		return NULL;
+	}
 	for (size_t i = 0; i < c->count; i++) {
 		const struct change_entry *e = &c->entries[i];
 
 		if (e->old_value == e->new_value && !c->record_all)
 			continue;
-		recs[n++] = (struct history_record){
+		recs[(*n)++] = (struct history_record){
 		    .command = c->command ? c->command : "change",
 		    .source = e->source ? e->source : "value",
 		    .knob = e->knob,
@@ -290,38 +291,60 @@ static int record_history(struct reclaim_change *c, struct reclaim_history *h)
 		    .undoes = c->undoes,
 		};
 	}
-	r = reclaim_history_append_to(h, c->join, recs, n);
+	return recs;
+}
+
+/* The change in the history before anything is written: its intent (none if it records nothing). */
+static int record_intent(struct reclaim_change *c, struct reclaim_history *h)
+{
+	size_t n;
+	_cleanup_free_ struct history_record *recs = history_records(c, &n);
+	int r;
+
+	if (!recs)
+		return -ENOMEM;
+	r = reclaim_history_intent(h, c->join, recs, n);
 	if (r == 0 && n > 0)
 		c->recorded = recs[0].change;
-	free(recs);
 	return r;
 }
 
-/* Reads the history and every old value, writes, persists, records the change; under the lock. */
-int reclaim_change_apply_locked(struct reclaim_change *c)
+/* A change rolled back: its intent out of the history, or @detail says it stays. */
+static void forget_intent(struct reclaim_change *c, struct reclaim_history *h, char *detail,
+			  size_t size)
 {
-	_cleanup_(history_unrefp) struct reclaim_history *h = NULL;
-	char detail[1024];
-	bool written = false;
-	size_t i, done = 0;
-	int r = 0;
-
-	c->failed = -1;
-	c->verified_nodes = -1;
+	if (c->recorded == 0)
+		return;
+	if (reclaim_history_discard(h) < 0)
+		append(detail, size, "; change %lu stays in %s, interrupted", c->recorded,
+		       RECLAIM_HISTORY_FILE);
 	c->recorded = 0;
-	r = reclaim_history_load(c->ctx, &h);
-	if (r < 0)
-		return r;
-	/* Joining a change that is not the newest any more: nothing is written. */
-	if (c->join > 0 && (r = reclaim_history_check_newest(h, c->join)) < 0)
-		return r;
-	for (i = 0; i < c->count; i++) {
-		r = reclaim_knob_read(c->ctx, c->entries[i].knob, &c->entries[i].old_value);
+}
+
+static int read_old_values(struct reclaim_change *c)
+{
+	for (size_t i = 0; i < c->count; i++) {
+		int r = reclaim_knob_read(c->ctx, c->entries[i].knob, &c->entries[i].old_value);
+
 		if (r < 0) {
 			c->failed = (ssize_t)i;
 			return r;
 		}
 	}
+	return 0;
+}
+
+/*
+ * After the intent: writes, persists, marks the record done. A failure puts
+ * back every knob written and the persisted file, and takes the intent back.
+ */
+static int write_and_record(struct reclaim_change *c, struct reclaim_history *h)
+{
+	char detail[1024];
+	bool written = false;
+	size_t i, done = 0;
+	int r = 0;
+
 	for (i = 0; i < c->count; i++) {
 		if (c->entries[i].old_value == c->entries[i].new_value &&
 		    (c->keep_threads || !is_threads(&c->entries[i])))
@@ -338,7 +361,7 @@ int reclaim_change_apply_locked(struct reclaim_change *c)
 		done = c->count;
 		r = persist_step(c);
 		if (r == 0) {
-			r = record_history(c, h);
+			r = c->recorded > 0 ? reclaim_history_done(h, c->recorded) : 0;
 			if (r < 0 && (c->persist || c->unpersist)) {
 				snprintf(detail, sizeof(detail), "%s", reclaim_strerror(c->ctx));
 				restore_persisted(c, detail, sizeof(detail));
@@ -351,7 +374,30 @@ int reclaim_change_apply_locked(struct reclaim_change *c)
 	/* Keep the failure's message; the rollback's own errors must not replace it. */
 	snprintf(detail, sizeof(detail), "%s", reclaim_strerror(c->ctx));
 	rollback(c, done, detail, sizeof(detail));
+	forget_intent(c, h, detail, sizeof(detail));
 	return reclaim_error(c->ctx, -r, "%s", detail);
+}
+
+/* Reads the history and every old value, records the intent, writes, persists, marks it done. */
+int reclaim_change_apply_locked(struct reclaim_change *c)
+{
+	_cleanup_(history_unrefp) struct reclaim_history *h = NULL;
+	int r;
+
+	c->failed = -1;
+	c->verified_nodes = -1;
+	c->recorded = 0;
+	r = reclaim_history_load(c->ctx, &h);
+	if (r < 0)
+		return r;
+	/* Joining a change that is not the newest any more: nothing is written. */
+	if (c->join > 0 && (r = reclaim_history_check_newest(h, c->join)) < 0)
+		return r;
+	r = read_old_values(c);
+	if (r < 0)
+		return r;
+	r = record_intent(c, h);
+	return r < 0 ? r : write_and_record(c, h);
 }
 
 RECLAIM_EXPORT size_t reclaim_change_count(const struct reclaim_change *c)

@@ -14,8 +14,9 @@ struct history_record {
 	char *command, *source;
 	const struct reclaim_knob *knob;
 	int64_t old_value, new_value;
-	long undoes; /* a restore: the change it undid, or HISTORY_UNDOES_ALL; else 0 */
-	bool undone; /* a change a later restore undid */
+	long undoes;	  /* a restore: the change it undid, or HISTORY_UNDOES_ALL; else 0 */
+	bool undone;	  /* a change a later restore undid */
+	bool interrupted; /* recorded before its write, never marked done */
 };
 
 struct reclaim_history {
@@ -26,6 +27,8 @@ struct reclaim_history {
 	unsigned long last_change;
 	unsigned long long trimmed; /* records dropped by the bound */
 	bool torn;		    /* the last line was cut short */
+	size_t size;		    /* of the file as loaded */
+	bool rewritten;		    /* by the last intent, not appended to */
 };
 
 /* The records kept besides the first of each knob (a variable for the tests). */
@@ -39,17 +42,19 @@ ssize_t reclaim_history_last_change(const struct reclaim_history *history);
 ssize_t reclaim_history_first(const struct reclaim_history *history,
 			      const struct reclaim_knob *knob);
 /*
- * Appends @n records as one new change (their change number and time are
- * filled in here); under the writers' lock. @history is not updated.
+ * A change is recorded before it is written, and marked done after; all
+ * three under the writers' lock, on the history as loaded (not updated).
+ *
+ * intent: @n records as a new change (@change 0) or as more of @change,
+ * which must be the newest change not undone (reclaim_history_check_newest());
+ * their change number and time are filled in here.
  */
-int reclaim_history_append(struct reclaim_history *history, struct history_record *records,
-			   size_t n);
-/*
- * The same, as more records of change @change (0: a new change), which
- * must be the newest change not undone (reclaim_history_check_newest()).
- */
-int reclaim_history_append_to(struct reclaim_history *history, unsigned long change,
-			      struct history_record *records, size_t n);
+int reclaim_history_intent(struct reclaim_history *history, unsigned long change,
+			   struct history_record *records, size_t n);
+/* The intent of @change just recorded is done: its writes are all made. */
+int reclaim_history_done(struct reclaim_history *history, unsigned long change);
+/* Takes the intent just recorded back (its writes were rolled back): the file as loaded. */
+int reclaim_history_discard(struct reclaim_history *history);
 /* 0 if @change is the newest change not undone; else -ESTALE saying why not. */
 int reclaim_history_check_newest(const struct reclaim_history *history, unsigned long change);
 

@@ -6,11 +6,26 @@
  *   change=3 time=1764579192.123456789 command=set source=value knob=NAME old=3 new=8
  *
  * and, for a restore, "undoes=N" (the change it undid) or "undoes=all"
- * (restore --boot). The records of one change share its number. A last
- * line without its newline was cut short by a crash: it is ignored, and the
- * next append drops it. The file is bounded: when it would exceed the
- * first record of each knob plus the last RECLAIM_HISTORY_KEEP records, it is
- * rewritten with just those.
+ * (restore --boot). The records of one change share its number.
+ *
+ * A change is recorded before it is written, and marked done after:
+ *
+ *   # intent change=3 records=2
+ *   change=3 ... (its 2 records)
+ *   # done change=3
+ *
+ * Records whose intent has no done line were cut off between the two (a
+ * SIGKILL, a crash): they are "interrupted", their knobs at the old or the
+ * new value. The two lines are comments, which reclaimctl before them
+ * skips: it reads the records as done, and older files (no intent lines)
+ * are read as done too. A change that fails is rolled back and its intent
+ * taken out of the file.
+ *
+ * A last line without its newline was cut short by a crash: it is ignored,
+ * and the next change drops it. The file is bounded: when it would exceed
+ * the first record of each knob plus the last RECLAIM_HISTORY_KEEP records,
+ * it is rewritten with just those. A rewrite (either) writes the records of
+ * done changes alone, and those interrupted after an intent line.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -134,13 +149,14 @@ static int add_record(struct reclaim_history *h, struct history_record *rec)
 /*
  * The changes form a stack: a change is pushed, a restore pops the change it
  * undoes, restore --boot empties it. What is left is what restore can undo.
+ * An interrupted restore pops nothing: the next restore does it again.
  */
 static void mark_undone(struct reclaim_history *h)
 {
 	for (size_t i = 0; i < h->count; i++) {
 		const struct history_record *r = &h->records[i];
 
-		if (r->undoes == 0)
+		if (r->undoes == 0 || r->interrupted)
 			continue;
 		for (size_t j = 0; j < i; j++)
 			if (h->records[j].undoes == 0 &&
@@ -150,8 +166,52 @@ static void mark_undone(struct reclaim_history *h)
 	}
 }
 
+/* The intent being read: the records after its line that belong to it. */
+struct intent {
+	unsigned long change;
+	size_t left;  /* of its records, still to come */
+	size_t first; /* the index of its first record */
+	bool open;    /* its done line may still come */
+};
+
+/*
+ * "# trimmed=N", "# intent change=N records=K", "# done change=N"; other
+ * comments are skipped, as every version of reclaimctl skips them.
+ */
+static void parse_comment(struct reclaim_history *h, const char *line, struct intent *in)
+{
+	unsigned long long trimmed;
+	unsigned long change;
+	size_t n;
+	int end = 0;
+
+	if (sscanf(line, "# trimmed=%llu", &trimmed) == 1) {
+		h->trimmed = trimmed;
+	} else if (sscanf(line, "# intent change=%lu records=%zu%n", &change, &n, &end) == 2 &&
+		   !line[end]) {
+		*in = (struct intent){change, n, h->count, true};
+	} else if (sscanf(line, "# done change=%lu%n", &change, &end) == 1 && !line[end] &&
+		   in->open && in->change == change) {
+		for (size_t i = in->first; i < h->count; i++)
+			h->records[i].interrupted = false;
+		in->open = false;
+	}
+}
+
+/* A record read: one of the open intent's (interrupted until its done line), or none's. */
+static void join_intent(struct intent *in, struct history_record *rec)
+{
+	if (in->open && in->left > 0 && rec->change == in->change) {
+		rec->interrupted = true;
+		in->left--;
+	} else {
+		in->open = false;
+	}
+}
+
 static int parse_history(struct reclaim_history *h, char *text)
 {
+	struct intent in = {0};
 	size_t lineno = 0;
 	char *line = text, *next;
 
@@ -167,14 +227,12 @@ static int parse_history(struct reclaim_history *h, char *text)
 		*next++ = '\0';
 		lineno++;
 		if (line[0] == '#') {
-			unsigned long long trimmed;
-
-			if (sscanf(line, "# trimmed=%llu", &trimmed) == 1)
-				h->trimmed = trimmed;
+			parse_comment(h, line, &in);
 			continue;
 		}
 		r = parse_record(line, &rec);
 		if (r == 0) {
+			join_intent(&in, &rec);
 			r = add_record(h, &rec);
 			if (r < 0)
 				record_clear(&rec);
@@ -202,8 +260,10 @@ int reclaim_history_load(struct reclaim_ctx *ctx, struct reclaim_history **ret)
 	h->ctx = reclaim_ref(ctx);
 	/* What a restore writes comes from here: a planted history must not be believed. */
 	r = reclaim_read_run_file(ctx, HISTORY, &text);
-	if (r == 0)
+	if (r == 0) {
+		h->size = strlen(text);
 		r = parse_history(h, text);
+	}
 	if (r < 0 && r != -ENOENT) {
 		history_free(h);
 		return r;
@@ -287,11 +347,13 @@ static bool kept(const struct reclaim_history *h, size_t i, size_t total, unsign
 
 /* The change of the first record a rewrite to @total records keeps in any case. */
 static unsigned long tail_change(const struct reclaim_history *h, size_t total,
-				 const struct history_record *add)
+				 const struct history_record *add, size_t n)
 {
 	size_t from = total > reclaim_history_keep ? total - reclaim_history_keep : 0;
 
-	return from < h->count ? h->records[from].change : add[0].change;
+	if (from < h->count)
+		return h->records[from].change;
+	return n > 0 ? add[0].change : 0;
 }
 
 /* The records of @h a rewrite to @total records would drop. */
@@ -304,12 +366,59 @@ static size_t dropped(const struct reclaim_history *h, size_t total, unsigned lo
 	return n;
 }
 
+static void format_intent_line(FILE *f, unsigned long change, size_t n)
+{
+	fprintf(f, "# intent change=%lu records=%zu\n", change, n);
+}
+
+/* From the kept record @i on: how many kept records in a row are interrupted ones of its change. */
+static size_t interrupted_run(const struct reclaim_history *h, size_t i, size_t total,
+			      unsigned long tail)
+{
+	size_t n = 0;
+
+	for (size_t j = i; j < h->count; j++) {
+		if (!kept(h, j, total, tail))
+			continue;
+		if (!h->records[j].interrupted || h->records[j].change != h->records[i].change)
+			break;
+		n++;
+	}
+	return n;
+}
+
+/* The records a rewrite keeps; the interrupted ones stay so: an intent line, no done line. */
+static void format_kept(FILE *f, const struct reclaim_history *h, size_t total, unsigned long tail)
+{
+	size_t left = 0;
+
+	for (size_t i = 0; i < h->count; i++) {
+		if (!kept(h, i, total, tail))
+			continue;
+		if (h->records[i].interrupted && left == 0) {
+			left = interrupted_run(h, i, total, tail);
+			format_intent_line(f, h->records[i].change, left);
+		}
+		if (h->records[i].interrupted)
+			left--;
+		format_record(f, &h->records[i]);
+	}
+}
+
+static void format_intent(FILE *f, const struct history_record *add, size_t n)
+{
+	format_intent_line(f, add[0].change, n);
+	for (size_t i = 0; i < n; i++)
+		format_record(f, &add[i]);
+}
+
+/* The file anew, bounded, and @n records after as an intent; an empty history is no file. */
 static int rewrite(struct reclaim_history *h, const struct history_record *add, size_t n)
 {
 	_cleanup_free_ char *name = NULL, *text = NULL;
 	_cleanup_close_ int dirfd = -1;
 	size_t total = h->count + n, len = 0;
-	unsigned long tail = tail_change(h, total, add);
+	unsigned long tail = tail_change(h, total, add, n);
 	size_t drop = dropped(h, total, tail);
 	FILE *f;
 	int r;
@@ -322,39 +431,31 @@ static int rewrite(struct reclaim_history *h, const struct history_record *add, 
 		return -ENOMEM;
 	if (h->trimmed + drop > 0)
 		fprintf(f, "# trimmed=%llu\n", h->trimmed + (unsigned long long)drop);
-	for (size_t i = 0; i < h->count; i++)
-		if (kept(h, i, total, tail))
-			format_record(f, &h->records[i]);
-	for (size_t i = 0; i < n; i++)
-		format_record(f, &add[i]);
+	format_kept(f, h, total, tail);
+	if (n > 0)
+		format_intent(f, add, n);
 	if (fclose(f) != 0)
 		return -ENOMEM;
-	return reclaim_replace_file(dirfd, name, text, len, 0644);
+	if (len > 0)
+		return reclaim_replace_file(dirfd, name, text, len, 0644);
+	r = reclaim_unlink_synced(dirfd, name);
+	return r == -ENOENT ? 0 : r;
 }
 
-static int append(struct reclaim_history *h, const struct history_record *add, size_t n)
+/* One write: a crash leaves at most the last line short, which is ignored. */
+static int append_text(struct reclaim_history *h, const char *text, size_t len)
 {
-	_cleanup_free_ char *name = NULL, *text = NULL;
+	_cleanup_free_ char *name = NULL;
 	_cleanup_close_ int dirfd = -1;
-	size_t len = 0;
-	FILE *f;
 	ssize_t w;
 	int fd;
 
 	fd = reclaim_root_parent(h->ctx, HISTORY, &dirfd, &name);
 	if (fd < 0)
 		return fd;
-	f = open_memstream(&text, &len);
-	if (!f)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		format_record(f, &add[i]);
-	if (fclose(f) != 0)
-		return -ENOMEM;
 	fd = openat(dirfd, name, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (fd < 0)
 		return -errno;
-	/* One write: a crash leaves at most the last line short, which is ignored. */
 	w = write(fd, text, len);
 	if (w < 0 || (size_t)w != len || fsync(fd) < 0) {
 		int err = w < 0 ? errno : EIO;
@@ -363,6 +464,25 @@ static int append(struct reclaim_history *h, const struct history_record *add, s
 		return -err;
 	}
 	return close(fd) < 0 ? -errno : 0;
+}
+
+static int append_intent(struct reclaim_history *h, const struct history_record *add, size_t n)
+{
+	_cleanup_free_ char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return -ENOMEM;
+	format_intent(f, add, n);
+	if (fclose(f) != 0)
+		return -ENOMEM;
+	return append_text(h, text, len);
+}
+
+static int write_error(struct reclaim_history *h, int r)
+{
+	return reclaim_error(h->ctx, -r, "cannot write %s: %s", HISTORY, strerror(-r));
 }
 
 /* "change 4 (set at 09:10:00)" of the first record of a change, for messages. */
@@ -406,13 +526,8 @@ int reclaim_history_check_newest(const struct reclaim_history *h, unsigned long 
 			     change, change);
 }
 
-int reclaim_history_append(struct reclaim_history *h, struct history_record *add, size_t n)
-{
-	return reclaim_history_append_to(h, 0, add, n);
-}
-
-int reclaim_history_append_to(struct reclaim_history *h, unsigned long change,
-			      struct history_record *add, size_t n)
+int reclaim_history_intent(struct reclaim_history *h, unsigned long change,
+			   struct history_record *add, size_t n)
 {
 	struct timespec now;
 	int r;
@@ -427,13 +542,49 @@ int reclaim_history_append_to(struct reclaim_history *h, unsigned long change,
 		add[i].sec = now.tv_sec;
 		add[i].nsec = now.tv_nsec;
 	}
-	if (h->torn || dropped(h, h->count + n, tail_change(h, h->count + n, add)) > 0)
-		r = rewrite(h, add, n);
-	else
-		r = append(h, add, n);
+	h->rewritten =
+	    h->torn || dropped(h, h->count + n, tail_change(h, h->count + n, add, n)) > 0;
+	r = h->rewritten ? rewrite(h, add, n) : append_intent(h, add, n);
+	return r < 0 ? write_error(h, r) : 0;
+}
+
+int reclaim_history_done(struct reclaim_history *h, unsigned long change)
+{
+	char line[64];
+	int len = snprintf(line, sizeof(line), "# done change=%lu\n", change);
+	int r = append_text(h, line, (size_t)len);
+
+	return r < 0 ? write_error(h, r) : 0;
+}
+
+/* The file cut back to its first @size bytes, or removed for none. */
+static int cut(struct reclaim_history *h, size_t size)
+{
+	_cleanup_free_ char *name = NULL;
+	_cleanup_close_ int dirfd = -1;
+	int fd, r;
+
+	r = reclaim_root_parent(h->ctx, HISTORY, &dirfd, &name);
 	if (r < 0)
-		return reclaim_error(h->ctx, -r, "cannot write %s: %s", HISTORY, strerror(-r));
-	return 0;
+		return r;
+	if (size == 0)
+		return reclaim_unlink_synced(dirfd, name);
+	r = 0;
+	fd = openat(dirfd, name, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	if (ftruncate(fd, (off_t)size) < 0 || fsync(fd) < 0)
+		r = -errno;
+	close(fd);
+	return r;
+}
+
+/* An appended intent is cut off, leaving the file as it was; a rewritten one is written over. */
+int reclaim_history_discard(struct reclaim_history *h)
+{
+	int r = h->rewritten ? rewrite(h, NULL, 0) : cut(h, h->size);
+
+	return r < 0 ? write_error(h, r) : 0;
 }
 
 RECLAIM_EXPORT size_t reclaim_history_count(const struct reclaim_history *h)
@@ -497,6 +648,12 @@ RECLAIM_EXPORT bool reclaim_history_undone(const struct reclaim_history *h, size
 {
 	assert_return(h && idx < h->count, false);
 	return RECORD(h, idx)->undone;
+}
+
+RECLAIM_EXPORT bool reclaim_history_interrupted(const struct reclaim_history *h, size_t idx)
+{
+	assert_return(h && idx < h->count, false);
+	return RECORD(h, idx)->interrupted;
 }
 
 RECLAIM_EXPORT long reclaim_history_undoes(const struct reclaim_history *h, size_t idx)

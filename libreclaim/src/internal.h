@@ -339,7 +339,7 @@ int reclaim_change_set_source(struct reclaim_change *c, size_t idx, const char *
 void reclaim_change_set_keep_unchanged(struct reclaim_change *c);
 /* Removes the persisted file after the writes (restore --persist). */
 void reclaim_change_set_unpersist(struct reclaim_change *c, bool unpersist);
-/* Records the change as more of change @change (see reclaim_history_append_to()). */
+/* Records the change as more of change @change (see reclaim_history_intent()). */
 void reclaim_change_set_join(struct reclaim_change *c, unsigned long change);
 /* The number of the change the last apply recorded; 0 if it recorded none. */
 unsigned long reclaim_change_recorded(const struct reclaim_change *c);

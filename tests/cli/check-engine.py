@@ -171,12 +171,29 @@ def trim_threads(root, n):
 
 
 def history(root):
-    """The terminated records of the history, as dicts (an unterminated last line is not one)."""
+    """The terminated records of the history, as dicts (an unterminated last line is not one).
+    A change's records follow its line "# intent change=N records=K"; "_done" is whether
+    "# done change=N" follows them (records outside an intent: True)."""
     text = read(root, HISTORY)
-    if not text:
-        return []
-    lines = text.split("\n")[:-1]
-    return [dict(kv.split("=", 1) for kv in line.split(" ")) for line in lines if line]
+    out, left, intent = [], 0, []
+    for line in (text or "").split("\n")[:-1]:
+        m = re.fullmatch(r"# intent change=\d+ records=(\d+)", line)
+        if m:
+            left, intent = int(m.group(1)), []
+        elif re.fullmatch(r"# done change=\d+", line):
+            for r in intent:
+                r["_done"] = True
+            left, intent = 0, []
+        elif line and not line.startswith("#"):
+            r = dict(kv.split("=", 1) for kv in line.split(" "))
+            r["_done"] = left == 0
+            if left:
+                left -= 1
+                intent.append(r)
+            else:
+                intent = []
+            out.append(r)
+    return out
 
 
 # -------------------------------------------------------------- the roots
@@ -598,6 +615,8 @@ def check_history(ctx, where, t, sets, old, new, file_changed):
             ctx.fail(where, f"history record {r} differs from the entry: {want}")
         if list(r)[:len(HISTORY_KEYS)] != HISTORY_KEYS:
             ctx.fail(where, f"history record keys {list(r)}")
+        if not r["_done"]:
+            ctx.fail(where, f"history record {r} not marked done after its intent")
 
 
 def check_error_pair(ctx, where, a, t, prev, before):

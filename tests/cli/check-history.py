@@ -7,8 +7,9 @@ On copies of the patched fixture root:
   there exactly once, none torn, change ids unique and in file order, and
   each knob's records a chain (a record's old is the previous one's new);
 - torn: an unterminated last record (a crash mid-append) is ignored by
-  "history" and by the next "set", which still appends a whole record; a
-  malformed line elsewhere refuses the history with FILE:N;
+  "history" and by the next "set", which rewrites the file without it (the
+  records before kept) and records its own whole; a malformed line
+  elsewhere refuses the history with FILE:N;
 - bound: a history of more than 1,000 records filled by hand, then one
   "set": at most the first record of each knob plus the last 1,000 remain,
   the first of each knob among them;
@@ -40,6 +41,9 @@ from checker import Failed
 
 HISTORY = "run/reclaimctl/history"
 KEYS = ["change", "time", "command", "source", "knob", "old", "new"]
+# a change's records come after its intent line, and its done line after them
+INTENT = re.compile(r"# intent change=(\d+) records=(\d+)")
+DONE = re.compile(r"# done change=(\d+)")
 NOTHING = "nothing to restore: no change since boot or the last restore"
 
 
@@ -81,12 +85,27 @@ class Checker(checker.Checker):
 
     def records(self, root, comments=False):
         """Parses the history file strictly: whole lines, keys in the spec's order.
-        comments: lets "#" lines by (the "# trimmed=N" the bound writes first)."""
+        A change's records follow its line "# intent change=N records=K" (K of
+        them) and precede "# done change=N"; without that line they are
+        interrupted (rec["interrupted"]). Records outside an intent (a history
+        written before intents, or by hand) are taken as done.
+        comments: lets other "#" lines by (the "# trimmed=N" the bound writes first)."""
         text = self.raw(root)
         self.expect(text == "" or text.endswith("\n"), f"the history does not end with a newline: "
                     f"{text[-120:]!r}")
-        out = []
+        out, intent = [], None  # intent: [change, records left, its records]
         for n, line in enumerate(text.split("\n")[:-1], 1):
+            m = INTENT.fullmatch(line) or DONE.fullmatch(line)
+            if m and m.re is INTENT:
+                intent = [m.group(1), int(m.group(2)), []]
+                continue
+            if m:
+                self.expect(intent is not None and intent[0] == m.group(1) and intent[1] == 0,
+                            f"{HISTORY}:{n}: {line!r} does not end the intent before it ({intent})")
+                for rec in intent[2]:
+                    rec["interrupted"] = False
+                intent = None
+                continue
             if comments and line.startswith("#"):
                 continue
             pairs = [kv.split("=", 1) for kv in line.split(" ")]
@@ -99,6 +118,16 @@ class Checker(checker.Checker):
             self.expect(re.fullmatch(r"\d+", rec["change"]) is not None
                         and re.fullmatch(r"\d+\.\d{9}", rec["time"]) is not None,
                         f"{HISTORY}:{n}: change or time malformed: {line!r}")
+            rec["interrupted"] = False
+            if intent is not None and intent[1] > 0:
+                self.expect(rec["change"] == intent[0],
+                            f"{HISTORY}:{n}: a record of change {rec['change']} in the intent of "
+                            f"change {intent[0]}: {line!r}")
+                rec["interrupted"] = True
+                intent[1] -= 1
+                intent[2].append(rec)
+            else:
+                intent = None
             out.append(rec)
         return out
 
@@ -202,7 +231,7 @@ class Checker(checker.Checker):
         root = self.root()
         self.set_knob(root, "throttle", "8")
         self.set_knob(root, "swappiness", "20")
-        whole = self.raw(root)
+        before = self.records(root)
         with open(os.path.join(root, HISTORY), "a") as f:
             f.write("change=99 time=1764579199.000000001 command=set source=val")
         doc = self.history_json(root)
@@ -214,7 +243,8 @@ class Checker(checker.Checker):
                     f"history (text) with a torn last line: exit {text.returncode} {text.stderr!r}")
         self.set_knob(root, "watermark_scale_factor", "30")
         recs = self.records(root)
-        self.expect(self.raw(root).startswith(whole) and len(recs) == 3
+        # the set rewrites the file without the torn line: the same records, then its own
+        self.expect(recs[:2] == before and len(recs) == 3
                     and recs[-1]["knob"] == "watermark_scale_factor" and recs[-1]["new"] == "30"
                     and int(recs[-1]["change"]) > int(recs[1]["change"]),
                     f"the set after a torn line: history is {self.raw(root)!r}")
@@ -255,7 +285,8 @@ class Checker(checker.Checker):
         self.set_knob(root, "zone_reclaim_mode", "1")
         recs = self.records(root, comments=True)
         text = [line for line in self.raw(root).split("\n")[:-1] if not line.startswith("#")]
-        header = [line for line in self.raw(root).split("\n") if line.startswith("#")]
+        header = [line for line in self.raw(root).split("\n") if line.startswith("#")
+                  and not INTENT.fullmatch(line) and not DONE.fullmatch(line)]
         self.expect(len(recs) <= len(firsts) + 1 + 1000,
                     f"after a set on 1,200 records: {len(recs)} remain (at most "
                     f"{len(firsts) + 1} first records + 1,000)")
@@ -407,8 +438,11 @@ class Checker(checker.Checker):
             want = stamp.split() + [str(r["change"]), r["command"], r["source"], r["knob"],
                                     str(r["old"]), str(r["new"])]
             if head[7:]:
-                want += (["undone"] if r.get("undone") else
-                         ["undoes", str(r["undoes"])] if r.get("undoes") is not None else ["-"])
+                what = ("undone" if r.get("undone") else
+                        f"undoes {r['undoes']}" if r.get("undoes") is not None else "")
+                note = (("interrupted, " + what if what else "interrupted")
+                        if r.get("interrupted") else what or "-")
+                want += note.split()
             self.expect(row == want, f"history row {row} vs --json {want}")
 
     def test_empty(self):

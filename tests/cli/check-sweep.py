@@ -92,7 +92,9 @@ class Checker(checker.Checker):
     def history(self, root):
         try:
             with open(os.path.join(root, HISTORY)) as f:
-                return [dict(kv.split("=", 1) for kv in line.split()) for line in f]
+                # the records; a change's intent and done lines are comments
+                return [dict(kv.split("=", 1) for kv in line.split()) for line in f
+                        if not line.startswith("#")]
         except FileNotFoundError:
             return []
 

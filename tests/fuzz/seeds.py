@@ -80,6 +80,17 @@ HISTORY = (b"change=1 time=1796014092.000000000 command=set source=value "
            b"knob=kswapd_threads old=1 new=3\n"
            b"change=2 time=1796014100.500000000 command=restore source=history "
            b"knob=kswapd_threads old=3 new=1 undoes=1\n")
+# a change cut off before its done line, then one done (the intent lines of
+# a change recorded before it is written)
+HISTORY_INTENT = (b"# intent change=1 records=2\n"
+                  b"change=1 time=1796014092.000000000 command=preset source=preset:web "
+                  b"knob=kswapd_threads old=1 new=3\n"
+                  b"change=1 time=1796014092.000000000 command=preset source=preset:web "
+                  b"knob=swappiness old=60 new=10\n"
+                  b"# intent change=2 records=1\n"
+                  b"change=2 time=1796014100.500000000 command=restore source=change:1 "
+                  b"knob=kswapd_threads old=3 new=1 undoes=1\n"
+                  b"# done change=2\n")
 SYSCTL = [b"vm.swappiness = 10\n-vm.kswapd_threads = 2\nvm.watermark_* = 20\n-vm.swappiness\n",
           b"; comment\nvm/max_direct_reclaimers=3000\nkernel.pid_max = 65536\nvm.kswapd_threads 2\n"]
 
@@ -105,7 +116,7 @@ def seeds(target, fx):
         "persist": [PERSIST_HEADER + b"vm.kswapd_threads = 4\nvm.swappiness = 60\n",
                     PERSIST_HEADER],
         "preset": f("*/etc/reclaimctl/presets/*.preset", "../../presets/*.preset"),
-        "history": [HISTORY, b"# trimmed=3\n" + HISTORY],
+        "history": [HISTORY, b"# trimmed=3\n" + HISTORY, HISTORY_INTENT],
         "bootconf": [b"# the web hosts\npreset = web\n", b"preset = off\n", b"\n"],
         "adapt-state": [b"pid=4242\nbaseline=1\nthreads=3\n"],
         "taskstats": [taskstats_seed(14, 40), taskstats_seed(8, 10)],

@@ -30,12 +30,17 @@
 #define HISTORY "/run/reclaimctl/history"
 
 static bool mock_writes;
+/* With a root set: the history as it is at the first knob write (the intent before the write). */
+static const char *snapshot_root;
+static char *history_at_write;
 
 int __real_reclaim_write_string(const struct reclaim_ctx *ctx, const char *path, const char *s);
 int __wrap_reclaim_write_string(const struct reclaim_ctx *ctx, const char *path, const char *s);
 
 int __wrap_reclaim_write_string(const struct reclaim_ctx *ctx, const char *path, const char *s)
 {
+	if (snapshot_root && !history_at_write && strstr(path, "/proc/sys/vm/"))
+		history_at_write = tmproot_read(snapshot_root, "/run/reclaimctl/history");
 	if (mock_writes) {
 		int r;
 
@@ -403,14 +408,12 @@ static void test_null_arguments(void **state)
 	assert_null(reclaim_change_unref(NULL));
 }
 
-/* The history file with every " time=..." field taken out. */
-static char *history_text(const struct fixture *f)
+/* A history's text with every " time=..." field taken out. */
+static char *without_times(char *text)
 {
-	char *text = tmproot_read(f->root, HISTORY), *p;
+	char *p;
 
-	if (!text)
-		return NULL;
-	while ((p = strstr(text, " time=")) != NULL) {
+	while (text && (p = strstr(text, " time=")) != NULL) {
 		char *end = strchr(p + 1, ' ');
 
 		assert_non_null(end);
@@ -419,15 +422,19 @@ static char *history_text(const struct fixture *f)
 	return text;
 }
 
-static void assert_history(const struct fixture *f, const char *want)
+static void assert_history_text(char *text, const char *want)
 {
-	char *text = history_text(f);
-
+	without_times(text);
 	if (!text)
 		fail_msg("%s does not exist", HISTORY);
 	if (strcmp(text, want) != 0)
 		fail_msg("%s is \"%s\", want \"%s\"", HISTORY, text, want);
 	free(text);
+}
+
+static void assert_history(const struct fixture *f, const char *want)
+{
+	assert_history_text(tmproot_read(f->root, HISTORY), want);
 }
 
 static void apply_one(struct fixture *f, const char *name, int64_t value)
@@ -441,6 +448,9 @@ static void apply_one(struct fixture *f, const char *name, int64_t value)
 }
 
 #define REC(n, k, o, v) "change=" #n " command=set source=value knob=" k " old=" #o " new=" #v "\n"
+/* A change is recorded before it is written (its intent), and marked done after. */
+#define INTENT(n, k) "# intent change=" #n " records=" #k "\n"
+#define DONE(n)	     "# done change=" #n "\n"
 
 static void test_history_records_each_change(void **state)
 {
@@ -449,14 +459,16 @@ static void test_history_records_each_change(void **state)
 	mock_writes = false;
 	add_three(f);
 	assert_int_equal(reclaim_change_apply(f->change), 0);
-	assert_history(f, REC(1, "kswapd_threads", 1, 4) REC(1, "max_direct_reclaimers", 0, 8)
-			      REC(1, "swap_round_robin_quota_kb", 2048, 4096));
+	assert_history(f, INTENT(1, 3) REC(1, "kswapd_threads", 1, 4)
+			      REC(1, "max_direct_reclaimers", 0, 8)
+				  REC(1, "swap_round_robin_quota_kb", 2048, 4096) DONE(1));
 	apply_one(f, "throttle", 2);
 	/* A change that changes nothing records nothing. */
 	apply_one(f, "throttle", 2);
-	assert_history(f, REC(1, "kswapd_threads", 1, 4) REC(1, "max_direct_reclaimers", 0, 8)
-			      REC(1, "swap_round_robin_quota_kb", 2048, 4096)
-				  REC(2, "max_direct_reclaimers", 8, 2));
+	assert_history(f, INTENT(1, 3) REC(1, "kswapd_threads", 1, 4)
+			      REC(1, "max_direct_reclaimers", 0, 8)
+				  REC(1, "swap_round_robin_quota_kb", 2048, 4096) DONE(1)
+				      INTENT(2, 1) REC(2, "max_direct_reclaimers", 8, 2) DONE(2));
 }
 
 static void test_restore_undoes_newest_first(void **state)
@@ -496,7 +508,8 @@ static void test_knob_write_is_recorded(void **state)
 	mock_writes = false;
 	assert_int_equal(reclaim_knob_write(f->ctx, knob("threads"), 4), 0);
 	assert_int_equal(reclaim_knob_write(f->ctx, knob("swappiness"), 10), 0);
-	assert_history(f, REC(1, "kswapd_threads", 1, 4) REC(2, "swappiness", 60, 10));
+	assert_history(f, INTENT(1, 1) REC(1, "kswapd_threads", 1, 4) DONE(1) INTENT(2, 1)
+			      REC(2, "swappiness", 60, 10) DONE(2));
 }
 
 /* A restore made before another change undoes nothing once that change came. */
@@ -515,20 +528,24 @@ static void test_stale_restore_writes_nothing(void **state)
 	assert_file(f, VM "swappiness", "10\n");
 }
 
+/* A failed change is rolled back and its intent cut off: the history is as it was, to the byte. */
 static void test_failed_apply_keeps_history(void **state)
 {
 	struct fixture *f = *state;
-	const char *before = REC(1, "swappiness", 60, 30);
+	const char *before = "change=1 time=1.000000000 command=set source=value knob=swappiness "
+			     "old=60 new=30\n"
+			     "# intent change=2 records=1\n"
+			     "change=2 time=2.000000000 command=set source=value knob=swappiness "
+			     "old=30 new=20\n"
+			     "# done change=2\n";
 
-	tmproot_write(f->root, HISTORY,
-		      "change=1 time=1.000000000 command=set source=value knob=swappiness "
-		      "old=60 new=30\n");
+	tmproot_write(f->root, HISTORY, before);
 	add_three(f);
 	expect_write(VM "kswapd_threads", "4\n", 0);
 	expect_write(VM "max_direct_reclaimers", "8\n", -EIO);
 	expect_write(VM "kswapd_threads", "1\n", 0);
 	assert_int_equal(reclaim_change_apply(f->change), -EIO);
-	assert_history(f, before);
+	assert_file(f, HISTORY, before);
 }
 
 static void test_damaged_history_stops_apply(void **state)
@@ -576,7 +593,8 @@ static void test_torn_record_is_ignored(void **state)
 	assert_int_equal(reclaim_history_count(h), 1);
 	reclaim_history_unref(h);
 	apply_one(f, "throttle", 5);
-	assert_history(f, REC(1, "swappiness", 60, 30) REC(2, "max_direct_reclaimers", 0, 5));
+	assert_history(f, REC(1, "swappiness", 60, 30) INTENT(2, 1)
+			      REC(2, "max_direct_reclaimers", 0, 5) DONE(2));
 }
 
 /*
@@ -631,6 +649,71 @@ static void test_history_is_bounded(void **state)
 	assert_int_equal(reclaim_history_new_value(h, reclaim_history_count(h) - 1), 6);
 	assert_int_equal(reclaim_history_change(h, reclaim_history_count(h) - 1), 7);
 	assert_true(reclaim_history_trimmed(h) > 0);
+	reclaim_history_unref(h);
+}
+
+/* The change is in the history before its first write: its intent, not yet done. */
+static void test_intent_is_recorded_before_the_write(void **state)
+{
+	struct fixture *f = *state;
+
+	mock_writes = false;
+	snapshot_root = f->root;
+	apply_one(f, "throttle", 5);
+	snapshot_root = NULL;
+	assert_history_text(history_at_write, INTENT(1, 1) REC(1, "max_direct_reclaimers", 0, 5));
+	history_at_write = NULL;
+	assert_history(f, INTENT(1, 1) REC(1, "max_direct_reclaimers", 0, 5) DONE(1));
+}
+
+/* A failed first change leaves no history at all, as before it. */
+static void test_failed_first_change_leaves_no_history(void **state)
+{
+	struct fixture *f = *state;
+	char *text;
+
+	assert_int_equal(reclaim_change_add(f->change, knob("throttle"), 8), 0);
+	expect_write(VM "max_direct_reclaimers", "8\n", -EIO);
+	assert_int_equal(reclaim_change_apply(f->change), -EIO);
+	text = tmproot_read(f->root, HISTORY);
+	if (text)
+		fail_msg("%s exists: \"%s\"", HISTORY, text);
+}
+
+/*
+ * Records of an intent with no done line are interrupted; with one, and
+ * those of a history before intents, are not. An interrupted restore undid
+ * nothing.
+ */
+static void test_intent_without_done_is_interrupted(void **state)
+{
+	struct fixture *f = *state;
+	struct reclaim_history *h;
+
+	tmproot_write(f->root, HISTORY,
+		      "change=1 time=1.000000000 command=set source=value knob=swappiness "
+		      "old=60 new=30\n"
+		      "# intent change=2 records=2\n"
+		      "change=2 time=2.000000000 command=set source=value knob=swappiness "
+		      "old=30 new=20\n"
+		      "change=2 time=2.000000000 command=set source=value knob=kswapd_threads "
+		      "old=1 new=2\n"
+		      "# done change=2\n"
+		      "# intent change=3 records=1\n"
+		      "change=3 time=3.000000000 command=restore source=change:2 "
+		      "knob=swappiness old=20 new=30 undoes=2\n"
+		      "# intent change=4 records=1\n"
+		      "change=4 time=4.000000000 command=set source=value knob=swappiness "
+		      "old=30 new=10\n");
+	assert_int_equal(reclaim_history_new(f->ctx, &h), 0);
+	assert_int_equal(reclaim_history_count(h), 5);
+	assert_false(reclaim_history_interrupted(h, 0));
+	assert_false(reclaim_history_interrupted(h, 1));
+	assert_false(reclaim_history_interrupted(h, 2));
+	assert_true(reclaim_history_interrupted(h, 3));
+	assert_false(reclaim_history_undone(h, 1));
+	assert_true(reclaim_history_interrupted(h, 4));
+	assert_false(reclaim_history_interrupted(NULL, 0));
 	reclaim_history_unref(h);
 }
 
@@ -693,6 +776,9 @@ int main(void)
 	    T(test_unchanged_knobs_are_not_written),
 	    T(test_unchanged_threads_are_left),
 	    T(test_history_records_each_change),
+	    T(test_intent_is_recorded_before_the_write),
+	    T(test_failed_first_change_leaves_no_history),
+	    T(test_intent_without_done_is_interrupted),
 	    T(test_restore_undoes_newest_first),
 	    T(test_knob_write_is_recorded),
 	    T(test_stale_restore_writes_nothing),
