@@ -572,13 +572,28 @@ static void clock_text(char *buf, size_t size, const struct history_record *rec)
 }
 
 /*
+ * Whether a knob now at @now is still the change's: at the value before it
+ * (@first, the old value of its first record in the change), or at the new
+ * value of its last record @end (the rule of leases); and, @end being
+ * interrupted, at the value before that write, which may not have happened.
+ */
+static bool still_ours(const struct history_record *first, const struct history_record *end,
+		       int64_t now)
+{
+	return reclaim_lease_decide(first->old_value, end->new_value, now) !=
+		   RECLAIM_LEASE_CHANGED ||
+	       (end->interrupted && now == end->old_value);
+}
+
+/*
  * Undoes the newest change not undone (with a change given, that one, or
  * -ESTALE): each of its knobs back to the value before it, unless the knob
  * has been changed since by something other than reclaimctl; then back to
  * its value before the first change since boot. A change may hold several
  * records of one knob (the runs of a sweep): the knob goes back to the old
  * value of its first, and was changed since if it is not the new value of
- * its last.
+ * its last. An interrupted change is undone the same way: its knobs may be
+ * at their old or their new value, both its.
  */
 static int eval_restore(struct reclaim_eval *e, const struct reclaim_history *h,
 			unsigned long change)
@@ -619,11 +634,10 @@ static int eval_restore(struct reclaim_eval *e, const struct reclaim_history *h,
 		r = reclaim_knob_read(e->ctx, rec->knob, &now);
 		if (r < 0)
 			return r;
-		/* the rule of leases: at the change's value or already back, it is the change's */
-		if (reclaim_lease_decide(rec->old_value, end->new_value, now) !=
-		    RECLAIM_LEASE_CHANGED)
+		if (still_ours(rec, end, now))
 			n = add_entry(e, rec->knob, rec->old_value,
-				      format(e->ctx, "undoes change %lu (%s at %s)", top->change,
+				      format(e->ctx, "undoes %schange %lu (%s at %s)",
+					     end->interrupted ? "interrupted " : "", top->change,
 					     top->command, when),
 				      format(e->ctx, "change:%lu", top->change));
 		else

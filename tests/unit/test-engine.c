@@ -735,6 +735,99 @@ static void test_joined_change_survives_the_bound(void **state)
 	assert_file(f, VM "max_direct_reclaimers", "2\n");
 }
 
+/* Throttle's record of change @n in a history as reclaimctl writes it, up to its values. */
+#define THROTTLE(n)                                                                                \
+	"change=" #n " time=" #n ".000000000 command=set source=value knob=max_direct_reclaimers "
+#define INTENT(n, k) "# intent change=" #n " records=" #k "\n"
+#define DONE(n)	     "# done change=" #n "\n"
+
+/* @history in the file, and throttle at @throttle; then a restore, applied or not. */
+static struct reclaim_eval *restore_of(struct fixture *f, const char *history, const char *throttle,
+				       bool apply)
+{
+	tmproot_write(f->root, HISTORY, history);
+	tmproot_write(f->root, VM "max_direct_reclaimers", throttle);
+	return restore(f, RECLAIM_REQUEST_RESTORE, apply);
+}
+
+/*
+ * A change cut off between its record and its done line: each knob at its
+ * old or new value is the change's, and goes back to its old value; no
+ * knob is "changed since by something else".
+ */
+static void test_restore_of_an_interrupted_change(void **state)
+{
+	struct fixture *f = *state;
+	struct reclaim_history *h;
+	struct reclaim_eval *e;
+
+	/* killed between the two writes: throttle written, swappiness not */
+	e = restore_of(f,
+		       INTENT(1, 1) THROTTLE(1) "old=0 new=2\n" DONE(1) INTENT(2, 2) THROTTLE(
+			   2) "old=2 new=5\n"
+			      "change=2 time=2.000000000 command=set source=value knob=swappiness "
+			      "old=60 new=20\n",
+		       "5\n", true);
+	assert_int_equal(reclaim_eval_undoes(e), 2);
+	assert_entry(e, "throttle", RECLAIM_ACTION_SET, 5, 2);
+	assert_entry(e, "swappiness", RECLAIM_ACTION_UNCHANGED, 60, 60);
+	assert_string_equal(reclaim_eval_source(e, 0), "change:2");
+	assert_non_null(strstr(reason(e, "throttle"), "undoes interrupted change 2 (set at "));
+	reclaim_eval_unref(e);
+	assert_file(f, VM "max_direct_reclaimers", "2\n");
+	assert_int_equal(reclaim_history_new(f->ctx, &h), 0);
+	assert_int_equal(reclaim_history_count(h), 5);
+	assert_true(reclaim_history_interrupted(h, 1) && reclaim_history_undone(h, 1));
+	assert_false(reclaim_history_interrupted(h, 3));
+	assert_int_equal(reclaim_history_undoes(h, 3), 2);
+	reclaim_history_unref(h);
+	e = restore(f, RECLAIM_REQUEST_RESTORE, true);
+	assert_int_equal(reclaim_eval_undoes(e), 1);
+	assert_entry(e, "throttle", RECLAIM_ACTION_SET, 2, 0);
+	reclaim_eval_unref(e);
+}
+
+/*
+ * A joined record cut off before its write: the knob still has the value of
+ * the record before it in the change, which is the change's too; any other
+ * value is someone else's.
+ */
+static void test_restore_of_an_interrupted_join(void **state)
+{
+	static const char history[] =
+	    THROTTLE(1) "old=0 new=5\n" INTENT(1, 1) THROTTLE(1) "old=5 new=6\n";
+	struct fixture *f = *state;
+	struct reclaim_eval *e;
+
+	e = restore_of(f, history, "5\n", false);
+	assert_entry(e, "throttle", RECLAIM_ACTION_SET, 5, 0);
+	assert_string_equal(reclaim_eval_source(e, 0), "change:1");
+	reclaim_eval_unref(e);
+	e = restore_of(f, history, "7\n", false);
+	assert_string_equal(reclaim_eval_source(e, 0), "boot");
+	reclaim_eval_unref(e);
+}
+
+/* An interrupted restore undid nothing: the next restore undoes the same change again. */
+static void test_interrupted_restore_is_done_again(void **state)
+{
+	struct fixture *f = *state;
+	struct reclaim_eval *e;
+
+	/* its write was made: throttle is back at 0 */
+	e = restore_of(f,
+		       THROTTLE(1) "old=0 new=2\n" INTENT(
+			   2, 1) "change=2 time=2.000000000 command=restore source=change:1 "
+				 "knob=max_direct_reclaimers old=2 new=0 undoes=1\n",
+		       "0\n", true);
+	assert_int_equal(reclaim_eval_undoes(e), 1);
+	assert_entry(e, "throttle", RECLAIM_ACTION_UNCHANGED, 0, 0);
+	reclaim_eval_unref(e);
+	e = restore(f, RECLAIM_REQUEST_RESTORE, false);
+	assert_int_equal(reclaim_eval_count(e), 0);
+	reclaim_eval_unref(e);
+}
+
 /* A message is never one of an earlier failure. */
 static void test_no_stale_message(void **state)
 {
@@ -796,6 +889,9 @@ int main(void)
 	    T(test_join_a_change_no_longer_newest),
 	    T(test_restore_of_a_joined_knob_changed_since),
 	    T(test_joined_change_survives_the_bound),
+	    T(test_restore_of_an_interrupted_change),
+	    T(test_restore_of_an_interrupted_join),
+	    T(test_interrupted_restore_is_done_again),
 	    T(test_no_stale_message),
 	    T(test_null_arguments),
 	};
