@@ -13,8 +13,10 @@ static void history_help(FILE *out)
 		"change's number (the knobs of one change share it), the command (set,\n"
 		"preset, autotune, boot, restore, restore-boot), where the value\n"
 		"came from, the knob, and its old and new value. A change a restore undid\n"
-		"is marked. The history lives in " RECLAIM_HISTORY_FILE " and ends with the\n"
-		"boot; it keeps the first record of each knob and the last %d.\n"
+		"is marked, and so is one interrupted: recorded, then cut off (a SIGKILL,\n"
+		"a crash) before it was marked done, its knobs at the old or the new\n"
+		"value; restore undoes it like any other. The history, " RECLAIM_HISTORY_FILE ",\n"
+		"ends with the boot; it keeps the first record of each knob and the last %d.\n"
 		"\nOptions:\n"
 		"  -J, --json   JSON output\n"
 		"  -h, --help   this help\n",
@@ -32,25 +34,33 @@ static const struct colinfo history_cols[] = {
     [H_KNOB] = {"KNOB", 0, 0, "knob", "knob", CJ_STRING},
     [H_OLD] = {"OLD", 0, COL_RIGHT, "value before", "old", CJ_NUMBER},
     [H_NEW] = {"NEW", 0, COL_RIGHT, "value after", "new", CJ_NUMBER},
-    [H_NOTE] = {"NOTE", 0, 0, "undone, or the change it undid", "undoes", CJ_NUMBER_OR_STRING},
+    [H_NOTE] = {"NOTE", 0, 0, "interrupted; undone, or the change it undid", "undoes",
+		CJ_NUMBER_OR_STRING},
 };
 
 static const struct coltable history_columns =
     COLTABLE("history", history_cols, "TIME,CHANGE,COMMAND,SOURCE,KNOB,OLD,NEW,NOTE", "records[]");
 
-/* NOTE: "undone", or the change it undid; the JSON's "undoes" is that change alone. */
+/*
+ * NOTE: "undone", or the change it undid, after "interrupted" for a record
+ * whose change was cut off before it was marked done; the JSON's "undoes" is
+ * that change alone.
+ */
 static void set_note(struct table *t, const struct reclaim_history *h, size_t i)
 {
 	long undoes = reclaim_history_undoes(h, i);
-	bool undone = reclaim_history_undone(h, i);
-	char text[32];
+	char what[32] = "", text[48];
 
-	if (undone || undoes == 0)
-		snprintf(text, sizeof(text), "%s", undone ? "undone" : "-");
+	if (reclaim_history_undone(h, i))
+		snprintf(what, sizeof(what), "undone");
 	else if (undoes > 0)
-		snprintf(text, sizeof(text), "undoes %ld", undoes);
+		snprintf(what, sizeof(what), "undoes %ld", undoes);
+	else if (undoes < 0)
+		snprintf(what, sizeof(what), "undoes all");
+	if (reclaim_history_interrupted(h, i))
+		snprintf(text, sizeof(text), "interrupted%s%s", *what ? ", " : "", what);
 	else
-		snprintf(text, sizeof(text), "undoes all");
+		snprintf(text, sizeof(text), "%s", *what ? what : "-");
 	table_set_value(t, H_NOTE, text,
 			undoes > 0   ? cJSON_CreateNumber((double)undoes)
 			: undoes < 0 ? cJSON_CreateString("all")
@@ -72,6 +82,8 @@ static struct table *fill(struct cli *cli, const struct reclaim_history *h)
 		table_set_int(t, H_OLD, reclaim_history_old_value(h, i));
 		table_set_int(t, H_NEW, reclaim_history_new_value(h, i));
 		table_json_add(t, "undone", cJSON_CreateBool(reclaim_history_undone(h, i)));
+		table_json_add(t, "interrupted",
+			       cJSON_CreateBool(reclaim_history_interrupted(h, i)));
 		set_note(t, h, i);
 	}
 	return t;
