@@ -256,6 +256,8 @@ bool reclaim_knob_is_threads(const struct reclaim_knob *k);
 
 /* lock.c: the writers' lock; an error after reclaim_lock_timeout_ms of waiting. */
 extern unsigned int reclaim_lock_timeout_ms;
+/* Sleeps @ms milliseconds, through signals. */
+void reclaim_sleep_ms(unsigned int ms);
 int reclaim_lock_take(struct reclaim_ctx *ctx, int *fd);
 /* A file of RECLAIM_RUNDIR must be root's (or the caller's) and writable by no one else. */
 int reclaim_check_owner(struct reclaim_ctx *ctx, const char *shown, const struct stat *st);
@@ -327,6 +329,21 @@ const char *reclaim_preset_name_problem(const char *name, bool *quote);
 /* The same as an error @err ("@whereinvalid preset name ..."), or 0 for a good name. */
 int reclaim_preset_check_name(struct reclaim_ctx *ctx, const char *name, int err,
 			      const char *where);
+
+/*
+ * critical.c: a test build's hook inside a change, after its writes and
+ * before its record is done: RECLAIMCTL_TEST_AFTER_WRITE=kill raises SIGKILL
+ * there, =MS sleeps MS milliseconds. Only under a --sysroot (a test's root),
+ * and nothing at all outside a build with the tests.
+ */
+#ifdef RECLAIM_TEST_HOOKS
+void reclaim_test_after_write(const struct reclaim_ctx *ctx);
+#else
+static inline void reclaim_test_after_write(const struct reclaim_ctx *ctx)
+{
+	(void)ctx;
+}
+#endif
 
 /* change.c: the transaction under the lock, for the engine. */
 struct history_record;

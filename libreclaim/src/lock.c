@@ -19,7 +19,7 @@
 
 unsigned int reclaim_lock_timeout_ms = 10000;
 
-static void sleep_ms(unsigned int ms)
+void reclaim_sleep_ms(unsigned int ms)
 {
 	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
 
@@ -228,7 +228,7 @@ int reclaim_lock_take(struct reclaim_ctx *ctx, int *ret_fd)
 					     "%u s)",
 					     LOCK, reclaim_lock_timeout_ms / 1000);
 		}
-		sleep_ms(50);
+		reclaim_sleep_ms(50);
 		waited += 50;
 	}
 	*ret_fd = fd;

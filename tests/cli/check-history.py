@@ -20,6 +20,12 @@ On copies of the patched fixture root:
 - overwritten: a knob written outside reclaimctl since the change: restore
   says so and puts back the value from before the first change since boot;
 - history --json and the text table say the same;
+- killed: a "set --persist" killed (SIGKILL, the test hook
+  RECLAIMCTL_TEST_AFTER_WRITE=kill of a test build) after its knob write and
+  before its record is done: "history" shows it interrupted (the exact
+  table, --json), "restore" undoes it (the knob back to the value before it,
+  not "changed since by something else"), the history stays a chain and the
+  next restores undo the rest;
 - race: "set throttle 9" and "restore" at the same time, 20 rounds after a
   first change: each exits 0, the knob's records stay a chain (nothing was
   read before the lock: a stale read would break it), the file has the last
@@ -31,6 +37,7 @@ usage: check-history.py RECLAIMCTL FIXTURES_DIR PRESET_DIR
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -44,6 +51,7 @@ KEYS = ["change", "time", "command", "source", "knob", "old", "new"]
 # a change's records come after its intent line, and its done line after them
 INTENT = re.compile(r"# intent change=(\d+) records=(\d+)")
 DONE = re.compile(r"# done change=(\d+)")
+HOOK = "RECLAIMCTL_TEST_AFTER_WRITE"
 NOTHING = "nothing to restore: no change since boot or the last restore"
 
 
@@ -56,9 +64,10 @@ class Checker(checker.Checker):
     def root(self, name="patched-2node-3threads"):
         return super().root(name)
 
-    def run(self, root, *args, json_out=True, ok=True):
+    def run(self, root, *args, json_out=True, ok=True, env=None):
         cmd = [self.reclaimctl, "--sysroot", root, *(["--json"] if json_out else []), *args]
-        p = subprocess.run(cmd, capture_output=True, text=True, env=self.env, timeout=60)
+        p = subprocess.run(cmd, capture_output=True, text=True, env=dict(self.env, **(env or {})),
+                           timeout=60)
         if ok and p.returncode != 0:
             raise Failed(f"{' '.join(args)}: exit {p.returncode}: {p.stderr.strip()}")
         if json_out and p.returncode == 0:
@@ -444,6 +453,61 @@ class Checker(checker.Checker):
                         if r.get("interrupted") else what or "-")
                 want += note.split()
             self.expect(row == want, f"history row {row} vs --json {want}")
+
+    def history_table(self, root):
+        """The table without its times, which are the clock's."""
+        p = self.run(root, "history", "-o", "CHANGE,COMMAND,SOURCE,KNOB,OLD,NEW,NOTE", json_out=False)
+        return p.stdout
+
+    def test_killed(self):
+        root = self.root()
+        knob = "max_direct_reclaimers"
+        self.set_knob(root, "throttle", "5")
+        p = self.run(root, "set", "--persist", "throttle", "8", json_out=False, ok=False,
+                     env={HOOK: "kill"})
+        self.expect(p.returncode == -signal.SIGKILL,
+                    f"set with {HOOK}=kill: exit {p.returncode} {p.stderr!r}, expected SIGKILL "
+                    "(a build with the tests has the hook)")
+        with open(os.path.join(root, "etc/sysctl.d/90-reclaimctl.conf")) as f:
+            persisted = f.read()
+        self.expect(self.knob(root, knob) == 8 and f"vm.{knob} = 8\n" in persisted,
+                    f"killed after the write: the knob is {self.knob(root, knob)}, persisted "
+                    f"{persisted!r} (expected 8 in both)")
+        table = self.history_table(root)
+        want = ("CHANGE COMMAND SOURCE KNOB                  OLD NEW NOTE\n"
+                "     1 set     value  max_direct_reclaimers   3   5 -\n"
+                "     2 set     value  max_direct_reclaimers   5   8 interrupted\n")
+        self.expect(table == want, f"history after the kill:\n{table}expected:\n{want}")
+        doc = self.history_json(root)
+        self.expect([r["interrupted"] for r in doc["records"]] == [False, True]
+                    and [r["undone"] for r in doc["records"]] == [False, False],
+                    f"history --json after the kill: {json.dumps(doc['records'])}")
+        self.expect([r["interrupted"] for r in self.records(root)] == [False, True],
+                    f"the file after the kill: {self.raw(root)!r}")
+        self.compare_text(root)
+        doc = self.restore(root)
+        e = self.entries(doc, "restore").get(knob)
+        self.expect(e is not None and (e["old"], e["new"], e["action"], e["source"])
+                    == (8, 5, "set", "change:2"),
+                    f"restore of the interrupted change: entry {e}, expected 8 -> 5 from change:2")
+        self.expect(e["reason"].startswith("undoes interrupted change 2 (set at ")
+                    and "something else" not in e["reason"],
+                    f"restore of the interrupted change: reason {e['reason']!r}")
+        self.expect(self.knob(root, knob) == 5, f"after the restore {knob} is {self.knob(root, knob)}")
+        table = self.history_table(root)
+        want = ("CHANGE COMMAND SOURCE   KNOB                  OLD NEW NOTE\n"
+                "     1 set     value    max_direct_reclaimers   3   5 -\n"
+                "     2 set     value    max_direct_reclaimers   5   8 interrupted, undone\n"
+                "     3 restore change:2 max_direct_reclaimers   8   5 undoes 2\n")
+        self.expect(table == want, f"history after the restore:\n{table}expected:\n{want}")
+        self.expect([r["interrupted"] for r in self.records(root)] == [False, True, False],
+                    f"the file after the restore: {self.raw(root)!r}")
+        self.compare_text(root)
+        self.restore(root)
+        self.expect(self.knob(root, knob) == 3, f"the second restore left {self.knob(root, knob)}")
+        p = self.run(root, "restore", json_out=False)
+        self.expect(NOTHING in p.stdout, f"a third restore: {p.stdout!r} {p.stderr!r}")
+        self.expect(self.chain(root, knob, 3) is None, f"the history: {self.chain(root, knob, 3)}")
 
     def test_empty(self):
         root = self.root()
