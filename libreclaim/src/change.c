@@ -379,10 +379,15 @@ static int write_and_record(struct reclaim_change *c, struct reclaim_history *h)
 	return reclaim_error(c->ctx, -r, "%s", detail);
 }
 
-/* Reads the history and every old value, records the intent, writes, persists, marks it done. */
+/*
+ * Reads the history and every old value, records the intent, writes,
+ * persists, marks the record done; under the lock, and with the signals
+ * that end a process held back from the intent to the done (critical.c).
+ */
 int reclaim_change_apply_locked(struct reclaim_change *c)
 {
 	_cleanup_(history_unrefp) struct reclaim_history *h = NULL;
+	sigset_t saved;
 	int r;
 
 	c->failed = -1;
@@ -397,8 +402,12 @@ int reclaim_change_apply_locked(struct reclaim_change *c)
 	r = read_old_values(c);
 	if (r < 0)
 		return r;
+	reclaim_critical_enter(&saved);
 	r = record_intent(c, h);
-	return r < 0 ? r : write_and_record(c, h);
+	if (r == 0)
+		r = write_and_record(c, h);
+	reclaim_critical_leave(&saved);
+	return r;
 }
 
 RECLAIM_EXPORT size_t reclaim_change_count(const struct reclaim_change *c)

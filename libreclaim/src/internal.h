@@ -3,6 +3,7 @@
 #define RECLAIM_INTERNAL_H
 
 #include <dirent.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -331,10 +332,17 @@ int reclaim_preset_check_name(struct reclaim_ctx *ctx, const char *name, int err
 			      const char *where);
 
 /*
- * critical.c: a test build's hook inside a change, after its writes and
- * before its record is done: RECLAIMCTL_TEST_AFTER_WRITE=kill raises SIGKILL
- * there, =MS sleeps MS milliseconds. Only under a --sysroot (a test's root),
- * and nothing at all outside a build with the tests.
+ * critical.c: a step that a signal must not cut in two (a change's writes
+ * and its record): SIGINT, SIGTERM and SIGHUP are blocked in the calling
+ * thread from enter to leave, then delivered as the caller disposed them.
+ */
+void reclaim_critical_enter(sigset_t *saved);
+void reclaim_critical_leave(const sigset_t *saved);
+/*
+ * A test build's hook inside the step, after a change's writes and before
+ * its record is done: RECLAIMCTL_TEST_AFTER_WRITE=kill raises SIGKILL there,
+ * =MS sleeps MS milliseconds. Only under a --sysroot (a test's root), and
+ * nothing at all outside a build with the tests.
  */
 #ifdef RECLAIM_TEST_HOOKS
 void reclaim_test_after_write(const struct reclaim_ctx *ctx);

@@ -417,6 +417,7 @@ static struct reclaim_swap_watch *progress_start(struct reclaim_swap_plan *p)
 static int live_change(struct reclaim_swap_plan *p)
 {
 	struct reclaim_swap_watch *watch;
+	sigset_t saved;
 	int r, prio;
 
 	if (p->old_prio == p->new_prio)
@@ -431,13 +432,19 @@ static int live_change(struct reclaim_swap_plan *p)
 				     "swapped on again, so it is left as it is",
 				     p->device);
 	watch = progress_start(p);
+	/* A signal that ends the process cuts swapoff short: the kernel keeps the device on. */
 	r = reclaim_sys_swapoff(p->device);
 	reclaim_swap_watch_stop(watch);
 	if (r < 0)
 		return swapoff_error(p, -r);
+	/* Off now: no such signal ends the process before the device is on again (critical.c). */
+	reclaim_critical_enter(&saved);
 	r = reclaim_sys_swapon(p->device, swap_flags(p->new_prio, p->discard));
 	if (r < 0)
-		return restore(p, -r);
+		r = restore(p, -r);
+	reclaim_critical_leave(&saved);
+	if (r < 0)
+		return r;
 	p->live_changed = true;
 	r = current_priority(p, &prio);
 	if (r < 0)

@@ -26,6 +26,10 @@ On copies of the patched fixture root:
   table, --json), "restore" undoes it (the knob back to the value before it,
   not "changed since by something else"), the history stays a chain and the
   next restores undo the rest;
+- signal: SIGTERM and SIGINT sent to "set" while it pauses between its write
+  and its record (RECLAIMCTL_TEST_AFTER_WRITE=MS): the change is completed
+  and recorded done, the knob has the recorded value, and set ends by the
+  signal (a shell shows 128+N) after the pause, not during it;
 - race: "set throttle 9" and "restore" at the same time, 20 rounds after a
   first change: each exits 0, the knob's records stay a chain (nothing was
   read before the lock: a stale read would break it), the file has the last
@@ -508,6 +512,37 @@ class Checker(checker.Checker):
         p = self.run(root, "restore", json_out=False)
         self.expect(NOTHING in p.stdout, f"a third restore: {p.stdout!r} {p.stderr!r}")
         self.expect(self.chain(root, knob, 3) is None, f"the history: {self.chain(root, knob, 3)}")
+
+    def test_signal(self):
+        knob, pause = "max_direct_reclaimers", 1.5
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            root = self.root()
+            cmd = [self.reclaimctl, "--sysroot", root, "set", "throttle", "8"]
+            env = dict(self.env, **{HOOK: str(int(pause * 1000))})
+            start = time.monotonic()
+            # the signal's default action, even if this script's caller ignores it
+            p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 text=True, preexec_fn=lambda: signal.signal(sig, signal.SIG_DFL))
+            while self.knob(root, knob) != 8 and p.poll() is None and time.monotonic() < start + 10:
+                time.sleep(0.01)
+            p.send_signal(sig)  # between the write and its record being done
+            out, err = p.communicate(timeout=60)
+            took = time.monotonic() - start
+            name = signal.Signals(sig).name
+            self.expect(p.returncode == -sig, f"{name} during set: exit {p.returncode} "
+                        f"{out!r} {err!r}, expected to end by {name} after the change")
+            self.expect(took >= pause, f"{name} during set: it ended after {took:.2f} s, "
+                        f"before the {pause} s between its write and its record")
+            recs = self.records(root)
+            self.expect([(r["knob"], r["old"], r["new"], r["interrupted"]) for r in recs]
+                        == [(knob, "3", "8", False)],
+                        f"{name} during set: the history is {self.raw(root)!r}, expected the "
+                        "change recorded and done")
+            self.expect(self.knob(root, knob) == 8, f"{name} during set: the knob is "
+                        f"{self.knob(root, knob)}, the record says 8")
+            doc = self.history_json(root)
+            self.expect([r["interrupted"] for r in doc["records"]] == [False],
+                        f"{name}: history --json {json.dumps(doc['records'])}")
 
     def test_empty(self):
         root = self.root()

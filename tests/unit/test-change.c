@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -33,6 +34,10 @@ static bool mock_writes;
 /* With a root set: the history as it is at the first knob write (the intent before the write). */
 static const char *snapshot_root;
 static char *history_at_write;
+/* A signal raised at each knob write, and whether its handler ran before the write returned. */
+static int raise_at_write;
+static volatile sig_atomic_t got_signal;
+static bool signal_during_write;
 
 int __real_reclaim_write_string(const struct reclaim_ctx *ctx, const char *path, const char *s);
 int __wrap_reclaim_write_string(const struct reclaim_ctx *ctx, const char *path, const char *s);
@@ -41,6 +46,10 @@ int __wrap_reclaim_write_string(const struct reclaim_ctx *ctx, const char *path,
 {
 	if (snapshot_root && !history_at_write && strstr(path, "/proc/sys/vm/"))
 		history_at_write = tmproot_read(snapshot_root, "/run/reclaimctl/history");
+	if (raise_at_write) {
+		raise(raise_at_write);
+		signal_during_write = signal_during_write || got_signal;
+	}
 	if (mock_writes) {
 		int r;
 
@@ -680,6 +689,40 @@ static void test_failed_first_change_leaves_no_history(void **state)
 		fail_msg("%s exists: \"%s\"", HISTORY, text);
 }
 
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+/*
+ * A SIGTERM during the writes waits until the change is written and
+ * recorded done; then its handler runs, and the mask is as it was.
+ */
+static void test_signal_waits_for_the_record(void **state)
+{
+	struct fixture *f = *state;
+	struct sigaction sa = {.sa_handler = on_signal}, old;
+	sigset_t mask;
+
+	mock_writes = false;
+	sigemptyset(&sa.sa_mask);
+	assert_int_equal(sigaction(SIGTERM, &sa, &old), 0);
+	got_signal = 0;
+	signal_during_write = false;
+	raise_at_write = SIGTERM;
+	add_three(f);
+	assert_int_equal(reclaim_change_apply(f->change), 0);
+	raise_at_write = 0;
+	assert_false(signal_during_write);
+	assert_int_equal(got_signal, SIGTERM);
+	assert_int_equal(sigprocmask(SIG_BLOCK, NULL, &mask), 0);
+	assert_false(sigismember(&mask, SIGTERM));
+	assert_int_equal(sigaction(SIGTERM, &old, NULL), 0);
+	assert_history(f, INTENT(1, 3) REC(1, "kswapd_threads", 1, 4)
+			      REC(1, "max_direct_reclaimers", 0, 8)
+				  REC(1, "swap_round_robin_quota_kb", 2048, 4096) DONE(1));
+}
+
 /*
  * Records of an intent with no done line are interrupted; with one, and
  * those of a history before intents, are not. An interrupted restore undid
@@ -778,6 +821,7 @@ int main(void)
 	    T(test_history_records_each_change),
 	    T(test_intent_is_recorded_before_the_write),
 	    T(test_failed_first_change_leaves_no_history),
+	    T(test_signal_waits_for_the_record),
 	    T(test_intent_without_done_is_interrupted),
 	    T(test_restore_undoes_newest_first),
 	    T(test_knob_write_is_recorded),
