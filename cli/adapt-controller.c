@@ -20,8 +20,8 @@ int adapt_configure(struct cli *cli, struct reclaim_adapt *adapt, const struct a
 	return 0;
 }
 
-void adapt_print(struct cli *cli, double elapsed, const char *time, int64_t old, int64_t new,
-		 const char *reason, bool dry_run)
+void adapt_print(struct cli *cli, FILE *out, double elapsed, const char *time, int64_t old,
+		 int64_t new, const char *reason, bool dry_run)
 {
 	if (cli->json) {
 		cJSON *o = cJSON_CreateObject();
@@ -38,15 +38,18 @@ void adapt_print(struct cli *cli, double elapsed, const char *time, int64_t old,
 		text = cJSON_PrintUnformatted(o);
 		if (!text)
 			abort();
-		puts(text);
+		fprintf(out, "%s\n", text);
 		free(text);
 		cJSON_Delete(o);
 	} else if (time) {
-		printf("%s kswapd_threads %lld -> %lld%s: %s\n", time, (long long)old,
-		       (long long)new, dry_run ? " (dry run)" : "", reason);
+		fprintf(out, "%s kswapd_threads %lld -> %lld%s: %s\n", time, (long long)old,
+			(long long)new, dry_run ? " (dry run)" : "", reason);
 	} else {
-		printf("%+8.1f s  kswapd_threads %lld -> %lld: %s\n", elapsed, (long long)old,
-		       (long long)new, reason);
+		fprintf(out, "%+8.1f s  kswapd_threads %lld -> %lld: %s\n", elapsed, (long long)old,
+			(long long)new, reason);
 	}
-	flush_stdout();
+	if (out == stdout)
+		flush_stdout();
+	else
+		fflush(out);
 }

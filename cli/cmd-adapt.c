@@ -162,7 +162,7 @@ static void apply_change(struct daemon *d, int64_t old)
 	}
 	journal_adapt(old, new, reason, d->o->dry_run);
 	if (d->print || d->cli->json)
-		adapt_print(d->cli, elapsed_of(d), when, old, new, reason, d->o->dry_run);
+		adapt_print(d->cli, stdout, elapsed_of(d), when, old, new, reason, d->o->dry_run);
 	save_state(d);
 }
 
@@ -414,7 +414,7 @@ static void once_keep(const struct daemon *d)
 		return;
 	}
 	clock_text(when, sizeof(when));
-	adapt_print(d->cli, elapsed_of(d), when, now, now, reclaim_adapt_reason(d->adapt),
+	adapt_print(d->cli, stdout, elapsed_of(d), when, now, now, reclaim_adapt_reason(d->adapt),
 		    d->o->dry_run);
 }
 

@@ -147,7 +147,7 @@ static int replay_run(struct cli *cli, const struct run *run, struct reclaim_ada
 		changes++;
 		if (reclaim_adapt_threads(adapt) > top)
 			top = reclaim_adapt_threads(adapt);
-		adapt_print(cli, elapsed, NULL, old, reclaim_adapt_threads(adapt),
+		adapt_print(cli, stdout, elapsed, NULL, old, reclaim_adapt_threads(adapt),
 			    reclaim_adapt_reason(adapt), false);
 	}
 	reclaim_adapt_sample_unref(s);
