@@ -66,7 +66,7 @@ static int run_report(struct cli *cli, int argc, char **argv)
 	if (!runs)
 		abort();
 	for (int i = optind; i < argc && r == 0; i++) {
-		r = read_run(cli, argv[i], &runs[n++]);
+		r = report_read(cli, argv[i], &runs[n++]);
 		if (r == 0)
 			warn_missing(&runs[n - 1]);
 	}

@@ -549,7 +549,7 @@ static void take_totals(struct sweep *s, struct sweep_run *r, double wall)
 
 	r->fig[FIG_WALL] = wall;
 	r->has[FIG_WALL] = wall >= 0;
-	if (read_run(s->cli, file, &rec) == 0)
+	if (read_run(s->cli, file, &rec, NULL) == 0)
 		for (enum reclaim_figure f = 0; f < _RECLAIM_FIGURE_MAX; f++)
 			r->has[FIG_CATALOGUE + f] =
 			    reclaim_totals_get(rec.totals, f, &r->fig[FIG_CATALOGUE + f]) == 0;

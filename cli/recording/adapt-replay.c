@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * reclaimctl adapt --replay FILE: the controller over a recording, sample by
- * sample, and every decision it would have made. The recorded load did not
- * react to those decisions (the threads recorded stay what they were), so
- * what stops the controller is its bounds, windows and cooldown.
+ * sample as it is read, and every decision it would have made. The recorded
+ * load did not react to those decisions (the threads recorded stay what
+ * they were), so what stops the controller is its bounds, windows and
+ * cooldown. The decisions are printed once the recording has been read to
+ * its end: one found broken, or without a figure the controller takes,
+ * prints nothing but the error.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -89,8 +92,24 @@ static int64_t recorded_threads(const struct run *run, bool *has)
 	return *has ? (int64_t)v : 1;
 }
 
-static int replay_new(struct cli *cli, const struct run *run, const struct adapt_options *o,
-		      struct reclaim_adapt **adapt)
+/* A replay, sample by sample as the recording is read. */
+struct replay {
+	struct cli *cli;
+	const struct adapt_options *o;
+	struct reclaim_adapt *adapt;
+	struct reclaim_adapt_sample *sample;
+	/* the changes, printed once the whole recording has been read and found sound */
+	FILE *out;
+	char *text;
+	size_t len;
+	int64_t start, top;
+	size_t changes;
+	size_t refused; /* the sample the controller cannot take, from 1; 0: none */
+	double elapsed;
+};
+
+/* The controller for the recording's header; errors are said at once, warnings by replay_warn(). */
+static int replay_new(struct replay *rp, const struct run *run)
 {
 	bool has;
 	int64_t start = recorded_threads(run, &has), max = recorded_max(run->header);
@@ -101,62 +120,84 @@ static int replay_new(struct cli *cli, const struct run *run, const struct adapt
 		return fail(EXIT_FAILURE, "%s: kswapd_threads %lld is outside %lld-%lld", run->file,
 			    (long long)start, (long long)reclaim_knob_min(k),
 			    (long long)reclaim_knob_max(k));
-	if (reclaim_adapt_new(cli->ctx, NULL, start, adapt) < 0)
-		return lib_fail(cli, EXIT_FAILURE, "adapt");
+	if (reclaim_adapt_new(rp->cli->ctx, NULL, start, &rp->adapt) < 0 ||
+	    reclaim_adapt_sample_new(rp->cli->ctx, &rp->sample) < 0)
+		return lib_fail(rp->cli, EXIT_FAILURE, "adapt");
 	if (!max)
 		max = reclaim_knob_max(k);
-	if (reclaim_adapt_set_max(*adapt, max < start ? start : max) < 0)
-		return lib_fail(cli, EXIT_FAILURE, "adapt");
-	r = adapt_configure(cli, *adapt, o);
-	if (r)
-		return r;
-	if (!recorded_max(run->header) && !o->max && !cli->json)
+	if (reclaim_adapt_set_max(rp->adapt, max < start ? start : max) < 0)
+		return lib_fail(rp->cli, EXIT_FAILURE, "adapt");
+	r = adapt_configure(rp->cli, rp->adapt, rp->o);
+	rp->start = rp->top = reclaim_adapt_threads(rp->adapt);
+	return r;
+}
+
+static void replay_warn(const struct replay *rp, const struct run *run)
+{
+	const struct reclaim_knob *k = reclaim_knob_by_id(RECLAIM_KNOB_KSWAPD_THREADS);
+	bool has;
+
+	if (rp->cli->json)
+		return;
+	if (!recorded_max(run->header) && !rp->o->max)
 		warnmsg("%s has no topology (an older recording): up to %lld threads; "
 			"--max sets another bound",
-			run->file, (long long)max);
-	if (!has && !cli->json)
+			run->file, (long long)reclaim_knob_max(k));
+	recorded_threads(run, &has);
+	if (!has)
 		warnmsg("%s: the kernel had no kswapd_threads: starting from 1 thread per node",
 			run->file);
+}
+
+/* One sample through the controller (the sink of the reader). */
+static int replay_sample(void *data, struct run *run, const cJSON *o)
+{
+	struct replay *rp = data;
+	int64_t old;
+	bool has;
+	int r;
+
+	if (!rp->adapt) {
+		r = replay_new(rp, run);
+		if (r)
+			return r;
+	}
+	if (rp->refused)
+		return 0;
+	old = reclaim_adapt_threads(rp->adapt);
+	rp->elapsed = number(o, "elapsed", &has);
+	if (sample_of(rp->sample, o) < 0) {
+		/* said once the recording is known to be sound, after the changes before it */
+		rp->refused = run->nsamples;
+		return 0;
+	}
+	if (reclaim_adapt_step(rp->adapt, rp->sample) != RECLAIM_ADAPT_CHANGE)
+		return 0;
+	rp->changes++;
+	if (reclaim_adapt_threads(rp->adapt) > rp->top)
+		rp->top = reclaim_adapt_threads(rp->adapt);
+	adapt_print(rp->cli, rp->out, rp->elapsed, NULL, old, reclaim_adapt_threads(rp->adapt),
+		    reclaim_adapt_reason(rp->adapt), false);
 	return 0;
 }
 
-static int replay_run(struct cli *cli, const struct run *run, struct reclaim_adapt *adapt)
+/* The changes, then the summary line or the sample the controller could not take. */
+static int replay_end(struct replay *rp, const struct run *run)
 {
-	struct reclaim_adapt_sample *s;
-	int64_t start = reclaim_adapt_threads(adapt), top = start;
-	size_t changes = 0;
-	double elapsed = 0;
-
-	if (reclaim_adapt_sample_new(cli->ctx, &s) < 0)
-		return lib_fail(cli, EXIT_FAILURE, "adapt");
-	for (size_t i = 0; i < run->nsamples; i++) {
-		int64_t old = reclaim_adapt_threads(adapt);
-		bool has;
-		int v;
-
-		elapsed = number(run->samples[i], "elapsed", &has);
-		if (sample_of(s, run->samples[i]) < 0) {
-			reclaim_adapt_sample_unref(s);
-			return fail(EXIT_FAILURE,
-				    "%s: sample %zu: a figure the controller cannot take",
-				    run->file, i + 1);
-		}
-		v = reclaim_adapt_step(adapt, s);
-		if (v != RECLAIM_ADAPT_CHANGE)
-			continue;
-		changes++;
-		if (reclaim_adapt_threads(adapt) > top)
-			top = reclaim_adapt_threads(adapt);
-		adapt_print(cli, stdout, elapsed, NULL, old, reclaim_adapt_threads(adapt),
-			    reclaim_adapt_reason(adapt), false);
-	}
-	reclaim_adapt_sample_unref(s);
-	if (!cli->json)
+	replay_warn(rp, run);
+	fclose(rp->out);
+	rp->out = NULL;
+	fwrite(rp->text, 1, rp->len, stdout);
+	if (rp->refused)
+		return fail(EXIT_FAILURE, "%s: sample %zu: a figure the controller cannot take",
+			    run->file, rp->refused);
+	if (!rp->cli->json)
 		printf("%zu sample%s over %.1f s: %zu change%s; kswapd_threads %lld at the start, "
 		       "%lld at most, %lld at the end\n",
-		       run->nsamples, run->nsamples == 1 ? "" : "s", elapsed, changes,
-		       changes == 1 ? "" : "s", (long long)start, (long long)top,
-		       (long long)reclaim_adapt_threads(adapt));
+		       run->nsamples, run->nsamples == 1 ? "" : "s", rp->elapsed, rp->changes,
+		       rp->changes == 1 ? "" : "s", (long long)rp->start, (long long)rp->top,
+		       (long long)reclaim_adapt_threads(rp->adapt));
+	flush_stdout();
 	return 0;
 }
 
@@ -177,18 +218,24 @@ static int refuse_missing(const struct run *run)
 
 int adapt_replay(struct cli *cli, const struct adapt_options *o)
 {
-	struct reclaim_adapt *adapt = NULL;
+	struct replay rp = {.cli = cli, .o = o};
+	const struct sample_sink sink = {replay_sample, &rp};
 	struct run run;
 	int r;
 
-	r = read_run(cli, o->replay, &run);
+	rp.out = open_memstream(&rp.text, &rp.len);
+	if (!rp.out)
+		abort();
+	r = read_run(cli, o->replay, &run, &sink);
 	if (r == 0)
 		r = refuse_missing(&run);
 	if (r == 0)
-		r = replay_new(cli, &run, o, &adapt);
-	if (r == 0)
-		r = replay_run(cli, &run, adapt);
-	reclaim_adapt_unref(adapt);
+		r = replay_end(&rp, &run);
+	if (rp.out)
+		fclose(rp.out);
+	free(rp.text);
+	reclaim_adapt_sample_unref(rp.sample);
+	reclaim_adapt_unref(rp.adapt);
 	run_free(&run);
 	return r;
 }

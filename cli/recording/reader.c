@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Reading a recording (reclaimctl record's JSON lines) for report, sweep's
- * summary and adapt --replay: the one reader. Each sample is also handed to
+ * summary and adapt --replay: the one reader. It reads a line at a time and
+ * keeps what the samples add up to, never the samples: each is handed to
  * the library as a sample of its own, so that the totals of the run, and
  * any figure the recording has the sources of but not the value (an older
  * version's recording, or another tool's), are computed by the same code
- * as a live sample's; the JSON sample is completed with those values.
+ * as a live sample's; the JSON sample is completed with those values, given
+ * to the reader's sink, and freed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +28,7 @@
 
 struct reader {
 	struct cli *cli;
+	const struct sample_sink *sink;
 	struct reclaim_sample *prev;
 	bool present[_RECLAIM_FIGURE_MAX]; /* recorded, or computed, in some sample */
 };
@@ -157,15 +160,13 @@ static void take_sample(struct reader *rd, struct run *r, cJSON *o)
 
 void run_free(struct run *r)
 {
-	for (size_t i = 0; i < r->nsamples; i++)
-		cJSON_Delete(r->samples[i]);
 	for (size_t i = 0; i < r->nevents; i++)
 		free(r->events[i].label);
 	reclaim_totals_unref(r->totals);
 	cJSON_Delete(r->header);
 	cJSON_Delete(r->end);
-	free(r->samples);
 	free(r->events);
+	plots_free(r->plots);
 }
 
 const char *string_of(const cJSON *o, const char *key)
@@ -239,33 +240,46 @@ static const cJSON *bad_number(const cJSON *o, const char *parent)
 	return NULL;
 }
 
-/* Takes one parsed line; 0, or -EINVAL for a line that is no record line. */
+/* A sample: completed, counted, given to the sink; 0 or the sink's exit status. */
+static int add_sample(struct reader *rd, struct run *r, cJSON *o)
+{
+	take_sample(rd, r, o);
+	r->nsamples++;
+	if (number_of(o, "elapsed", 0) > r->duration)
+		r->duration = number_of(o, "elapsed", 0);
+	return rd->sink ? rd->sink->sample(rd->sink->data, r, o) : 0;
+}
+
+/*
+ * Takes one parsed line (and frees it, unless kept); 0, -EINVAL for a line
+ * that is no record line, -ENOMSG for a sample before the header, or the
+ * sink's exit status.
+ */
 static int add_line(struct reader *rd, struct run *r, cJSON *o)
 {
 	const char *type = string_of(o, "type");
-	cJSON **v;
+	int ret = 0;
 
-	if (!type)
+	if (!type) {
+		cJSON_Delete(o);
 		return -EINVAL;
+	}
 	if (strcmp(type, "header") == 0 && !r->header) {
 		r->header = o;
-	} else if (strcmp(type, "end") == 0 && !r->end) {
-		r->end = o;
-	} else if (strcmp(type, "sample") == 0) {
-		take_sample(rd, r, o);
-		v = realloc(r->samples, (r->nsamples + 1) * sizeof(*v));
-		if (!v)
-			abort();
-		r->samples = v;
-		v[r->nsamples++] = o;
-		if (number_of(o, "elapsed", 0) > r->duration)
-			r->duration = number_of(o, "elapsed", 0);
-	} else {
-		if (strcmp(type, "event") == 0)
-			add_event(r, o);
-		cJSON_Delete(o);
+		return 0;
 	}
-	return 0;
+	if (strcmp(type, "end") == 0 && !r->end) {
+		r->end = o;
+		return 0;
+	}
+	if (strcmp(type, "sample") == 0 && !r->header)
+		ret = -ENOMSG;
+	else if (strcmp(type, "sample") == 0)
+		ret = add_sample(rd, r, o);
+	else if (strcmp(type, "event") == 0)
+		add_event(r, o);
+	cJSON_Delete(o);
+	return ret;
 }
 
 /* A FIFO or a device in place of a recording would hang or never end: refused. */
@@ -295,7 +309,47 @@ static FILE *open_recording(const char *file)
 	return f;
 }
 
-int read_run(struct cli *cli, const char *file, struct run *r)
+/* One line, numbered @n, of @file; 0, an exit status (the error printed), or -EPIPE: the end. */
+static int read_line(struct reader *rd, struct run *r, const char *file, size_t n, char *line,
+		     ssize_t len)
+{
+	cJSON *o;
+	const cJSON *bad;
+	int ret;
+
+	if (line[strspn(line, " \t\r\n")] == '\0')
+		return 0;
+	o = cJSON_Parse(line);
+	if (!o && line[len - 1] != '\n') {
+		/* the last line of a recording that was killed while writing it */
+		warnmsg("%s:%zu: incomplete last line ignored", file, n);
+		return -EPIPE;
+	}
+	bad = o ? bad_number(o, NULL) : NULL;
+	if (bad) {
+		ret = fail(EXIT_FAILURE, "%s:%zu: %s%s%s is not a number a recording holds", file,
+			   n, bad->string ? "\"" : "a number", bad->string ? bad->string : "",
+			   bad->string ? "\"" : "");
+		cJSON_Delete(o);
+		return ret;
+	}
+	if (o && !r->header && newer_schema(o)) {
+		ret = fail(EXIT_FAILURE,
+			   "%s: record format %.0f is newer than this reclaimctl reads (%d)", file,
+			   number_of(o, "schema", 0), RECORD_SCHEMA);
+		cJSON_Delete(o);
+		return ret;
+	}
+	ret = o ? add_line(rd, r, o) : -EINVAL;
+	if (ret == -ENOMSG)
+		return fail(EXIT_FAILURE, "%s:%zu: a sample before the header line", file, n);
+	if (ret < 0)
+		return fail(EXIT_FAILURE, "%s:%zu: not a line of a reclaimctl record file", file,
+			    n);
+	return ret;
+}
+
+int read_run(struct cli *cli, const char *file, struct run *r, const struct sample_sink *sink)
 {
 	FILE *f = open_recording(file);
 	char *line = NULL;
@@ -303,7 +357,7 @@ int read_run(struct cli *cli, const char *file, struct run *r)
 	ssize_t len;
 	int ret = 0;
 
-	struct reader rd = {.cli = cli};
+	struct reader rd = {.cli = cli, .sink = sink};
 
 	memset(r, 0, sizeof(*r));
 	r->file = (char *)file;
@@ -312,42 +366,10 @@ int read_run(struct cli *cli, const char *file, struct run *r)
 	if (!f)
 		return fail(EXIT_FAILURE, "cannot read %s: %s", file,
 			    errno == EBADFD ? "not a regular file" : strerror(errno));
-	while ((len = getline(&line, &size, f)) > 0) {
-		cJSON *o;
-
-		n++;
-		if (line[strspn(line, " \t\r\n")] == '\0')
-			continue;
-		o = cJSON_Parse(line);
-		if (!o && line[len - 1] != '\n') {
-			/* the last line of a recording that was killed while writing it */
-			warnmsg("%s:%zu: incomplete last line ignored", file, n);
-			break;
-		}
-		if (o && bad_number(o, NULL)) {
-			const cJSON *bad = bad_number(o, NULL);
-
-			ret = fail(EXIT_FAILURE, "%s:%zu: %s%s%s is not a number a recording holds",
-				   file, n, bad->string ? "\"" : "a number",
-				   bad->string ? bad->string : "", bad->string ? "\"" : "");
-			cJSON_Delete(o);
-			break;
-		}
-		if (o && !r->header && newer_schema(o)) {
-			ret =
-			    fail(EXIT_FAILURE,
-				 "%s: record format %.0f is newer than this reclaimctl reads (%d)",
-				 file, number_of(o, "schema", 0), RECORD_SCHEMA);
-			cJSON_Delete(o);
-			break;
-		}
-		if (!o || add_line(&rd, r, o) < 0) {
-			cJSON_Delete(o);
-			ret = fail(EXIT_FAILURE, "%s:%zu: not a line of a reclaimctl record file",
-				   file, n);
-			break;
-		}
-	}
+	while (ret == 0 && (len = getline(&line, &size, f)) > 0)
+		ret = read_line(&rd, r, file, ++n, line, len);
+	if (ret == -EPIPE)
+		ret = 0;
 	free(line);
 	fclose(f);
 	reclaim_sample_unref(rd.prev);

@@ -13,36 +13,6 @@
 #include "reclaimctl.h"
 #include "report.h"
 
-static const struct chart charts[] = {
-    {"pgscan",
-     "Pages scanned per second: kswapd vs direct reclaim",
-     "pages/s",
-     false,
-     {RECLAIM_FIGURE_PGSCAN_KSWAPD, RECLAIM_FIGURE_PGSCAN_DIRECT},
-     {"kswapd", "direct"}},
-    {"stalls",
-     "Direct reclaim stalls and throttled waits per second",
-     "events/s",
-     false,
-     {RECLAIM_FIGURE_ALLOCSTALL, RECLAIM_FIGURE_THROTTLED},
-     {"stalls (allocstall)", "throttled waits"}},
-    {"kswapd", "kswapd CPU use per thread", "% of one CPU", true, {0, 0}, {NULL, NULL}},
-    {"psi",
-     "Memory pressure (PSI avg10)",
-     "% of time",
-     false,
-     {RECLAIM_FIGURE_PSI_SOME, RECLAIM_FIGURE_PSI_FULL},
-     {"some", "full"}},
-    {"swap",
-     "Pages swapped in and out per second",
-     "pages/s",
-     false,
-     {RECLAIM_FIGURE_PSWPIN, RECLAIM_FIGURE_PSWPOUT},
-     {"in", "out"}},
-};
-
-#define NCHARTS (sizeof(charts) / sizeof(charts[0]))
-
 /* ---- HTML ---- */
 
 static const char style[] =
@@ -181,21 +151,6 @@ static void rows_knobs(FILE *out, const struct run *runs, size_t n)
 	}
 }
 
-/* The largest kswapd CPU use of a sample, % of one CPU. */
-static double kswapd_peak(const struct run *r)
-{
-	const char *key = reclaim_figure_text(RECLAIM_FIGURE_KSWAPD_CPU, RECLAIM_FIGURE_KEY);
-	double peak = 0;
-
-	for (size_t i = 0; i < r->nsamples; i++) {
-		double v = number_of(r->samples[i], key, 0);
-
-		if (v > peak)
-			peak = v;
-	}
-	return peak;
-}
-
 /* A total, and below it its rate (counters) or its share of the time (seconds). */
 static void cell_total(FILE *out, const struct run *r, enum reclaim_figure f)
 {
@@ -211,7 +166,7 @@ static void cell_total(FILE *out, const struct run *r, enum reclaim_figure f)
 		break;
 	case RECLAIM_FIGURE_CPU_SUM:
 		fprintf(out, "<td>%.2f s<br><small>avg %.1f %%, peak %.1f %%</small></td>", v,
-			secs > 0 ? v / secs * 100 : 0, kswapd_peak(r));
+			secs > 0 ? v / secs * 100 : 0, r->kswapd_peak);
 		break;
 	case RECLAIM_FIGURE_CPU_MAX:
 		fprintf(out, "<td>%.2f s<br><small>avg %.1f %%</small></td>", v,
@@ -253,14 +208,11 @@ static double chart_max(const struct chart *chart, const struct run *runs, size_
 	double max = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		struct series *s;
-		size_t ns = chart_series(chart, &runs[i], &s);
+		const struct plot *plot = run_plot(&runs[i], chart);
 
-		for (size_t j = 0; j < ns; j++)
-			for (size_t k = 0; k < s[j].n; k++)
-				if (s[j].p[k].v > max)
-					max = s[j].p[k].v;
-		series_free(s, ns);
+		for (size_t j = 0; j < plot->n; j++)
+			if (plot->s[j].max > max)
+				max = plot->s[j].max;
 	}
 	return max;
 }
@@ -285,6 +237,8 @@ static void chart_section(FILE *out, const struct chart *chart, const struct run
 
 static void write_html(FILE *out, const struct run *runs, size_t n, const struct report_extra *x)
 {
+	size_t ncharts;
+	const struct chart *charts = report_charts(&ncharts);
 	double tmax = 0;
 
 	for (size_t i = 0; i < n; i++)
@@ -300,7 +254,7 @@ static void write_html(FILE *out, const struct run *runs, size_t n, const struct
 	if (x && x->section)
 		x->section(out, x->data);
 	summary_table(out, runs, n);
-	for (size_t c = 0; c < NCHARTS; c++)
+	for (size_t c = 0; c < ncharts; c++)
 		chart_section(out, &charts[c], runs, n, tmax);
 	fputs("</body>\n</html>\n", out);
 }

@@ -45,95 +45,6 @@ void html_text(FILE *out, const char *s)
 	}
 }
 
-void series_free(struct series *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(s[i].name);
-		free(s[i].p);
-	}
-	free(s);
-}
-
-static struct series *series_get(struct series **all, size_t *n, const char *name)
-{
-	struct series *v;
-
-	for (size_t i = 0; i < *n; i++)
-		if (strcmp((*all)[i].name, name) == 0)
-			return &(*all)[i];
-	v = realloc(*all, (*n + 1) * sizeof(*v));
-	if (!v)
-		abort();
-	*all = v;
-	v = &v[(*n)++];
-	memset(v, 0, sizeof(*v));
-	v->name = strdup(name);
-	if (!v->name)
-		abort();
-	return v;
-}
-
-static void series_add(struct series *s, double t, double v)
-{
-	struct point *p = realloc(s->p, (s->n + 1) * sizeof(*p));
-
-	if (!p)
-		abort();
-	s->p = p;
-	p[s->n++] = (struct point){t, v};
-}
-
-static bool number(const cJSON *o, const char *key, double *v)
-{
-	const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	if (!cJSON_IsNumber(x))
-		return false;
-	*v = x->valuedouble;
-	return true;
-}
-
-static void thread_points(struct series **all, size_t *n, const cJSON *sample, double t)
-{
-	const cJSON *threads = cJSON_GetObjectItemCaseSensitive(sample, "threads"), *th;
-
-	cJSON_ArrayForEach(th, threads)
-	{
-		const cJSON *name = cJSON_GetObjectItemCaseSensitive(th, "name");
-		double v;
-
-		if (cJSON_IsString(name) && number(th, "cpu_percent", &v))
-			series_add(series_get(all, n, name->valuestring), t, v);
-	}
-}
-
-size_t chart_series(const struct chart *chart, const struct run *run, struct series **out)
-{
-	struct series *all = NULL;
-	size_t n = 0;
-
-	/* the rate series exist (possibly empty) so that the legend is stable */
-	for (int k = 0; !chart->threads && k < 2; k++)
-		series_get(&all, &n, reclaim_figure_text(chart->figures[k], RECLAIM_FIGURE_KEY));
-	for (size_t i = 0; i < run->nsamples; i++) {
-		const cJSON *s = run->samples[i];
-		double t, v;
-
-		if (!number(s, "elapsed", &t))
-			continue;
-		if (chart->threads) {
-			thread_points(&all, &n, s, t);
-			continue;
-		}
-		for (int k = 0; k < 2; k++)
-			if (number(s, reclaim_figure_text(chart->figures[k], RECLAIM_FIGURE_KEY),
-				   &v))
-				series_add(&all[k], t, v);
-	}
-	*out = all;
-	return n;
-}
-
 /* 1, 2 or 5 times a power of ten, at least @v. */
 static double nice_ceiling(double v)
 {
@@ -280,8 +191,8 @@ void svg_chart(FILE *out, const struct chart *chart, const struct run *run, size
 	       double tmax, double vmax)
 {
 	struct frame f = {tmax > 0 ? tmax : 1, nice_ceiling(vmax)};
-	struct series *s;
-	size_t n = chart_series(chart, run, &s), points = 0;
+	const struct plot *plot = run_plot(run, chart);
+	size_t points = 0;
 
 	fprintf(out,
 		"<svg class=\"chart\" data-chart=\"%s\" data-run=\"%zu\" viewBox=\"0 0 %d %d\" "
@@ -291,16 +202,15 @@ void svg_chart(FILE *out, const struct chart *chart, const struct run *run, size
 	fputs("</title>\n", out);
 	axes(out, &f, chart);
 	events(out, &f, run);
-	for (size_t i = 0; i < n; i++) {
-		polyline(out, &f, &s[i], i);
-		points += s[i].n;
+	for (size_t i = 0; i < plot->n; i++) {
+		polyline(out, &f, &plot->s[i], i);
+		points += plot->s[i].n;
 	}
 	if (!points)
 		fprintf(out,
 			"<text class=\"nodata\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">no data "
 			"recorded</text>\n",
 			(WIDTH + LEFT - RIGHT) / 2, HEIGHT / 2);
-	legend(out, chart, s, n);
+	legend(out, chart, plot->s, plot->n);
 	fputs("</svg>\n", out);
-	series_free(s, n);
 }

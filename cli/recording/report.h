@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The recording pipeline: the reader (reader.c), the report page (report-html.c) and its SVG charts
- * (report-svg.c). */
+/*
+ * The recording pipeline: the reader (reader.c), what the charts keep of
+ * each sample (report-charts.c), the report page (report-html.c) and its
+ * SVG charts (report-svg.c).
+ */
 #ifndef RECLAIMCTL_REPORT_H
 #define RECLAIMCTL_REPORT_H
 
@@ -19,10 +22,18 @@ struct point {
 	double t, v;
 };
 
+/* A chart's series. */
 struct series {
 	char *name; /* a rate key, or a kswapd thread's name */
-	size_t n;
+	double max; /* the largest value, or 0 */
+	size_t n;   /* the points in p */
 	struct point *p;
+};
+
+/* The series of one chart for one run. */
+struct plot {
+	size_t n;
+	struct series *s;
 };
 
 struct event {
@@ -30,27 +41,37 @@ struct event {
 	char *label; /* "kswapd_threads 1→4" */
 };
 
-/* One recorded file. */
+/* One recorded file, read as a stream: what its samples add up to, not the samples. */
 struct run {
 	char *file;
 	cJSON *header, *end; /* end may be NULL (a recording cut short) */
 	size_t nsamples;
-	cJSON **samples;
 	size_t nevents;
 	struct event *events;
 	double duration;
 	struct reclaim_totals *totals; /* of every figure over the run */
 	/* neither recorded nor computable from what the recording holds, in any sample */
 	bool missing[_RECLAIM_FIGURE_MAX];
+	/* read by report_read(): */
+	struct plot *plots; /* one per chart of report_charts() */
+	double kswapd_peak; /* the largest kswapd CPU use of a sample, % of one CPU */
+};
+
+/* What a reader of a recording does with each sample. */
+struct sample_sink {
+	/* A sample, completed (see read_run()); 0, or an exit status that ends the reading. */
+	int (*sample)(void *data, struct run *run, const cJSON *sample);
+	void *data;
 };
 
 /*
- * recording.c: reads a recording whole, refusing numbers no recording
- * holds and a newer record format; every sample gets the figures it has
- * the sources of. 0 or an exit status (the error printed). Also sweep's
- * and adapt --replay's reader.
+ * reader.c: reads a recording line by line, refusing numbers no recording
+ * holds, a newer record format and a sample before the header; every
+ * sample gets the figures it has the sources of, is handed to @sink (or
+ * NULL) and forgotten. 0 or an exit status (the error printed). Also
+ * sweep's and adapt --replay's reader.
  */
-int read_run(struct cli *cli, const char *file, struct run *run);
+int read_run(struct cli *cli, const char *file, struct run *run, const struct sample_sink *sink);
 void run_free(struct run *run);
 /* The keys of the figures @run misses (of those @wanted accepts; NULL: all), "a, b"; NULL if none.
  */
@@ -69,9 +90,13 @@ struct chart {
 	const char *names[2];		/* their legend names */
 };
 
-/* The series of @chart in @run; free with series_free(). */
-size_t chart_series(const struct chart *chart, const struct run *run, struct series **out);
-void series_free(struct series *s, size_t n);
+/* report-charts.c: the charts of the report, in its order. */
+const struct chart *report_charts(size_t *n);
+/* read_run() that also collects what the charts of report_charts() draw. */
+int report_read(struct cli *cli, const char *file, struct run *run);
+/* The series of @chart in @run. */
+const struct plot *run_plot(const struct run *run, const struct chart *chart);
+void plots_free(struct plot *plots);
 /* Writes one <svg> of @chart for @run with the given axis maxima. */
 void svg_chart(FILE *out, const struct chart *chart, const struct run *run, size_t run_idx,
 	       double tmax, double vmax);

@@ -468,7 +468,7 @@ static int write_html_report(struct sweep *s)
 				continue;
 			file = path_in(s, s->runs[i].file);
 
-			r = read_run(s->cli, file, &runs[n]);
+			r = report_read(s->cli, file, &runs[n]);
 			/* the name in the page: the file in DIR, the page's neighbour */
 			free(file);
 			runs[n].file = s->runs[i].file;
