@@ -4,6 +4,7 @@
  * recording/reader.c, as the page of recording/report-html.c.
  */
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +46,7 @@ static int run_report(struct cli *cli, int argc, char **argv)
 	const char *output = NULL;
 	struct run *runs;
 	size_t n = 0;
+	double tmax = 0;
 	int c, r = 0;
 
 	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS "o:", opts, NULL)) != -1) {
@@ -65,8 +67,11 @@ static int run_report(struct cli *cli, int argc, char **argv)
 	runs = calloc((size_t)(argc - optind), sizeof(*runs));
 	if (!runs)
 		abort();
+	/* the charts' time axis, from the files' ends, so that each run is read once */
+	for (int i = optind; i < argc; i++)
+		tmax = fmax(tmax, run_last_elapsed(argv[i]));
 	for (int i = optind; i < argc && r == 0; i++) {
-		r = report_read(cli, argv[i], &runs[n++]);
+		r = report_read(cli, argv[i], &runs[n++], tmax);
 		if (r == 0)
 			warn_missing(&runs[n - 1]);
 	}

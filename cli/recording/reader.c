@@ -382,6 +382,50 @@ int read_run(struct cli *cli, const char *file, struct run *r, const struct samp
 	return ret;
 }
 
+/* How much of its end run_last_elapsed() reads of a recording: room for a few long lines. */
+#define TAIL_SIZE (256 * 1024)
+
+/* The elapsed time of @line if it is a sample, or -1. */
+static double sample_elapsed(const char *line)
+{
+	cJSON *o = cJSON_Parse(line);
+	const char *type = string_of(o, "type");
+	double t = type && strcmp(type, "sample") == 0 ? number_of(o, "elapsed", -1) : -1;
+
+	cJSON_Delete(o);
+	return t >= 0 && t <= ELAPSED_MAX ? t : -1;
+}
+
+double run_last_elapsed(const char *file)
+{
+	FILE *f = open_recording(file);
+	char *buf = malloc(TAIL_SIZE + 1), *nl;
+	off_t size, from = 0;
+	size_t len = 0;
+	double t = -1;
+
+	if (!buf)
+		abort();
+	if (f && fseeko(f, 0, SEEK_END) == 0 && (size = ftello(f)) > 0) {
+		from = size > TAIL_SIZE ? size - TAIL_SIZE : 0;
+		if (fseeko(f, from, SEEK_SET) == 0)
+			len = fread(buf, 1, TAIL_SIZE, f);
+	}
+	if (f)
+		fclose(f);
+	/* line by line from the end; the first is cut unless the file starts there */
+	buf[len] = '\0';
+	while (t < 0 && (nl = memrchr(buf, '\n', len))) {
+		t = sample_elapsed(nl + 1);
+		*nl = '\0';
+		len = (size_t)(nl - buf);
+	}
+	if (t < 0 && from == 0)
+		t = sample_elapsed(buf);
+	free(buf);
+	return t > 0 ? t : 0;
+}
+
 /* The figures @run has neither recorded nor the sources of, as "a, b"; NULL if none. */
 char *run_missing(const struct run *run, bool (*wanted)(enum reclaim_figure f))
 {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The charts of reclaimctl report and what each keeps of a run while it is
- * read: its series, and the peak of kswapd's CPU use for the summary table.
+ * read: its series (series.c, at most what a chart draws), and the peak of
+ * kswapd's CPU use for the summary table.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -52,25 +53,11 @@ const struct plot *run_plot(const struct run *run, const struct chart *chart)
 	return run->plots ? &run->plots[chart - charts] : &none;
 }
 
-static void series_add(struct series *s, double t, double v)
-{
-	struct point *p = realloc(s->p, (s->n + 1) * sizeof(*p));
-
-	if (!p)
-		abort();
-	s->p = p;
-	p[s->n++] = (struct point){t, v};
-	if (v > s->max)
-		s->max = v;
-}
-
 void plots_free(struct plot *plots)
 {
 	for (size_t c = 0; plots && c < NCHARTS; c++) {
-		for (size_t i = 0; i < plots[c].n; i++) {
-			free(plots[c].s[i].name);
-			free(plots[c].s[i].p);
-		}
+		for (size_t i = 0; i < plots[c].n; i++)
+			series_clear(&plots[c].s[i]);
 		free(plots[c].s);
 	}
 	free(plots);
@@ -89,6 +76,7 @@ static struct series *series_get(struct plot *plot, const char *name)
 	plot->s = v;
 	v = &v[plot->n++];
 	memset(v, 0, sizeof(*v));
+	v->tspan = plot->tspan;
 	v->name = strdup(name);
 	if (!v->name)
 		abort();
@@ -132,27 +120,29 @@ static void rate_points(struct plot *plot, const struct chart *chart, const cJSO
 }
 
 /* The rate series exist (possibly empty) from the start, so that the legend is stable. */
-static struct plot *plots_new(void)
+static struct plot *plots_new(double tmax)
 {
 	struct plot *plots = calloc(NCHARTS, sizeof(*plots));
 
 	if (!plots)
 		abort();
-	for (size_t c = 0; c < NCHARTS; c++)
+	for (size_t c = 0; c < NCHARTS; c++) {
+		plots[c].tspan = tmax;
 		for (int k = 0; !charts[c].threads && k < 2; k++)
 			series_get(&plots[c],
 				   reclaim_figure_text(charts[c].figures[k], RECLAIM_FIGURE_KEY));
+	}
 	return plots;
 }
 
 static int take_sample(void *data, struct run *run, const cJSON *sample)
 {
 	const char *peak_key = reclaim_figure_text(RECLAIM_FIGURE_KSWAPD_CPU, RECLAIM_FIGURE_KEY);
+	const double *tmax = data;
 	double t;
 
-	(void)data;
 	if (!run->plots)
-		run->plots = plots_new();
+		run->plots = plots_new(*tmax);
 	if (number_of(sample, peak_key, 0) > run->kswapd_peak)
 		run->kswapd_peak = number_of(sample, peak_key, 0);
 	if (!number(sample, "elapsed", &t))
@@ -166,9 +156,9 @@ static int take_sample(void *data, struct run *run, const cJSON *sample)
 	return 0;
 }
 
-int report_read(struct cli *cli, const char *file, struct run *run)
+int report_read(struct cli *cli, const char *file, struct run *run, double tmax)
 {
-	const struct sample_sink sink = {take_sample, NULL};
+	const struct sample_sink sink = {take_sample, &tmax};
 
 	return read_run(cli, file, run, &sink);
 }

@@ -10,10 +10,10 @@
 
 #include "report.h"
 
-#define WIDTH  560
-#define HEIGHT 240
 #define LEFT   64
 #define RIGHT  16
+#define WIDTH  (LEFT + CHART_COLUMNS + RIGHT)
+#define HEIGHT 240
 #define TOP    40
 #define BOTTOM 36
 
@@ -141,21 +141,26 @@ static void events(FILE *out, const struct frame *f, const struct run *run)
 	}
 }
 
-static void polyline(FILE *out, const struct frame *f, const struct series *s, size_t idx)
+/* The series as drawn; the number of its points. */
+static size_t polyline(FILE *out, const struct frame *f, const struct series *s, size_t idx)
 {
 	const char *color = colors[idx % (sizeof(colors) / sizeof(colors[0]))];
+	struct point *p;
+	size_t n = series_points(s, f->tmax, &p);
 
 	fprintf(out, "<polyline class=\"series\" data-series=\"");
 	html_text(out, s->name);
-	fprintf(out, "\" data-points=\"%zu\" stroke=\"%s\" points=\"", s->n, color);
-	for (size_t i = 0; i < s->n; i++)
-		fprintf(out, "%s%.1f,%.1f", i ? " " : "", xpos(f, s->p[i].t), ypos(f, s->p[i].v));
+	fprintf(out, "\" data-points=\"%zu\" stroke=\"%s\" points=\"", n, color);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%s%.1f,%.1f", i ? " " : "", xpos(f, p[i].t), ypos(f, p[i].v));
 	fputs("\"><title>", out);
 	html_text(out, s->name);
 	fputs("</title></polyline>\n", out);
-	if (s->n == 1)
+	if (n == 1)
 		fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n",
-			xpos(f, s->p[0].t), ypos(f, s->p[0].v), color);
+			xpos(f, p[0].t), ypos(f, p[0].v), color);
+	free(p);
+	return n;
 }
 
 /* One row of swatches and names, wrapped to a second (and third) row when full. */
@@ -202,10 +207,8 @@ void svg_chart(FILE *out, const struct chart *chart, const struct run *run, size
 	fputs("</title>\n", out);
 	axes(out, &f, chart);
 	events(out, &f, run);
-	for (size_t i = 0; i < plot->n; i++) {
-		polyline(out, &f, &plot->s[i], i);
-		points += plot->s[i].n;
-	}
+	for (size_t i = 0; i < plot->n; i++)
+		points += polyline(out, &f, &plot->s[i], i);
 	if (!points)
 		fprintf(out,
 			"<text class=\"nodata\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">no data "

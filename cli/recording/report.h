@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The recording pipeline: the reader (reader.c), what the charts keep of
- * each sample (report-charts.c), the report page (report-html.c) and its
- * SVG charts (report-svg.c).
+ * each sample (report-charts.c, series.c), the report page (report-html.c)
+ * and its SVG charts (report-svg.c).
  */
 #ifndef RECLAIMCTL_REPORT_H
 #define RECLAIMCTL_REPORT_H
@@ -18,22 +18,44 @@ struct cli;
 /* The version of the record format record writes, and the newest the reader reads. */
 #define RECORD_SCHEMA 1
 
+/* The width of a chart's plot, in pixels: its columns (report-svg.c). */
+#define CHART_COLUMNS 480
+/*
+ * The most points of a series drawn as they are: beyond, 4 at most in each
+ * pixel column, x = 0 to CHART_COLUMNS (series.c).
+ */
+#define SERIES_RAW_MAX (4 * CHART_COLUMNS)
+
 struct point {
 	double t, v;
 };
 
-/* A chart's series. */
+struct span;
+
+/* A chart's series, as small as its chart needs (series.c). */
 struct series {
-	char *name; /* a rate key, or a kswapd thread's name */
-	double max; /* the largest value, or 0 */
-	size_t n;   /* the points in p */
-	struct point *p;
+	char *name;	    /* a rate key, or a kswapd thread's name */
+	double max;	    /* the largest value, or 0 */
+	size_t n, size;	    /* the points in p */
+	struct point *p;    /* every point, while there are at most SERIES_RAW_MAX */
+	struct span *spans; /* then what the line draws in each pixel column */
+	double tspan;	    /* the time the columns span: the chart's, if known, or 0 */
 };
+
+/* Adds a point; the series keeps every one until it has SERIES_RAW_MAX. */
+void series_add(struct series *s, double t, double v);
+void series_clear(struct series *s);
+/*
+ * The points to draw on a time axis from 0 to @tmax: every point, or for a
+ * longer series at most 4 a pixel column; free *@out.
+ */
+size_t series_points(const struct series *s, double tmax, struct point **out);
 
 /* The series of one chart for one run. */
 struct plot {
 	size_t n;
 	struct series *s;
+	double tspan; /* of its series */
 };
 
 struct event {
@@ -73,6 +95,12 @@ struct sample_sink {
  */
 int read_run(struct cli *cli, const char *file, struct run *run, const struct sample_sink *sink);
 void run_free(struct run *run);
+/*
+ * The elapsed time of the last sample in the last lines of @file: the run's
+ * duration for a recording written whole, read without reading the rest;
+ * 0 if not found there.
+ */
+double run_last_elapsed(const char *file);
 /* The keys of the figures @run misses (of those @wanted accepts; NULL: all), "a, b"; NULL if none.
  */
 char *run_missing(const struct run *run, bool (*wanted)(enum reclaim_figure f));
@@ -92,8 +120,12 @@ struct chart {
 
 /* report-charts.c: the charts of the report, in its order. */
 const struct chart *report_charts(size_t *n);
-/* read_run() that also collects what the charts of report_charts() draw. */
-int report_read(struct cli *cli, const char *file, struct run *run);
+/*
+ * read_run() that also collects what the charts of report_charts() draw,
+ * on a time axis of @tmax seconds (the longest run_last_elapsed() of the
+ * runs drawn together; 0 if unknown).
+ */
+int report_read(struct cli *cli, const char *file, struct run *run, double tmax);
 /* The series of @chart in @run. */
 const struct plot *run_plot(const struct run *run, const struct chart *chart);
 void plots_free(struct plot *plots);

@@ -449,36 +449,53 @@ static void write_csv_file(FILE *f, const void *s)
 	write_csv(f, s);
 }
 
+/* The runs recorded, grouped by value: their record files in DIR, in the order of report.html. */
+static size_t recorded_runs(const struct sweep *s, const struct sweep_run **out)
+{
+	size_t n = 0;
+
+	for (size_t c = 0; c < s->ncombos; c++)
+		for (size_t i = 0; i < s->nruns; i++)
+			if (s->runs[i].combo == c && s->runs[i].recorded)
+				out[n++] = &s->runs[i];
+	return n;
+}
+
 /* The runs recorded, grouped by value, into report.html. */
 static int write_html_report(struct sweep *s)
 {
 	struct run *runs = calloc(s->nruns + 1, sizeof(*runs));
+	const struct sweep_run **rec = calloc(s->nruns + 1, sizeof(*rec));
 	struct report_extra extra = {html_section, s};
 	char *path = path_in(s, "report.html");
-	size_t n = 0;
+	size_t nrec, n = 0;
+	double tmax = 0;
 	int r = 0;
 
-	if (!runs)
+	if (!runs || !rec)
 		abort();
-	for (size_t c = 0; c < s->ncombos && r == 0; c++)
-		for (size_t i = 0; i < s->nruns && r == 0; i++) {
-			char *file;
+	nrec = recorded_runs(s, rec);
+	for (size_t i = 0; i < nrec; i++) {
+		char *file = path_in(s, rec[i]->file);
 
-			if (s->runs[i].combo != c || !s->runs[i].recorded)
-				continue;
-			file = path_in(s, s->runs[i].file);
+		tmax = fmax(tmax, run_last_elapsed(file));
+		free(file);
+	}
+	for (size_t i = 0; i < nrec && r == 0; i++) {
+		char *file = path_in(s, rec[i]->file);
 
-			r = report_read(s->cli, file, &runs[n]);
-			/* the name in the page: the file in DIR, the page's neighbour */
-			free(file);
-			runs[n].file = s->runs[i].file;
-			n++;
-		}
+		r = report_read(s->cli, file, &runs[n], tmax);
+		/* the name in the page: the file in DIR, the page's neighbour */
+		free(file);
+		runs[n].file = rec[i]->file;
+		n++;
+	}
 	if (r == 0 && n)
 		r = write_report(path, runs, n, &extra);
 	for (size_t i = 0; i < n; i++)
 		run_free(&runs[i]);
 	free(runs);
+	free(rec);
 	free(path);
 	return r;
 }
