@@ -19,18 +19,11 @@ import sys
 import tempfile
 from html.parser import HTMLParser
 
+from tap import done, result
+
 reclaimctl, record = sys.argv[1], sys.argv[2]
 HOSTILE = "<script>alert(1)</script>\"'&"
 KEEP = {"type", "event"}
-results = []
-
-
-def result(ok, name, detail=""):
-    results.append(ok)
-    print(f"{'ok' if ok else 'not ok'} {len(results)} - {name}")
-    if not ok and detail:
-        for line in str(detail).splitlines()[:20]:
-            print(f"#   {line}")
 
 
 def hostile(value, key=None):
@@ -129,7 +122,4 @@ with tempfile.TemporaryDirectory() as tmp:
            "a pid, node and timestamp beyond int: the page is written",
            "timed out" if p is None else f"exit {p.returncode}, stderr {p.stderr!r}")
 
-print(f"1..{len(results)}")
-failed = results.count(False)
-print(f"# report: {len(results)} checks, {failed} failed")
-sys.exit(1 if failed else 0)
+done("report")
