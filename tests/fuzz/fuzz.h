@@ -84,13 +84,19 @@ static inline char *fuzz_string(const char *data, size_t size)
 
 static char fuzz_root_dir[PATH_MAX];
 
+/* Everything under the root, not the root itself. */
 static int fuzz_remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
-	(void)st, (void)flag, (void)ftw;
+	(void)st, (void)flag;
+	if (ftw->level == 0)
+		return 0;
 	return remove(path) < 0 && errno != ENOENT ? -1 : 0;
 }
 
-/* An empty scratch root, the same directory for every input. */
+/*
+ * An empty scratch root, the same directory for every input: emptied, not
+ * made again, as a context holds a descriptor of the directory it was given.
+ */
 static inline const char *fuzz_root(void)
 {
 	if (!fuzz_root_dir[0]) {
@@ -100,10 +106,8 @@ static inline const char *fuzz_root(void)
 			 tmp && *tmp ? tmp : "/tmp");
 		if (!mkdtemp(fuzz_root_dir))
 			abort();
-	} else {
-		nftw(fuzz_root_dir, fuzz_remove_one, 16, FTW_DEPTH | FTW_PHYS);
-		if (mkdir(fuzz_root_dir, 0700) < 0)
-			abort();
+	} else if (nftw(fuzz_root_dir, fuzz_remove_one, 16, FTW_DEPTH | FTW_PHYS) < 0) {
+		abort();
 	}
 	return fuzz_root_dir;
 }
