@@ -628,10 +628,18 @@ history_load() {
 }
 
 # history_file: the records of /run/reclaimctl/history as they are on the
-# disk, without their time: "change=1 command=boot source=... knob=... old=1 new=3"
+# disk, without their time and without the "# intent ..." and "# done ..."
+# lines around each change: "change=1 command=boot source=... knob=... old=1 new=3"
 history_file() {
 	[[ -e /run/reclaimctl/history ]] || return 0
-	sed 's/ time=[^ ]*//' /run/reclaimctl/history
+	sed '/^#/d; s/ time=[^ ]*//' /run/reclaimctl/history
+}
+
+# history_marks: the "# intent change=N records=K" and "# done change=N"
+# lines of /run/reclaimctl/history, in their order
+history_marks() {
+	[[ -e /run/reclaimctl/history ]] || return 0
+	grep -E '^# (intent|done) ' /run/reclaimctl/history || true
 }
 
 # check_catalog LINE...: after journalctl --update-catalog (the project's

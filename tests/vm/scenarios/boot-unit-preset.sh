@@ -14,7 +14,8 @@
 #    (2 changed) and no failure;
 #  - the history (/run/reclaimctl/history) has the unit's change as change 1,
 #    command=boot, source=preset:vmtest: kswapd_threads 1 -> 3 and
-#    max_direct_reclaimers 0 -> 5, nothing else;
+#    max_direct_reclaimers 0 -> 5, nothing else, after its intent line and
+#    before its done line;
 #  - `reclaimctl restore` then undoes the unit's change: the kernel's values
 #    again, one kswapd thread per node, change 2 in the history undoes 1;
 #    a second restore has nothing to do.
@@ -43,6 +44,8 @@ assert_eq "$(printf '%s\n' \
 	'change=1 command=boot source=preset:vmtest knob=kswapd_threads old=1 new=3' \
 	'change=1 command=boot source=preset:vmtest knob=max_direct_reclaimers old=0 new=5')" \
 	"$(history_file | sort)" "/run/reclaimctl/history: change 1 of the boot unit"
+assert_eq "$(printf '%s\n' '# intent change=1 records=2' '# done change=1')" "$(history_marks)" \
+	"/run/reclaimctl/history: the unit's change recorded before its writes, done after them"
 
 step "restore undoes the unit's change"
 assert_rc 0 "reclaimctl restore" -- reclaimctl restore
@@ -55,6 +58,9 @@ assert_eq "$(printf '%s\n' \
 	'change=2 command=restore source=change:1 knob=kswapd_threads old=3 new=1 undoes=1' \
 	'change=2 command=restore source=change:1 knob=max_direct_reclaimers old=5 new=0 undoes=1')" \
 	"$(history_file | grep -v '^change=1 ' | sort)" "/run/reclaimctl/history: change 2 undoes change 1"
+assert_eq "$(printf '%s\n' '# intent change=1 records=2' '# done change=1' \
+	'# intent change=2 records=2' '# done change=2')" "$(history_marks)" \
+	"/run/reclaimctl/history: the restore done too"
 assert_eq "nothing to restore: no change since boot or the last restore" \
 	"$(reclaimctl restore 2>&1)" "a second restore has nothing to do"
 assert_file_eq "$KNOB_THREADS" 1 "vm.kswapd_threads still 1"
