@@ -28,6 +28,21 @@ static void add_held(struct reclaim_lease *l, const char *holder, struct abandon
 	}
 }
 
+/*
+ * The lease of @holder if that holder died, its knobs read and decided; NULL
+ * for none, a live one, or one that cannot be read (adapt --reset and sweep
+ * say why).
+ */
+static struct reclaim_lease *load_dead(struct cli *cli, const char *holder)
+{
+	struct reclaim_lease *l = NULL;
+
+	if (reclaim_lease_load(cli->ctx, holder, &l) == 0 && !reclaim_lease_alive(l) &&
+	    reclaim_lease_inspect(l) == 0)
+		return l;
+	return reclaim_lease_unref(l);
+}
+
 size_t abandoned_knobs(struct cli *cli, struct abandoned **list)
 {
 	const char *holder;
@@ -35,11 +50,9 @@ size_t abandoned_knobs(struct cli *cli, struct abandoned **list)
 
 	*list = NULL;
 	for (size_t h = 0; (holder = reclaim_lease_holder_name(h)) != NULL; h++) {
-		struct reclaim_lease *l = NULL;
+		struct reclaim_lease *l = load_dead(cli, holder);
 
-		/* none, or one that cannot be read: adapt --reset and sweep say why */
-		if (reclaim_lease_load(cli->ctx, holder, &l) == 0 && !reclaim_lease_alive(l) &&
-		    reclaim_lease_inspect(l) == 0)
+		if (l)
 			add_held(l, holder, list, &n);
 		reclaim_lease_unref(l);
 	}
@@ -52,16 +65,13 @@ static void drop_settled(struct cli *cli)
 	const char *holder;
 
 	for (size_t h = 0; (holder = reclaim_lease_holder_name(h)) != NULL; h++) {
-		struct reclaim_lease *l = NULL;
+		struct reclaim_lease *l = load_dead(cli, holder);
 		bool held = false;
 
-		if (reclaim_lease_load(cli->ctx, holder, &l) == 0 && !reclaim_lease_alive(l) &&
-		    reclaim_lease_inspect(l) == 0) {
-			for (size_t i = 0; i < reclaim_lease_count(l); i++)
-				held |= reclaim_lease_state(l, i) == RECLAIM_LEASE_HELD;
-			if (!held)
-				(void)reclaim_lease_drop(l);
-		}
+		for (size_t i = 0; l && i < reclaim_lease_count(l); i++)
+			held |= reclaim_lease_state(l, i) == RECLAIM_LEASE_HELD;
+		if (l && !held)
+			(void)reclaim_lease_drop(l);
 		reclaim_lease_unref(l);
 	}
 }
