@@ -450,6 +450,9 @@ int reclaim_root_open(const struct reclaim_ctx *ctx, const char *path, int flags
 		 */
 		if (fd != -ENOSYS && fd != -EPERM)
 			return fd;
+		/* a kernel without the call will not get it: not asked again */
+		if (fd == -ENOSYS)
+			reclaim_no_openat2 = true;
 	}
 	return walk_open(ctx, path, flags | O_CLOEXEC, mode);
 }

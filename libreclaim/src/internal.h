@@ -72,7 +72,7 @@ int reclaim_root_fd(const struct reclaim_ctx *ctx);
  * is added; O_NOFOLLOW leaves a link as the last component unfollowed.
  */
 int reclaim_root_open(const struct reclaim_ctx *ctx, const char *path, int flags, mode_t mode);
-/* Only the walk, never openat2(2), as on a kernel without it: for the unit tests. */
+/* Only the walk, never openat2(2): set on the first ENOSYS, and by the unit tests. */
 extern bool reclaim_no_openat2;
 /*
  * The directory of @path's last component, opened (O_PATH) with links
