@@ -795,6 +795,14 @@ static int take_lease(struct sweep *s)
 	return r;
 }
 
+/* The knobs still at the sweep's values back to those from before it, with one 'set'. */
+static int release_own(struct sweep *s, struct reclaim_eval **e)
+{
+	return reclaim_lease_release(s->lease, RECLAIM_REQUEST_SET,
+				     s->flags | RECLAIM_REQUEST_STRICT, "sweep:before",
+				     "sweep: the value before the sweep", e);
+}
+
 /*
  * The sweep's change cannot be joined or undone: another came after it (or
  * undid it). The knobs still at the values the sweep wrote last go back to
@@ -807,8 +815,7 @@ static int put_back_own(struct sweep *s)
 	char put[1024] = "", left[1024] = "";
 	int r;
 
-	r = reclaim_lease_release(s->lease, RECLAIM_REQUEST_SET, s->flags | RECLAIM_REQUEST_STRICT,
-				  "sweep:before", "sweep: the value before the sweep", &e);
+	r = release_own(s, &e);
 	reclaim_eval_unref(e);
 	if (r == 0)
 		lease_lists(s->lease, put, sizeof(put), left, sizeof(left));
@@ -898,8 +905,7 @@ static int put_back_moved(struct sweep *s)
 	struct reclaim_eval *e = NULL;
 	int r;
 
-	r = reclaim_lease_release(s->lease, RECLAIM_REQUEST_SET, s->flags | RECLAIM_REQUEST_STRICT,
-				  "sweep:before", "sweep: the value before the sweep", &e);
+	r = release_own(s, &e);
 	if (r < 0)
 		return cannot_put_back(s);
 	print_put_back(e, "its value before the sweep; the command had changed it");
