@@ -106,6 +106,8 @@ wait_for 90 "kswapd_threads above 1" -- knob_above 1 || true
 stop_hog
 raised=$(knob)
 log "kswapd_threads $raised, hog stopped"
+# adapt logs a change after its write: the knob can be seen before the entry
+wait_for 10 "the change's entry" -- journal_has "MESSAGE_ID=$ID_ADAPT" || true
 journal_load /tmp/adapt.json "MESSAGE_ID=$ID_ADAPT" || fail "journalctl -o json: not JSON"
 n=${JSON[.:len]-0}
 assert_ge "$n" 1 "entries with MESSAGE_ID=$ID_ADAPT"
