@@ -2,20 +2,22 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # hopeless: on a node where nothing can be reclaimed, N kswapd threads give up
-# after about as many runs as one thread does, not N times as many.
+# after as many runs of the node as one thread does, not N times as many.
 # Node 1 (cpu1, 128 MiB, no swap) is filled with mlocked memory down to
 # between its min and low watermarks (watermark_scale_factor=1000 makes the
-# gaps some MiB wide, watermark_boost_factor=0 keeps them still); then small allocations bound to node 1 keep waking its
-# kswapd for 15 s. Every run fails, and after MAX_RECLAIM_RETRIES failed runs
-# the node is given up on (node_unreclaimable: 1 in /proc/zoneinfo) and kswapd
-# is no longer woken. With 1 and with 8 threads:
+# gaps some MiB wide, watermark_boost_factor=0 keeps them still); then small
+# allocations bound to node 1 keep waking its kswapd for 15 s. Every run
+# fails, and after MAX_RECLAIM_RETRIES failed runs the node is given up on
+# (node_unreclaimable: 1 in /proc/zoneinfo) and kswapd is no longer woken.
+# With 1 and with 8 threads:
 #  - node 1 ends up unreclaimable;
-#  - kswapd runs (pageoutrun in /proc/vmstat) with 8 threads are at most three
-#    times as many as with 1, plus 8 (each thread's failed run counts; before,
-#    only thread 0's did: 8 times as many runs, and 8 times the CPU). Threads
-#    still in a run when the node is given up on, and a run that frees a few
-#    slab objects (which starts the failures over), make it vary: 23 to 39
-#    runs here against 16 for 1 thread, 139 before the fix;
+#  - kswapd runs (pageoutrun in /proc/vmstat) with 8 threads are at most twice
+#    as many as with 1. A run of the node is kswapd[0]'s: it counts
+#    pageoutrun and the failure, the other threads only help it, so that 8
+#    threads failing in parallel neither lose failures nor give up sooner.
+#    Before, every thread's failed run counted with a plain increment
+#    (lost ones: 23 to 39 runs here against 16 for 1 thread), and before
+#    that only thread 0's failures but everyone's runs (139);
 #  - the figures (runs, node 1's kswapd CPU ticks) are printed.
 # A measurement in which kswapd reclaimed pages on the filled node (the fill
 # left something reclaimable; each success starts the count over) is made
@@ -169,5 +171,5 @@ measure 8
 log "FIGURES: 1 thread: $runs1 runs, $ticks1 ticks; 8 threads: $RUNS runs, $TICKS ticks"
 assert_gt "$runs1" 0 "1 thread: kswapd ran"
 assert_gt "$RUNS" 0 "8 threads: kswapd ran"
-assert_le "$RUNS" $((3 * runs1 + 8)) "8 threads gave up after at most about three times the runs of 1 thread"
+assert_le "$RUNS" $((2 * runs1)) "8 threads gave up after at most twice the runs of 1 thread"
 assert_rc 0 "reclaimctl set threads 1" -- reclaimctl set threads 1

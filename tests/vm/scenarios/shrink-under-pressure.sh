@@ -1,0 +1,71 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# shrink-under-pressure: lowering vm.kswapd_threads while node 1 (cpu1,
+# 128 MiB) is under pressure does not make the kernel give up on it. The 15
+# threads stopped by 16 -> 1 leave their reclaim run, and a run left that way
+# is not a failed run (before the fix each counted as one, up to 15 at once,
+# MAX_RECLAIM_RETRIES being 16). A hog bound to node 1 swaps to zram; twice,
+# 16 threads for 5 s, then 1:
+#  - node_unreclaimable of node 1, polled every 0.2 s, is never 1;
+#  - kswapd is still woken: pageoutrun rises in the 3 s after the shrink;
+#  - direct reclaim does not jump: allocstall in the 3 s after the shrink is
+#    at most twice that of the 3 s before it (16 threads), plus 64.
+# The figures of each round are printed. The series before the fix passed
+# this too here (the hog's reclaim makes progress often enough to reset the
+# failures before they reach 16); a node with nothing left to reclaim is
+# given up on within a second by a single thread as well, so it cannot tell
+# the two apart either.
+#
+# vm-timeout: 240
+# vm-numa: 128M:0 128M:1
+set -euo pipefail
+# shellcheck source=SCRIPTDIR/../guest/lib.sh
+source /vm/lib.sh
+
+require_patched_kernel
+rounds=${SHRINK_ROUNDS:-2}
+WATCH=/tmp/unreclaimable.max
+
+unreclaimable() {
+	awk '$1 == "Node" { innode = ($2 == "1,"); next }
+		innode && $1 == "node_unreclaimable:" { print $2; exit }' /proc/zoneinfo
+}
+allocstall() {
+	awk '$1 ~ /^allocstall_/ { s += $2 } END { print s + 0 }' /proc/vmstat
+}
+
+step "16 -> 1 while a hog on node 1 swaps"
+swap=$(zram_swap 384M)
+memhog -N 1 -m 192 -p 1000 -q &
+HOGS+=($!)
+wait_for 60 "node 1 swaps" -- vmstat_above pswpout 1000 || die "the hog does not swap"
+echo 0 >"$WATCH"
+(
+	while :; do
+		[[ $(unreclaimable) == 0 ]] || echo 1 >"$WATCH"
+		sleep 0.2
+	done
+) &
+watcher=$!
+at_exit "kill $watcher 2>/dev/null || true"
+for ((r = 1; r <= rounds; r++)); do
+	assert_rc 0 "reclaimctl set threads 16" -- reclaimctl set threads 16
+	sleep 2
+	s0=$(allocstall)
+	sleep 3
+	s1=$(allocstall) p1=$(vmstat pageoutrun)
+	assert_rc 0 "reclaimctl set threads 1" -- reclaimctl set threads 1
+	s2=$(allocstall)
+	sleep 3
+	s3=$(allocstall) p3=$(vmstat pageoutrun)
+	before=$((s1 - s0)) after=$((s3 - s2))
+	log "FIGURES: round $r: allocstall 3 s before the shrink +$before, during it +$((s2 - s1)), 3 s after +$after; pageoutrun after +$((p3 - p1)); node_unreclaimable seen $(cat "$WATCH")"
+	assert_gt $((p3 - p1)) 0 "round $r: kswapd is still woken after the shrink"
+	assert_le "$after" $((2 * before + 64)) "round $r: direct reclaim does not jump after the shrink"
+	assert_eq 0 "$(cat "$WATCH")" "round $r: node 1 never given up on"
+done
+kill "$watcher" 2>/dev/null || true
+stop_hogs
+swapoff "$swap" || die "swapoff $swap failed"
+check_dmesg_clean
