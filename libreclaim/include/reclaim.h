@@ -604,6 +604,21 @@ ssize_t reclaim_sysctl_conf_admin_entry(const struct reclaim_sysctl_conf *conf,
 bool reclaim_sysctl_conf_overridden(const struct reclaim_sysctl_conf *conf,
 				    const struct reclaim_knob *knob);
 /*
+ * tuned's active profile is another writer (LIBRECLAIM_9): its [sysctl]
+ * values that set knobs are entries too, after the files', each at the
+ * line of the profile (of its include= chain) that won. tuned writes them
+ * when tuned.service starts, after systemd-sysctl; with reapply_sysctl (on
+ * by default in /etc/tuned/tuned-main.conf) it then writes the lines of
+ * /run/sysctl.d, /etc/sysctl.d and /etc/sysctl.conf again, which so win
+ * over it (those of /usr/lib/sysctl.d do not). A profile tuned would refuse
+ * is a problem, and then no entry is tuned's. See reclaimctl(8).
+ */
+bool reclaim_sysctl_conf_is_tuned(const struct reclaim_sysctl_conf *conf, size_t idx);
+/* The names in /etc/tuned/active_profile ("virtual-guest"), or NULL when tuned has none. */
+const char *reclaim_sysctl_conf_tuned_profile(const struct reclaim_sysctl_conf *conf);
+/* True when tuned has a profile and writes the sysctl files again after its values. */
+bool reclaim_sysctl_conf_tuned_reapplies(const struct reclaim_sysctl_conf *conf);
+/*
  * Problems: a file that cannot be read (line 0), a line that is not an
  * assignment, a value that is not one of the knob's. The knob is NULL when
  * the line names none of reclaim_knob_get()'s.

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "history-internal.h"
+#include "sysctl-internal.h"
 
 struct request_value {
 	const struct reclaim_knob *knob;
@@ -321,6 +322,14 @@ static char *set_elsewhere(struct reclaim_eval *e, const struct reclaim_knob *k)
 
 	if (at < 0)
 		return NULL;
+	if (reclaim_sysctl_conf_is_tuned(e->conf, (size_t)at))
+		return format(e->ctx,
+			      "tuned's profile %s sets %s = %s at %s:%u; use --force to override it",
+			      reclaim_sysctl_conf_tuned_profile(e->conf),
+			      reclaim_sysctl_conf_key(e->conf, (size_t)at),
+			      reclaim_sysctl_conf_value(e->conf, (size_t)at),
+			      reclaim_sysctl_conf_file(e->conf, (size_t)at),
+			      reclaim_sysctl_conf_line(e->conf, (size_t)at));
 	return format(e->ctx, "%s:%u sets %s = %s; use --force to override it",
 		      reclaim_sysctl_conf_file(e->conf, (size_t)at),
 		      reclaim_sysctl_conf_line(e->conf, (size_t)at),
@@ -780,6 +789,13 @@ static int evaluate(struct reclaim_request *req, struct reclaim_eval *e)
 		r = reclaim_sysctl_conf_new(e->ctx, &e->conf);
 		if (r < 0)
 			return r;
+		/* Which knobs tuned holds is unknown: nothing is changed, unless --force. */
+		if (reclaim_sysctl_conf_tuned_error(e->conf))
+			return reclaim_error(e->ctx, EINVAL,
+					     "tuned's profile %s: %s (--force sets knobs without "
+					     "reading it)",
+					     reclaim_sysctl_conf_tuned_profile(e->conf),
+					     reclaim_sysctl_conf_tuned_error(e->conf));
 	}
 	switch (req->kind) {
 	case RECLAIM_REQUEST_SET:

@@ -37,4 +37,28 @@ bool reclaim_sysctl_matches(const char *path, const struct reclaim_knob *knob);
 /* The knob whose name under /proc/sys is @path ("vm/swappiness"), or NULL. */
 const struct reclaim_knob *reclaim_sysctl_knob_by_path(const char *path);
 
+/* tuned.c: the knobs tuned's active profile sets, its include= chain merged as tuned does. */
+struct tuned_value {
+	const struct reclaim_knob *knob;
+	char *file; /* the tuned.conf whose line won, as on the machine */
+	unsigned int line;
+	char *key, *value; /* as written; the value with its ${NAME} expanded */
+};
+
+struct tuned_profile {
+	char *names;  /* of the active profile, blank-separated; NULL: tuned has none */
+	bool reapply; /* tuned-main.conf's reapply_sysctl (on by default) */
+	struct tuned_value *values;
+	size_t count;
+	/* why the profile cannot be read (no values then), at FILE:LINE (0: the file); or NULL */
+	char *error, *error_file;
+	unsigned int error_line;
+};
+
+/* Reads the active profile into @t: 0 (an unreadable profile sets t->error), or -ENOMEM. */
+int reclaim_tuned_read(struct reclaim_ctx *ctx, struct tuned_profile *t);
+void reclaim_tuned_clear(struct tuned_profile *t);
+/* Why tuned's profile could not be read (reclaim_tuned_read()), or NULL. */
+const char *reclaim_sysctl_conf_tuned_error(const struct reclaim_sysctl_conf *c);
+
 #endif

@@ -56,6 +56,7 @@ struct conf_entry {
 	char *key, *path, *value;
 	bool glob, own, wins;
 	bool invalid; /* a value the kernel refuses: it never takes effect */
+	bool tuned;   /* a value of tuned's active profile, not a sysctl file's */
 };
 
 struct conf_problem {
@@ -73,6 +74,8 @@ struct reclaim_sysctl_conf {
 	struct conf_problem *problems;
 	size_t nproblems;
 	ssize_t *boot, *admin; /* indexed like the knob table */
+	struct tuned_profile tuned;
+	char *tuned_error; /* "FILE:LINE: WHY" */
 };
 
 /* Line syntax */
@@ -519,7 +522,7 @@ static ssize_t decide(const struct reclaim_sysctl_conf *c, const struct reclaim_
 	for (size_t i = 0; i < c->count; i++) {
 		const struct conf_entry *e = &c->entries[i];
 
-		if (e->knob != k || (admin && e->own))
+		if (e->knob != k || (admin && e->own) || e->tuned)
 			continue;
 		if (!e->glob) {
 			explicit = (ssize_t)i;
@@ -546,7 +549,7 @@ static ssize_t decide(const struct reclaim_sysctl_conf *c, const struct reclaim_
 		const struct conf_entry *e = &c->entries[i];
 		bool last = true;
 
-		if (e->knob != k || (admin && e->own) || !e->glob || !e->value)
+		if (e->knob != k || (admin && e->own) || !e->glob || !e->value || e->tuned)
 			continue;
 		/* Only a key's last entry is in the hashmap. */
 		for (size_t j = i + 1; j < c->count && last; j++) {
@@ -561,6 +564,102 @@ static ssize_t decide(const struct reclaim_sysctl_conf *c, const struct reclaim_
 		}
 	}
 	return best;
+}
+
+/* tuned's values come after the files, as tuned.service starts after systemd-sysctl. */
+static int read_tuned(struct reclaim_sysctl_conf *c)
+{
+	struct tuned_profile *t = &c->tuned;
+	int r = reclaim_tuned_read(c->ctx, t);
+
+	if (r < 0)
+		return r;
+	if (t->error) {
+		if ((t->error_line
+			 ? asprintf(&c->tuned_error, "%s:%u: %s", t->error_file, t->error_line,
+				    t->error)
+			 : asprintf(&c->tuned_error, "%s: %s", t->error_file, t->error)) < 0)
+			return -ENOMEM;
+		return add_problem(c, t->error_file, t->error_line, NULL,
+				   "%s; reclaimctl cannot tell which knobs tuned sets", t->error);
+	}
+	for (size_t i = 0; i < t->count && r == 0; i++) {
+		const struct tuned_value *v = &t->values[i];
+		_cleanup_free_ char *plain = NULL;
+		struct sysctl_line l = {
+		    .kind = SYSCTL_LINE_ASSIGN, .key = v->key, .value = v->value};
+		size_t at = c->count;
+
+		l.path = strdup(v->key);
+		if (!l.path)
+			return -ENOMEM;
+		reclaim_sysctl_normalize(l.path);
+		r = add_entry(c, v->knob, v->file, v->line, &l, false);
+		free(l.path);
+		if (r < 0)
+			return r;
+		c->entries[at].tuned = true;
+		/* tuned drops quotes, and ">N" ("<N") writes N only above (below) the value */
+		plain =
+		    strdup(v->value + ((v->value[0] == '>' || v->value[0] == '<') && v->value[1]));
+		if (!plain)
+			return -ENOMEM;
+		for (char *q = strchr(plain, '"'); q; q = strchr(q, '"'))
+			memmove(q, q + 1, strlen(q));
+		r = check_value(c, v->knob, v->file, v->line, plain);
+		if (r > 0) {
+			c->entries[at].invalid = true;
+			r = 0;
+		}
+	}
+	return r;
+}
+
+/* The last valid line of @k among the files tuned reapplies after its own values; -1 if none. */
+static ssize_t reapplied(const struct reclaim_sysctl_conf *c, const struct reclaim_knob *k,
+			 bool admin)
+{
+	static const char *const dirs[] = {"/etc/sysctl.d/", "/run/sysctl.d/"};
+	ssize_t last = -1;
+
+	for (size_t i = 0; i < c->count; i++) {
+		const struct conf_entry *e = &c->entries[i];
+		bool in = strcmp(e->file, SYSCTL_CONF) == 0;
+
+		for (size_t d = 0; d < ARRAY_SIZE(dirs) && !in; d++)
+			in = strncmp(e->file, dirs[d], strlen(dirs[d])) == 0;
+		if (in && e->knob == k && !e->tuned && !e->glob && e->value && !e->invalid &&
+		    !(admin && e->own))
+			last = (ssize_t)i;
+	}
+	return last;
+}
+
+/*
+ * tuned writes its values when tuned.service starts, after systemd-sysctl;
+ * with reapply_sysctl (the default) it then writes the lines of
+ * /run/sysctl.d, /etc/sysctl.d and /etc/sysctl.conf again, which so win
+ * over it, where the lines of /usr/lib/sysctl.d do not.
+ */
+static void tuned_decides(const struct reclaim_sysctl_conf *c, const struct reclaim_knob *k,
+			  ssize_t *boot, ssize_t *admin)
+{
+	ssize_t t = -1, again, again_admin;
+
+	for (size_t i = 0; i < c->count; i++)
+		if (c->entries[i].tuned && c->entries[i].knob == k && !c->entries[i].invalid)
+			t = (ssize_t)i;
+	if (t < 0)
+		return;
+	again = c->tuned.reapply ? reapplied(c, k, false) : -1;
+	again_admin = c->tuned.reapply ? reapplied(c, k, true) : -1;
+	*boot = again >= 0 ? again : t;
+	*admin = again_admin >= 0 ? again_admin : t;
+}
+
+const char *reclaim_sysctl_conf_tuned_error(const struct reclaim_sysctl_conf *c)
+{
+	return c->tuned_error;
 }
 
 static void conf_free(struct reclaim_sysctl_conf *c)
@@ -579,6 +678,8 @@ static void conf_free(struct reclaim_sysctl_conf *c)
 	free(c->problems);
 	free(c->boot);
 	free(c->admin);
+	reclaim_tuned_clear(&c->tuned);
+	free(c->tuned_error);
 	reclaim_unref(c->ctx);
 	free(c);
 }
@@ -604,6 +705,8 @@ static int scan(struct reclaim_sysctl_conf *c)
 	}
 	if (r == 0)
 		r = read_sysctl_conf(c, ids, nids);
+	if (r == 0)
+		r = read_tuned(c);
 	for (size_t i = 0; i < n; i++) {
 		free(files[i].name);
 		free(files[i].path);
@@ -625,6 +728,7 @@ static int scan(struct reclaim_sysctl_conf *c)
 			c->boot[i] = -1;
 		if (c->admin[i] >= 0 && c->entries[c->admin[i]].invalid)
 			c->admin[i] = -1;
+		tuned_decides(c, k, &c->boot[i], &c->admin[i]);
 		if (c->boot[i] >= 0)
 			c->entries[c->boot[i]].wins = true;
 		/* An exclusion sets nothing. */
@@ -734,6 +838,24 @@ RECLAIM_EXPORT bool reclaim_sysctl_conf_is_own(const struct reclaim_sysctl_conf 
 {
 	assert_return(c && idx < c->count, false);
 	return c->entries[idx].own;
+}
+
+RECLAIM_EXPORT bool reclaim_sysctl_conf_is_tuned(const struct reclaim_sysctl_conf *c, size_t idx)
+{
+	assert_return(c && idx < c->count, false);
+	return c->entries[idx].tuned;
+}
+
+RECLAIM_EXPORT const char *reclaim_sysctl_conf_tuned_profile(const struct reclaim_sysctl_conf *c)
+{
+	assert_return(c, NULL);
+	return c->tuned.names;
+}
+
+RECLAIM_EXPORT bool reclaim_sysctl_conf_tuned_reapplies(const struct reclaim_sysctl_conf *c)
+{
+	assert_return(c, false);
+	return c->tuned.names && c->tuned.reapply;
 }
 
 static ssize_t knob_index(const struct reclaim_knob *k)
