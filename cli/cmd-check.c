@@ -89,6 +89,11 @@ static void predict_boot(struct cli *cli, struct findings *f)
 	reclaim_request_unref(req);
 }
 
+static bool is_tuned_file(const char *file)
+{
+	return strncmp(file, "/etc/tuned/", 11) == 0 || strncmp(file, "/usr/lib/tuned/", 15) == 0;
+}
+
 /* The library's problems with a knob, the persisted file's format, knobs this kernel lacks. */
 static void collect(struct cli *cli, struct findings *f)
 {
@@ -109,10 +114,14 @@ static void collect(struct cli *cli, struct findings *f)
 		f->missing = list;
 	}
 
-	/* A file that cannot be read may set a knob; a bad line naming none is not ours. */
+	/*
+	 * A file that cannot be read may set a knob; a bad line naming none is
+	 * not ours, unless it is in tuned's profile, which tuned then refuses.
+	 */
 	for (size_t i = 0; i < reclaim_sysctl_conf_problem_count(c); i++)
 		if (reclaim_sysctl_conf_problem_knob(c, i) ||
-		    reclaim_sysctl_conf_problem_line(c, i) == 0)
+		    reclaim_sysctl_conf_problem_line(c, i) == 0 ||
+		    is_tuned_file(reclaim_sysctl_conf_problem_file(c, i)))
 			add_problem(f, reclaim_sysctl_conf_problem_file(c, i),
 				    reclaim_sysctl_conf_problem_line(c, i),
 				    reclaim_sysctl_conf_problem_knob(c, i),
@@ -165,8 +174,9 @@ static const struct colinfo entry_cols[] = {
     [E_VALUE] = {"VALUE", 0, 0, "value as written; - for a -KEY line", "value", CJ_STRING},
     [E_BOOT] = {"BOOT", 0, 0, "wins, overridden, invalid or not set (-KEY) at boot", "wins",
 		CJ_BOOL},
-    [E_FILE] = {"FILE", 0, 0, "FILE:LINE, with (reclaimctl), (glob KEY) or (-KEY)", NULL, CJ_NONE},
-    [E_PATH] = {"PATH", 0, 0, "the sysctl.d file alone", "file", CJ_STRING},
+    [E_FILE] = {"FILE", 0, 0, "FILE:LINE, with (reclaimctl), (tuned PROFILE), (glob KEY) or (-KEY)",
+		NULL, CJ_NONE},
+    [E_PATH] = {"PATH", 0, 0, "the sysctl.d file (or tuned.conf) alone", "file", CJ_STRING},
     [E_LINE] = {"LINE", 0, COL_RIGHT, "line in it", "line", CJ_NUMBER},
     [E_KEY] = {"KEY", 0, 0, "key as written (a glob, a -KEY)", "key", CJ_STRING},
 };
@@ -183,6 +193,9 @@ static char *entry_where(const struct reclaim_sysctl_conf *c, size_t i)
 		return xasprintf("%s:%u (-%s)", file, line, key);
 	if (reclaim_sysctl_conf_is_glob(c, i))
 		return xasprintf("%s:%u (glob %s)", file, line, key);
+	if (reclaim_sysctl_conf_is_tuned(c, i))
+		return xasprintf("%s:%u (tuned %s)", file, line,
+				 reclaim_sysctl_conf_tuned_profile(c));
 	return xasprintf("%s:%u%s", file, line,
 			 reclaim_sysctl_conf_is_own(c, i) ? " (reclaimctl)" : "");
 }
@@ -212,6 +225,7 @@ static void fill_entry(struct table *t, const struct reclaim_sysctl_conf *c, siz
 			cJSON_CreateBool(reclaim_sysctl_conf_wins(c, i)));
 	table_json_add(t, "valid", cJSON_CreateBool(reclaim_sysctl_conf_is_valid(c, i)));
 	table_json_add(t, "reclaimctl", cJSON_CreateBool(reclaim_sysctl_conf_is_own(c, i)));
+	table_json_add(t, "tuned", cJSON_CreateBool(reclaim_sysctl_conf_is_tuned(c, i)));
 	table_set(t, E_FILE, where);
 	free(where);
 }
@@ -233,6 +247,16 @@ static void print_json(struct cli *cli, const struct findings *f)
 	fill_entries(t, f);
 	cJSON_AddItemToObject(root, "entries", table_json_array(t));
 	table_free(t);
+	if (reclaim_sysctl_conf_tuned_profile(f->conf)) {
+		cJSON *tuned = cJSON_AddObjectToObject(root, "tuned");
+
+		cJSON_AddStringToObject(tuned, "profile",
+					reclaim_sysctl_conf_tuned_profile(f->conf));
+		cJSON_AddBoolToObject(tuned, "reapply_sysctl",
+				      reclaim_sysctl_conf_tuned_reapplies(f->conf));
+	} else {
+		cJSON_AddNullToObject(root, "tuned");
+	}
 	conflicts = cJSON_AddArrayToObject(root, "conflicts");
 	overridden = cJSON_AddArrayToObject(root, "overridden");
 	problems = cJSON_AddArrayToObject(root, "problems");
@@ -295,7 +319,10 @@ static void print_entries(struct cli *cli, const struct findings *f)
 {
 	struct table *t = table_new(cli, &entries_columns);
 
-	heading(cli, "Set in sysctl files, in the order applied at boot");
+	const char *tuned = reclaim_sysctl_conf_tuned_profile(f->conf);
+
+	heading(cli, tuned ? "Set in sysctl files and by tuned's profile"
+			   : "Set in sysctl files, in the order applied at boot");
 	fill_entries(t, f);
 	table_print(t);
 	table_free(t);
@@ -408,10 +435,14 @@ static void check_help(FILE *out)
 	      "knob of reclaimctl that a sysctl file sets, with the file and\n"
 	      "line, the value and which line wins at boot, read as systemd-sysctl does:\n"
 	      "/etc/sysctl.d, /run/sysctl.d, /usr/local/lib/sysctl.d, /usr/lib/sysctl.d,\n"
-	      "/lib/sysctl.d, then /etc/sysctl.conf. A knob set outside reclaimctl's own\n"
-	      "file (" RECLAIM_PERSIST_FILE ") is a conflict; a value persisted there\n"
-	      "that a later line overrides is reported too. Also reported: lines naming\n"
-	      "a knob that are not valid, and persisted knobs this kernel lacks.\n"
+	      "/lib/sysctl.d, then /etc/sysctl.conf, and the [sysctl] values of tuned's\n"
+	      "active profile (/etc/tuned/active_profile, with its include= chain),\n"
+	      "which tuned writes after the files (and then, with reapply_sysctl, the\n"
+	      "files of /etc/sysctl.d, /run/sysctl.d and /etc/sysctl.conf again). A\n"
+	      "knob set outside reclaimctl's own file (" RECLAIM_PERSIST_FILE ")\n"
+	      "is a conflict; a value persisted there that a later line overrides is\n"
+	      "reported too. Also reported: lines naming a knob that are not valid, a\n"
+	      "tuned profile tuned would refuse, and persisted knobs this kernel lacks.\n"
 	      "Last, what the boot unit would do now (reclaimctl boot --dry-run).\n"
 	      "Exit status: 0 nothing found, else the sum of: 4 the kernel lacks knobs\n"
 	      "of the patches, 8 conflicts, 16 a persisted value overridden at boot,\n"
@@ -453,10 +484,17 @@ static int run_check(struct cli *cli, int argc, char **argv)
 	bits = status_bits(&f);
 	if (!cli->json)
 		print_kernel(&f);
+	if (!cli->json && reclaim_sysctl_conf_tuned_profile(f.conf))
+		printf("tuned: active profile %s (%s)\n", reclaim_sysctl_conf_tuned_profile(f.conf),
+		       reclaim_sysctl_conf_tuned_reapplies(f.conf)
+			   ? "reapply_sysctl: the lines of /etc/sysctl.d, /run/sysctl.d and "
+			     "/etc/sysctl.conf win over it"
+			   : "reapply_sysctl = 0: it wins over every sysctl file");
 	if (cli->json) {
 		print_json(cli, &f);
 	} else if (!(bits & ~CHECK_KERNEL) && f.own == 0) {
-		printf("no conflicts: no sysctl file sets a knob of reclaimctl\n");
+		printf("no conflicts: no sysctl file%s sets a knob of reclaimctl\n",
+		       reclaim_sysctl_conf_tuned_profile(f.conf) ? " nor tuned's profile" : "");
 	} else if (!(bits & ~CHECK_KERNEL)) {
 		printf("no conflicts: the %zu value%s persisted in " RECLAIM_PERSIST_FILE
 		       " win%s at boot\n",
