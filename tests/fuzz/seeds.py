@@ -113,6 +113,17 @@ def seeds(target, fx):
                                      b"UUID=abcd none swap defaults 0 0\n"],
         "sysctl-line": [line for s in SYSCTL for line in s.splitlines()],
         "sysctl-conf": [SEP.join(SYSCTL + [b"", PERSIST_HEADER + b"vm.kswapd_threads = 4\n"])],
+        "tuned": [SEP.join([b"admin\n",
+                            b"[main]\ninclude=base\n\n[sysctl]\nvm.swappiness = 30  # low\n",
+                            read(os.path.join(fx, "tuned-profiles/usr/lib/tuned/virtual-guest/"
+                                              "tuned.conf")).replace(b"throughput-performance",
+                                                                     b"other"),
+                            read(os.path.join(fx, "tuned-profiles/usr/lib/tuned/"
+                                              "throughput-performance/tuned.conf")),
+                            b"reapply_sysctl = 0\n"]),
+                  SEP.join([b"base other\n", b"", b"[variables]\nv=5\n[sysctl]\n"
+                            b"vm.min_free_kbytes=>${v}\nreplace=1\n", b"[main]\ninclude=-admin;base\n",
+                            b""])],
         "persist": [PERSIST_HEADER + b"vm.kswapd_threads = 4\nvm.swappiness = 60\n",
                     PERSIST_HEADER],
         "preset": f("*/etc/reclaimctl/presets/*.preset", "../../presets/*.preset"),
