@@ -271,6 +271,20 @@ static bool same_entry(struct libmnt_fs *got, struct libmnt_fs *want, const char
 	       mnt_fs_get_passno(got) == mnt_fs_get_passno(want);
 }
 
+/* pri=@prio in @opts, or (@prio NULL) no pri=: "defaults" if nothing is left. */
+static int set_pri(char **opts, const char *prio)
+{
+	if (prio)
+		return mnt_optstr_set_option(opts, "pri", prio);
+	if (mnt_optstr_remove_option(opts, "pri") < 0)
+		return -1;
+	if (!*opts || !**opts) {
+		free(*opts);
+		*opts = strdup("defaults");
+	}
+	return *opts ? 0 : -1;
+}
+
 /* The line with its fourth field (the options, as written) set to pri=@prio; NULL if none. */
 static char *edit_in_place(const char *s, size_t len, const char *prio)
 {
@@ -292,7 +306,7 @@ static char *edit_in_place(const char *s, size_t len, const char *prio)
 	if (field < 4)
 		return NULL;
 	opts = strndup(s + start, end - start);
-	if (!opts || mnt_optstr_set_option(&opts, "pri", prio) != 0)
+	if (!opts || set_pri(&opts, prio) != 0)
 		return NULL;
 	if (asprintf(&out, "%.*s%s%.*s", (int)start, s, opts, (int)(len - end), s + end) < 0)
 		return NULL;
@@ -422,9 +436,9 @@ static int edit_text(struct reclaim_fstab *f, struct libmnt_fs *fs, int prio, ch
 				     line_number(text, where.start));
 	snprintf(num, sizeof(num), "%d", prio);
 	*options = mnt_fs_get_options(fs) ? strdup(mnt_fs_get_options(fs)) : NULL;
-	if ((mnt_fs_get_options(fs) && !*options) ||
-	    mnt_optstr_set_option(options, "pri", num) != 0 ||
-	    !(line = new_line(text + where.start, where.end - where.start, fs, *options, num)))
+	if ((mnt_fs_get_options(fs) && !*options) || set_pri(options, prio < 0 ? NULL : num) != 0 ||
+	    !(line = new_line(text + where.start, where.end - where.start, fs, *options,
+			      prio < 0 ? NULL : num)))
 		return reclaim_error(f->ctx, ENOMEM, "out of memory");
 	*ret_len = where.start + strlen(line) + (len - where.end);
 	*ret = malloc(*ret_len + 1);
@@ -439,16 +453,21 @@ static int edit_text(struct reclaim_fstab *f, struct libmnt_fs *fs, int prio, ch
 
 RECLAIM_EXPORT int reclaim_fstab_set_priority(struct reclaim_fstab *f, size_t idx, int prio)
 {
+	assert_return(f && idx < f->count, -EINVAL);
+	if (prio < 0 || prio > RECLAIM_SWAP_PRIORITY_MAX)
+		return reclaim_error(f->ctx, ERANGE, "invalid priority %d: expected 0 to %d", prio,
+				     RECLAIM_SWAP_PRIORITY_MAX);
+	return reclaim_fstab_put_priority(f, idx, prio);
+}
+
+int reclaim_fstab_put_priority(struct reclaim_fstab *f, size_t idx, int prio)
+{
 	_cleanup_free_ char *text = NULL, *options = NULL, *name = NULL;
 	_cleanup_close_ int dirfd = -1;
 	struct libmnt_fs *fs;
 	size_t len = 0;
 	int r;
 
-	assert_return(f && idx < f->count, -EINVAL);
-	if (prio < 0 || prio > RECLAIM_SWAP_PRIORITY_MAX)
-		return reclaim_error(f->ctx, ERANGE, "invalid priority %d: expected 0 to %d", prio,
-				     RECLAIM_SWAP_PRIORITY_MAX);
 	fs = f->swaps[idx];
 	r = edit_text(f, fs, prio, &text, &len, &options);
 	if (r < 0)

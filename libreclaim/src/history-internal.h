@@ -3,6 +3,8 @@
 #ifndef RECLAIM_HISTORY_INTERNAL_H
 #define RECLAIM_HISTORY_INTERNAL_H
 
+#include <limits.h>
+
 #include "internal.h"
 
 #define HISTORY_UNDOES_ALL (-1L)
@@ -19,11 +21,31 @@ struct history_record {
 	bool interrupted; /* recorded before its write, never marked done */
 };
 
+/*
+ * A swap priority change (swap priority, or a restore of one): a "# swap"
+ * line, which reclaimctl before them skips as a comment.
+ */
+#define HISTORY_FSTAB_UNTOUCHED INT_MIN /* /etc/fstab not edited */
+#define HISTORY_FSTAB_NO_PRI	(-1)	/* the entry had no pri= */
+
+struct history_swap {
+	unsigned long change;
+	int64_t sec;
+	long nsec;
+	char *command, *source, *device;
+	int old_prio, new_prio; /* live; the same when only /etc/fstab was edited */
+	int fstab_old;		/* the entry's pri= before, or one of the two above */
+	long undoes;
+	bool undone, interrupted;
+};
+
 struct reclaim_history {
 	int refcount;
 	struct reclaim_ctx *ctx;
 	struct history_record *records;
 	size_t count;
+	struct history_swap *swaps;
+	size_t nswaps;
 	unsigned long last_change;
 	unsigned long long trimmed; /* records dropped by the bound */
 	bool torn;		    /* the last line was cut short */
@@ -55,6 +77,16 @@ int reclaim_history_intent(struct reclaim_history *history, unsigned long change
 int reclaim_history_done(struct reclaim_history *history, unsigned long change);
 /* Takes the intent just recorded back (its writes were rolled back): the file as loaded. */
 int reclaim_history_discard(struct reclaim_history *history);
+/*
+ * The swap record of the newest change no restore undid, when that change
+ * is a swap priority change (newer than reclaim_history_last_change()'s); or -1.
+ */
+ssize_t reclaim_history_last_swap(const struct reclaim_history *history);
+/* The first swap record of @device since boot, and the first that edited /etc/fstab; or -1. */
+ssize_t reclaim_history_first_swap(const struct reclaim_history *history, const char *device,
+				   bool fstab);
+/* The intent of a swap change (@s, as a new change: number and time filled in). */
+int reclaim_history_intent_swap(struct reclaim_history *history, struct history_swap *s);
 /* 0 if @change is the newest change not undone; else -ESTALE saying why not. */
 int reclaim_history_check_newest(const struct reclaim_history *history, unsigned long change);
 

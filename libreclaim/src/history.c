@@ -21,6 +21,19 @@
  * are read as done too. A change that fails is rolled back and its intent
  * taken out of the file.
  *
+ * A swap priority change is a comment line of its own, which reclaimctl
+ * before it skips, in an intent of no (knob) records:
+ *
+ *   # intent change=4 records=0
+ *   # swap change=4 time=... command=swap-priority source=value device=/dev/zram0 old=100 new=50 fstab=100
+ *   # done change=4
+ *
+ * "fstab=" is the /etc/fstab entry's pri= before ("none": it had none),
+ * only when the change edited it; "old" and "new" are the live priorities
+ * (the same when only /etc/fstab was edited). A restore of it has
+ * "undoes=N" too. A reclaimctl that skips these lines numbers its own next
+ * change as if they were not there.
+ *
  * A last line without its newline was cut short by a crash: it is ignored,
  * and the next change drops it. The file is bounded: when it would exceed
  * the first record of each knob plus the last RECLAIM_HISTORY_KEEP records,
@@ -46,11 +59,21 @@ static void record_clear(struct history_record *r)
 	free(r->source);
 }
 
+static void swap_clear(struct history_swap *s)
+{
+	free(s->command);
+	free(s->source);
+	free(s->device);
+}
+
 static void history_free(struct reclaim_history *h)
 {
 	for (size_t i = 0; i < h->count; i++)
 		record_clear(&h->records[i]);
 	free(h->records);
+	for (size_t i = 0; i < h->nswaps; i++)
+		swap_clear(&h->swaps[i]);
+	free(h->swaps);
 	reclaim_unref(h->ctx);
 	free(h);
 }
@@ -133,6 +156,127 @@ static int parse_record(char *line, struct history_record *rec)
 	return 0;
 }
 
+static int parse_prio(const char *s, int *prio)
+{
+	int64_t v;
+
+	/* the kernel numbers the devices without a priority -2, -3, ... */
+	if (reclaim_parse_i64(s, &v) < 0 || v < INT_MIN / 2 || v > RECLAIM_SWAP_PRIORITY_MAX)
+		return -EINVAL;
+	*prio = (int)v;
+	return 0;
+}
+
+/* A device's path as one word: blanks, controls and '\\' as \\ooo, as in /etc/fstab. */
+static char *escape_device(const char *path)
+{
+	char *out = malloc(strlen(path) * 4 + 1), *o = out;
+
+	if (!out)
+		return NULL;
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+		if (*p <= ' ' || *p == 0x7f || *p == '\\')
+			o += sprintf(o, "\\%03o", *p);
+		else
+			*o++ = (char)*p;
+	*o = '\0';
+	return out;
+}
+
+/* escape_device() undone, in place; -EINVAL for a stray '\\'. */
+static int unescape_device(char *s)
+{
+	char *o = s;
+
+	for (char *p = s; *p; p++) {
+		unsigned int v = 0;
+
+		if (*p != '\\') {
+			*o++ = *p;
+			continue;
+		}
+		for (int i = 1; i <= 3; i++) {
+			if (p[i] < '0' || p[i] > '7')
+				return -EINVAL;
+			v = v * 8 + (unsigned int)(p[i] - '0');
+		}
+		if (v == 0 || v > 0xff)
+			return -EINVAL;
+		*o++ = (char)v;
+		p += 3;
+	}
+	*o = '\0';
+	return 0;
+}
+
+/* The words of a "# swap" line after "# swap "; -EINVAL if it is not one. */
+static int parse_swap(char *line, struct history_swap *s)
+{
+	static const char *const keys[] = {"change", "time", "command", "source", "device",
+					   "old",    "new",  "fstab",   "undoes"};
+	char *fields[ARRAY_SIZE(keys)] = {0};
+	size_t k = 0;
+	uint64_t change;
+
+	for (char *save = NULL, *w = strtok_r(line, " ", &save); w;
+	     w = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(w, '=');
+
+		/* fstab= and undoes= are optional, in this order */
+		while (eq && k < ARRAY_SIZE(keys) && k >= 7 &&
+		       strncmp(w, keys[k], (size_t)(eq - w)) != 0)
+			k++;
+		if (!eq || k >= ARRAY_SIZE(keys) || strlen(keys[k]) != (size_t)(eq - w) ||
+		    strncmp(w, keys[k], (size_t)(eq - w)) != 0 || !is_word(eq + 1))
+			return -EINVAL;
+		fields[k++] = eq + 1;
+	}
+	if (k < 7)
+		return -EINVAL;
+	*s = (struct history_swap){.fstab_old = HISTORY_FSTAB_UNTOUCHED};
+	if (reclaim_parse_u64(fields[0], &change) < 0 || change == 0 ||
+	    parse_time(fields[1], &s->sec, &s->nsec) < 0 || parse_prio(fields[5], &s->old_prio) < 0 ||
+	    parse_prio(fields[6], &s->new_prio) < 0 || fields[4][0] != '/' ||
+	    unescape_device(fields[4]) < 0)
+		return -EINVAL;
+	s->change = change;
+	if (fields[7] && strcmp(fields[7], "none") == 0)
+		s->fstab_old = HISTORY_FSTAB_NO_PRI;
+	else if (fields[7] && (parse_prio(fields[7], &s->fstab_old) < 0 || s->fstab_old < 0))
+		return -EINVAL;
+	if (fields[8]) {
+		uint64_t u;
+
+		if (strcmp(fields[8], "all") == 0)
+			s->undoes = HISTORY_UNDOES_ALL;
+		else if (reclaim_parse_u64(fields[8], &u) == 0 && u > 0 && u < change)
+			s->undoes = (long)u;
+		else
+			return -EINVAL;
+	}
+	s->command = strdup(fields[2]);
+	s->source = strdup(fields[3]);
+	s->device = strdup(fields[4]);
+	if (!s->command || !s->source || !s->device) {
+		swap_clear(s);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int add_swap(struct reclaim_history *h, struct history_swap *s)
+{
+	struct history_swap *n = realloc(h->swaps, (h->nswaps + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	h->swaps = n;
+	h->swaps[h->nswaps++] = *s;
+	if (s->change > h->last_change)
+		h->last_change = s->change;
+	return 0;
+}
+
 static int add_record(struct reclaim_history *h, struct history_record *rec)
 {
 	struct history_record *r = realloc(h->records, (h->count + 1) * sizeof(*r));
@@ -151,19 +295,26 @@ static int add_record(struct reclaim_history *h, struct history_record *rec)
  * undoes, restore --boot empties it. What is left is what restore can undo.
  * An interrupted restore pops nothing: the next restore does it again.
  */
+static void undo(struct reclaim_history *h, unsigned long by, long undoes)
+{
+	for (size_t j = 0; j < h->count; j++)
+		if (h->records[j].undoes == 0 && h->records[j].change < by &&
+		    (undoes == HISTORY_UNDOES_ALL || h->records[j].change == (unsigned long)undoes))
+			h->records[j].undone = true;
+	for (size_t j = 0; j < h->nswaps; j++)
+		if (h->swaps[j].undoes == 0 && h->swaps[j].change < by &&
+		    (undoes == HISTORY_UNDOES_ALL || h->swaps[j].change == (unsigned long)undoes))
+			h->swaps[j].undone = true;
+}
+
 static void mark_undone(struct reclaim_history *h)
 {
-	for (size_t i = 0; i < h->count; i++) {
-		const struct history_record *r = &h->records[i];
-
-		if (r->undoes == 0 || r->interrupted)
-			continue;
-		for (size_t j = 0; j < i; j++)
-			if (h->records[j].undoes == 0 &&
-			    (r->undoes == HISTORY_UNDOES_ALL ||
-			     h->records[j].change == (unsigned long)r->undoes))
-				h->records[j].undone = true;
-	}
+	for (size_t i = 0; i < h->count; i++)
+		if (h->records[i].undoes != 0 && !h->records[i].interrupted)
+			undo(h, h->records[i].change, h->records[i].undoes);
+	for (size_t i = 0; i < h->nswaps; i++)
+		if (h->swaps[i].undoes != 0 && !h->swaps[i].interrupted)
+			undo(h, h->swaps[i].change, h->swaps[i].undoes);
 }
 
 /* The intent being read: the records after its line that belong to it. */
@@ -178,13 +329,25 @@ struct intent {
  * "# trimmed=N", "# intent change=N records=K", "# done change=N"; other
  * comments are skipped, as every version of reclaimctl skips them.
  */
-static void parse_comment(struct reclaim_history *h, const char *line, struct intent *in)
+static int parse_comment(struct reclaim_history *h, char *line, struct intent *in)
 {
 	unsigned long long trimmed;
 	unsigned long change;
 	size_t n;
 	int end = 0;
 
+	if (strncmp(line, "# swap ", 7) == 0) {
+		struct history_swap sw;
+		int r = parse_swap(line + 7, &sw);
+
+		if (r < 0)
+			return r;
+		sw.interrupted = in->open && in->change == sw.change;
+		r = add_swap(h, &sw);
+		if (r < 0)
+			swap_clear(&sw);
+		return r;
+	}
 	if (sscanf(line, "# trimmed=%llu", &trimmed) == 1) {
 		h->trimmed = trimmed;
 	} else if (sscanf(line, "# intent change=%lu records=%zu%n", &change, &n, &end) == 2 &&
@@ -194,8 +357,12 @@ static void parse_comment(struct reclaim_history *h, const char *line, struct in
 		   in->open && in->change == change) {
 		for (size_t i = in->first; i < h->count; i++)
 			h->records[i].interrupted = false;
+		for (size_t i = 0; i < h->nswaps; i++)
+			if (h->swaps[i].change == change)
+				h->swaps[i].interrupted = false;
 		in->open = false;
 	}
+	return 0;
 }
 
 /* A record read: one of the open intent's (interrupted until its done line), or none's. */
@@ -227,7 +394,13 @@ static int parse_history(struct reclaim_history *h, char *text)
 		*next++ = '\0';
 		lineno++;
 		if (line[0] == '#') {
-			parse_comment(h, line, &in);
+			r = parse_comment(h, line, &in);
+			if (r == -ENOMEM)
+				return reclaim_error(h->ctx, ENOMEM, "out of memory");
+			if (r < 0)
+				return reclaim_error(h->ctx, EBADMSG,
+						     "%s:%zu: not a history record", HISTORY,
+						     lineno);
 			continue;
 		}
 		r = parse_record(line, &rec);
@@ -301,6 +474,26 @@ ssize_t reclaim_history_last_change(const struct reclaim_history *h)
 	return -1;
 }
 
+ssize_t reclaim_history_last_swap(const struct reclaim_history *h)
+{
+	ssize_t knob = reclaim_history_last_change(h);
+	unsigned long after = knob >= 0 ? h->records[knob].change : 0;
+
+	for (size_t i = h->nswaps; i-- > 0;)
+		if (h->swaps[i].undoes == 0 && !h->swaps[i].undone)
+			return h->swaps[i].change > after ? (ssize_t)i : -1;
+	return -1;
+}
+
+ssize_t reclaim_history_first_swap(const struct reclaim_history *h, const char *device, bool fstab)
+{
+	for (size_t i = 0; i < h->nswaps; i++)
+		if (strcmp(h->swaps[i].device, device) == 0 &&
+		    (!fstab || h->swaps[i].fstab_old != HISTORY_FSTAB_UNTOUCHED))
+			return (ssize_t)i;
+	return -1;
+}
+
 ssize_t reclaim_history_first(const struct reclaim_history *h, const struct reclaim_knob *k)
 {
 	for (size_t i = 0; i < h->count; i++)
@@ -321,6 +514,35 @@ static void format_record(FILE *f, const struct history_record *r)
 	else if (r->undoes > 0)
 		fprintf(f, " undoes=%ld", r->undoes);
 	fputc('\n', f);
+}
+
+static void format_swap(FILE *f, const struct history_swap *s)
+{
+	_cleanup_free_ char *device = escape_device(s->device);
+
+	fprintf(f,
+		"# swap change=%lu time=%" PRId64 ".%09ld command=%s source=%s device=%s old=%d "
+		"new=%d",
+		s->change, s->sec, s->nsec, s->command, s->source, device ? device : "/?", s->old_prio,
+		s->new_prio);
+	if (s->fstab_old == HISTORY_FSTAB_NO_PRI)
+		fputs(" fstab=none", f);
+	else if (s->fstab_old != HISTORY_FSTAB_UNTOUCHED)
+		fprintf(f, " fstab=%d", s->fstab_old);
+	if (s->undoes == HISTORY_UNDOES_ALL)
+		fputs(" undoes=all", f);
+	else if (s->undoes > 0)
+		fprintf(f, " undoes=%ld", s->undoes);
+	fputc('\n', f);
+}
+
+/* A swap change as an intent, its done line with @done. */
+static void format_swap_intent(FILE *f, const struct history_swap *s, bool done)
+{
+	fprintf(f, "# intent change=%lu records=0\n", s->change);
+	format_swap(f, s);
+	if (done)
+		fprintf(f, "# done change=%lu\n", s->change);
 }
 
 /* Whether record @i is the first of its knob in its change. */
@@ -432,6 +654,9 @@ static int rewrite(struct reclaim_history *h, const struct history_record *add, 
 	if (h->trimmed + drop > 0)
 		fprintf(f, "# trimmed=%llu\n", h->trimmed + (unsigned long long)drop);
 	format_kept(f, h, total, tail);
+	/* every swap record is kept: there are few */
+	for (size_t i = 0; i < h->nswaps; i++)
+		format_swap_intent(f, &h->swaps[i], !h->swaps[i].interrupted);
 	if (n > 0)
 		format_intent(f, add, n);
 	if (fclose(f) != 0)
@@ -502,8 +727,19 @@ int reclaim_history_check_newest(const struct reclaim_history *h, unsigned long 
 	ssize_t last = reclaim_history_last_change(h);
 	char text[128];
 
-	if (last >= 0 && h->records[last].change == change)
+	if (last >= 0 && h->records[last].change == change && reclaim_history_last_swap(h) < 0)
 		return 0;
+	for (size_t i = 0; i < h->nswaps; i++) {
+		const struct history_swap *s = &h->swaps[i];
+
+		if (s->change <= change || s->undone || (s->undoes > 0 && s->undoes != (long)change))
+			continue;
+		return reclaim_error(h->ctx, ESTALE,
+				     "change %lu is no longer the newest change: change %lu (%s of "
+				     "%s) %s",
+				     change, s->change, s->command, s->device,
+				     s->undoes != 0 ? "undid it" : "came after it");
+	}
 	for (size_t i = 0; i < h->count; i++) {
 		const struct history_record *r = &h->records[i];
 
@@ -545,6 +781,32 @@ int reclaim_history_intent(struct reclaim_history *h, unsigned long change,
 	h->rewritten =
 	    h->torn || dropped(h, h->count + n, tail_change(h, h->count + n, add, n)) > 0;
 	r = h->rewritten ? rewrite(h, add, n) : append_intent(h, add, n);
+	return r < 0 ? write_error(h, r) : 0;
+}
+
+int reclaim_history_intent_swap(struct reclaim_history *h, struct history_swap *s)
+{
+	_cleanup_free_ char *text = NULL;
+	struct timespec now;
+	size_t len = 0;
+	FILE *f;
+	int r;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	s->change = h->last_change + 1;
+	s->sec = now.tv_sec;
+	s->nsec = now.tv_nsec;
+	/* A torn last line goes first: the file as loaded, rewritten, then the intent. */
+	h->rewritten = h->torn;
+	if (h->torn && (r = rewrite(h, NULL, 0)) < 0)
+		return write_error(h, r);
+	f = open_memstream(&text, &len);
+	if (!f)
+		return reclaim_error(h->ctx, ENOMEM, "out of memory");
+	format_swap_intent(f, s, false);
+	if (fclose(f) != 0)
+		return reclaim_error(h->ctx, ENOMEM, "out of memory");
+	r = append_text(h, text, len);
 	return r < 0 ? write_error(h, r) : 0;
 }
 

@@ -66,6 +66,18 @@ void reclaim_swap_watch_stop(struct reclaim_swap_watch *w);
  */
 int reclaim_swaps_text_used(const char *text, size_t len, const char *device, uint64_t *used_kb);
 
+/* fstab.c: reclaim_fstab_set_priority(), and with @prio -1 the entry's pri= removed. */
+int reclaim_fstab_put_priority(struct reclaim_fstab *f, size_t idx, int prio);
+
+/*
+ * swapprio.c, under the writers' lock: @p applied (live only on the running
+ * system, and only if its priority changes) with /etc/fstab's pri= set to
+ * @fstab_prio (-1: removed; INT_MIN: left alone), recorded in the history as
+ * a change of @command from @source undoing @undoes (0: none).
+ */
+int reclaim_swap_plan_apply_recorded(struct reclaim_swap_plan *p, bool live, int fstab_prio,
+				     const char *command, const char *source, long undoes);
+
 /* swapsys.c: the syscalls, apart so that the unit tests can wrap them. */
 bool reclaim_sys_is_live(const struct reclaim_ctx *ctx);
 int reclaim_sys_swapon(const char *path, int flags);

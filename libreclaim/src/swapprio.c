@@ -19,6 +19,7 @@
 #include <sys/swap.h>
 #include <unistd.h>
 
+#include "history-internal.h"
 #include "swap-internal.h"
 
 #ifndef SWAP_FLAG_DISCARD_ONCE
@@ -456,26 +457,7 @@ static int live_change(struct reclaim_swap_plan *p)
 	return 0;
 }
 
-static int persist(struct reclaim_swap_plan *p)
-{
-	char detail[512];
-	int r, prio;
-
-	r = reclaim_fstab_priority(p->fstab, (size_t)p->fstab_idx, &prio);
-	if (r == 1 && prio == p->new_prio)
-		return 0;
-	r = reclaim_fstab_set_priority(p->fstab, (size_t)p->fstab_idx, p->new_prio);
-	if (r < 0 && p->live_changed) {
-		snprintf(detail, sizeof(detail), "%s", reclaim_strerror(p->ctx));
-		return reclaim_error(p->ctx, -r, "%s now has priority %d, but %s", p->device,
-				     p->new_prio, detail);
-	}
-	if (r == 0)
-		p->fstab_changed = true;
-	return r;
-}
-
-static int apply_live(struct reclaim_swap_plan *p)
+static int check_live(struct reclaim_swap_plan *p)
 {
 	int r;
 
@@ -489,8 +471,97 @@ static int apply_live(struct reclaim_swap_plan *p)
 	r = read_state(p, p->device);
 	if (r == 0 && p->old_prio != p->new_prio)
 		r = check_room(p);
+	return r;
+}
+
+/* The entry's pri= now in *prio (HISTORY_FSTAB_NO_PRI for none, or -1); -errno without one. */
+static int fstab_now(struct reclaim_swap_plan *p, int *prio)
+{
+	int r = check_fstab(p);
+
+	if (r < 0)
+		return r;
+	r = reclaim_fstab_priority(p->fstab, (size_t)p->fstab_idx, prio);
+	if (r < 0)
+		return reclaim_error(p->ctx, EINVAL, "/etc/fstab: the pri= of %s is malformed",
+				     p->device);
 	if (r == 0)
+		*prio = HISTORY_FSTAB_NO_PRI;
+	return 0;
+}
+
+static int put_fstab(struct reclaim_swap_plan *p, int prio)
+{
+	char detail[512];
+	int r = reclaim_fstab_put_priority(p->fstab, (size_t)p->fstab_idx, prio);
+
+	if (r < 0 && p->live_changed) {
+		snprintf(detail, sizeof(detail), "%s", reclaim_strerror(p->ctx));
+		return reclaim_error(p->ctx, -r, "%s now has priority %d, but %s", p->device,
+				     p->new_prio, detail);
+	}
+	if (r == 0)
+		p->fstab_changed = true;
+	return r;
+}
+
+static void history_unrefp(struct reclaim_history **h)
+{
+	reclaim_history_unref(*h);
+}
+
+int reclaim_swap_plan_apply_recorded(struct reclaim_swap_plan *p, bool live, int fstab_prio,
+				     const char *command, const char *source, long undoes)
+{
+	_cleanup_(history_unrefp) struct reclaim_history *h = NULL;
+	int before = HISTORY_FSTAB_UNTOUCHED, r;
+	struct history_swap rec;
+	bool edit = false, swap;
+
+	r = reclaim_history_load(p->ctx, &h);
+	if (r == 0 && live)
+		r = check_live(p);
+	if (r == 0 && fstab_prio != HISTORY_FSTAB_UNTOUCHED && (r = fstab_now(p, &before)) == 0)
+		edit = before != fstab_prio;
+	if (r < 0)
+		return r;
+	swap = live && p->old_prio != p->new_prio;
+	if (!swap && !edit)
+		return 0;
+	rec = (struct history_swap){
+	    .command = (char *)command,
+	    .source = (char *)source,
+	    .device = p->device,
+	    .old_prio = p->old_prio,
+	    .new_prio = swap ? p->new_prio : p->old_prio,
+	    .fstab_old = edit ? before : HISTORY_FSTAB_UNTOUCHED,
+	    .undoes = undoes,
+	};
+	r = reclaim_history_intent_swap(h, &rec);
+	if (r < 0)
+		return r;
+	if (swap)
 		r = live_change(p);
+	if (r == 0 && edit)
+		r = put_fstab(p, fstab_prio);
+	/* A device at its new priority is a change made, whatever failed after. */
+	if (r == 0 || p->live_changed) {
+		char detail[512];
+		int d;
+
+		snprintf(detail, sizeof(detail), "%s", r < 0 ? reclaim_strerror(p->ctx) : "");
+		d = reclaim_history_done(h, rec.change);
+		if (r < 0)
+			return reclaim_error(p->ctx, -r, "%s", detail);
+		return d;
+	}
+	if (reclaim_history_discard(h) < 0) {
+		char detail[512];
+
+		snprintf(detail, sizeof(detail), "%s", reclaim_strerror(p->ctx));
+		return reclaim_error(p->ctx, -r, "%s; change %lu stays in %s, interrupted", detail,
+				     rec.change, RECLAIM_HISTORY_FILE);
+	}
 	return r;
 }
 
@@ -507,10 +578,10 @@ RECLAIM_EXPORT int reclaim_swap_plan_apply(struct reclaim_swap_plan *p, unsigned
 	r = reclaim_lock_take(p->ctx, &fd);
 	if (r < 0)
 		return r;
-	if (flags & RECLAIM_SWAP_LIVE)
-		r = apply_live(p);
-	if (r == 0 && (flags & RECLAIM_SWAP_PERSIST))
-		r = persist(p);
+	r = reclaim_swap_plan_apply_recorded(
+	    p, flags & RECLAIM_SWAP_LIVE,
+	    (flags & RECLAIM_SWAP_PERSIST) ? p->new_prio : HISTORY_FSTAB_UNTOUCHED, "swap-priority",
+	    "value", 0);
 	reclaim_lock_release(fd);
 	return r;
 }
