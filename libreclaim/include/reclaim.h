@@ -1033,6 +1033,22 @@ unsigned long reclaim_eval_change(const struct reclaim_eval *eval);
 struct reclaim_persist *reclaim_eval_unpersisted(const struct reclaim_eval *eval);
 /* After applying a kswapd_threads change: the nodes checked to run the new count; else -1. */
 ssize_t reclaim_eval_verified_nodes(const struct reclaim_eval *eval);
+/*
+ * A restore's swap devices (LIBRECLAIM_9): the device of a swap priority
+ * change it undoes (restore --boot: every device of the history) with its
+ * live priority now and the one put back (the same when another writer
+ * changed it since, or when the device is not active), and, for a change
+ * that edited /etc/fstab, the entry's pri= now and the one put back
+ * (reclaim_eval_swap_fstab() returns 1; -1 in them is "no pri="; 0 when
+ * /etc/fstab is left alone). Each is a change of its own in the history.
+ */
+size_t reclaim_eval_swap_count(const struct reclaim_eval *eval);
+const char *reclaim_eval_swap_device(const struct reclaim_eval *eval, size_t idx);
+int reclaim_eval_swap_old(const struct reclaim_eval *eval, size_t idx);
+int reclaim_eval_swap_new(const struct reclaim_eval *eval, size_t idx);
+bool reclaim_eval_swap_active(const struct reclaim_eval *eval, size_t idx);
+int reclaim_eval_swap_fstab(const struct reclaim_eval *eval, size_t idx, int *now, int *put);
+const char *reclaim_eval_swap_reason(const struct reclaim_eval *eval, size_t idx);
 
 /*
  * The history of changes since boot (RECLAIM_HISTORY_FILE), oldest
@@ -1078,6 +1094,27 @@ long reclaim_history_undoes(const struct reclaim_history *history, size_t idx);
  */
 int reclaim_history_applied(const struct reclaim_history *history, const struct reclaim_knob *knob,
 			    int64_t *value);
+/*
+ * The swap priority changes since boot (LIBRECLAIM_9), oldest first,
+ * apart from the knob records: "swap-priority", or the restore that put a
+ * device back. Their change numbers are in the same sequence as the knob
+ * records'. Old and new are the live priorities (the same when only
+ * /etc/fstab was edited); reclaim_history_swap_fstab() returns 1 with the
+ * entry's pri= before the change (-1: it had none) when the change edited
+ * /etc/fstab, else 0.
+ */
+size_t reclaim_history_swap_count(const struct reclaim_history *history);
+unsigned long reclaim_history_swap_change(const struct reclaim_history *history, size_t idx);
+int64_t reclaim_history_swap_time_ns(const struct reclaim_history *history, size_t idx);
+const char *reclaim_history_swap_command(const struct reclaim_history *history, size_t idx);
+const char *reclaim_history_swap_source(const struct reclaim_history *history, size_t idx);
+const char *reclaim_history_swap_device(const struct reclaim_history *history, size_t idx);
+int reclaim_history_swap_old(const struct reclaim_history *history, size_t idx);
+int reclaim_history_swap_new(const struct reclaim_history *history, size_t idx);
+int reclaim_history_swap_fstab(const struct reclaim_history *history, size_t idx, int *before);
+bool reclaim_history_swap_undone(const struct reclaim_history *history, size_t idx);
+bool reclaim_history_swap_interrupted(const struct reclaim_history *history, size_t idx);
+long reclaim_history_swap_undoes(const struct reclaim_history *history, size_t idx);
 
 /*
  * /run/reclaimctl/boot: how the last run of the boot unit ("reclaimctl

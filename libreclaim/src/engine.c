@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "history-internal.h"
+#include "swap-internal.h"
 #include "sysctl-internal.h"
 
 struct request_value {
@@ -50,6 +51,14 @@ struct eval_entry {
 	bool computed; /* the reason explains a value worked out for this machine */
 };
 
+/* A restore's swap device: back to its priority (live) and its /etc/fstab pri=. */
+struct eval_swap {
+	char *device, *reason;
+	bool active;		  /* in /proc/swaps: the live priority can be put back */
+	int old_prio, new_prio;	  /* live: now, and the target */
+	int fstab_now, fstab_new; /* pri=: HISTORY_FSTAB_UNTOUCHED for new: left alone */
+};
+
 struct reclaim_eval {
 	int refcount;
 	struct reclaim_ctx *ctx;
@@ -63,6 +72,8 @@ struct reclaim_eval {
 	struct reclaim_persist *unpersisted;
 	unsigned long undoes;
 	unsigned long change; /* the change the apply recorded */
+	struct eval_swap *swaps;
+	size_t nswaps;
 	/* read during the evaluation */
 	struct reclaim_sysctl_conf *conf;
 	struct reclaim_topology *topo;
@@ -228,6 +239,11 @@ static void eval_free(struct reclaim_eval *e)
 		free(e->entries[i].source);
 	}
 	free(e->entries);
+	for (size_t i = 0; i < e->nswaps; i++) {
+		free(e->swaps[i].device);
+		free(e->swaps[i].reason);
+	}
+	free(e->swaps);
 	free(e->preset_name);
 	free(e->preset_path);
 	reclaim_plan_unref(e->plan);
@@ -323,13 +339,13 @@ static char *set_elsewhere(struct reclaim_eval *e, const struct reclaim_knob *k)
 	if (at < 0)
 		return NULL;
 	if (reclaim_sysctl_conf_is_tuned(e->conf, (size_t)at))
-		return format(e->ctx,
-			      "tuned's profile %s sets %s = %s at %s:%u; use --force to override it",
-			      reclaim_sysctl_conf_tuned_profile(e->conf),
-			      reclaim_sysctl_conf_key(e->conf, (size_t)at),
-			      reclaim_sysctl_conf_value(e->conf, (size_t)at),
-			      reclaim_sysctl_conf_file(e->conf, (size_t)at),
-			      reclaim_sysctl_conf_line(e->conf, (size_t)at));
+		return format(
+		    e->ctx, "tuned's profile %s sets %s = %s at %s:%u; use --force to override it",
+		    reclaim_sysctl_conf_tuned_profile(e->conf),
+		    reclaim_sysctl_conf_key(e->conf, (size_t)at),
+		    reclaim_sysctl_conf_value(e->conf, (size_t)at),
+		    reclaim_sysctl_conf_file(e->conf, (size_t)at),
+		    reclaim_sysctl_conf_line(e->conf, (size_t)at));
 	return format(e->ctx, "%s:%u sets %s = %s; use --force to override it",
 		      reclaim_sysctl_conf_file(e->conf, (size_t)at),
 		      reclaim_sysctl_conf_line(e->conf, (size_t)at),
@@ -594,6 +610,126 @@ static bool still_ours(const struct history_record *first, const struct history_
 	       (end->interrupted && now == end->old_value);
 }
 
+/* The live priority of @device in *prio; false if it is not active (or /proc/swaps unreadable). */
+static bool swap_now(struct reclaim_eval *e, const char *device, int *prio)
+{
+	struct reclaim_swaps *swaps = NULL;
+	struct reclaim_swap *d;
+
+	if (reclaim_swaps_new(e->ctx, &swaps) < 0)
+		return false;
+	d = reclaim_swaps_find(swaps, device);
+	if (d)
+		*prio = reclaim_swap_priority(d);
+	reclaim_swaps_unref(swaps);
+	return d != NULL;
+}
+
+/* The pri= of @device's /etc/fstab entry now: HISTORY_FSTAB_NO_PRI for none; -errno. */
+static int fstab_now(struct reclaim_eval *e, const char *device, int *prio)
+{
+	struct reclaim_fstab *f = NULL;
+	ssize_t at;
+	int r = reclaim_fstab_new(e->ctx, &f);
+
+	if (r < 0)
+		return r;
+	at = reclaim_fstab_find(f, device);
+	r = at < 0 ? reclaim_error(e->ctx, ENOENT,
+				   "%s has no entry in /etc/fstab any more: its pri= cannot be put "
+				   "back",
+				   device)
+		   : reclaim_fstab_priority(f, (size_t)at, prio);
+	if (r == 0)
+		*prio = HISTORY_FSTAB_NO_PRI;
+	reclaim_fstab_unref(f);
+	return r < 0 ? r : 0;
+}
+
+/*
+ * A swap device back to @prio (live, if it is still at @expect: else
+ * another writer's) and its pri= to @fstab (HISTORY_FSTAB_UNTOUCHED: left).
+ */
+static int add_swap(struct reclaim_eval *e, const char *device, int prio, int expect, int fstab,
+		    char *reason)
+{
+	struct eval_swap *n,
+	    sw = {.new_prio = prio, .fstab_new = fstab, .fstab_now = HISTORY_FSTAB_UNTOUCHED};
+	int r = 0;
+
+	sw.device = strdup(device);
+	sw.active = swap_now(e, device, &sw.old_prio);
+	if (!sw.active)
+		sw.old_prio = sw.new_prio = prio;
+	if (fstab != HISTORY_FSTAB_UNTOUCHED)
+		r = fstab_now(e, device, &sw.fstab_now);
+	if (r == 0 && sw.active && sw.old_prio != expect && sw.old_prio != prio) {
+		char *more = format(e->ctx,
+				    "%s; its priority is %d, not the %d reclaimctl set: changed "
+				    "since by something else, left alone",
+				    reason, sw.old_prio, expect);
+
+		free(reason);
+		reason = more;
+		sw.new_prio = sw.old_prio;
+	} else if (r == 0 && !sw.active) {
+		char *more = format(
+		    e->ctx, "%s; not an active swap device: live priority left alone", reason);
+
+		free(reason);
+		reason = more;
+	}
+	sw.reason = reason;
+	n = r == 0 && sw.device && sw.reason ? realloc(e->swaps, (e->nswaps + 1) * sizeof(*n))
+					     : NULL;
+	if (!n) {
+		free(sw.device);
+		free(sw.reason);
+		return r < 0 ? r : reclaim_error(e->ctx, ENOMEM, "out of memory");
+	}
+	e->swaps = n;
+	n[e->nswaps++] = sw;
+	return 0;
+}
+
+/* The newest change is a swap priority change: its device back. */
+static int eval_restore_swap(struct reclaim_eval *e, const struct history_swap *rec)
+{
+	struct history_record fake = {.sec = rec->sec, .nsec = rec->nsec};
+	char when[32];
+
+	clock_text(when, sizeof(when), &fake);
+	e->undoes = rec->change;
+	return add_swap(e, rec->device, rec->old_prio, rec->new_prio, rec->fstab_old,
+			format(e->ctx, "undoes %schange %lu (%s at %s)",
+			       rec->interrupted ? "interrupted " : "", rec->change, rec->command,
+			       when));
+}
+
+/* Every swap device of the history back to its priority and pri= before its first change. */
+static int eval_restore_boot_swaps(struct reclaim_eval *e, const struct reclaim_history *h)
+{
+	for (size_t i = 0; i < h->nswaps; i++) {
+		const struct history_swap *rec = &h->swaps[i];
+		ssize_t fst = reclaim_history_first_swap(h, rec->device, true);
+		ssize_t last = (ssize_t)i;
+		int r;
+
+		if (reclaim_history_first_swap(h, rec->device, false) != (ssize_t)i)
+			continue;
+		for (size_t j = i + 1; j < h->nswaps; j++)
+			if (strcmp(h->swaps[j].device, rec->device) == 0)
+				last = (ssize_t)j;
+		r = add_swap(e, rec->device, rec->old_prio, h->swaps[last].new_prio,
+			     fst >= 0 ? h->swaps[fst].fstab_old : HISTORY_FSTAB_UNTOUCHED,
+			     format(e->ctx, "its priority before change %lu, the first since boot",
+				    rec->change));
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 /*
  * Undoes the newest change not undone (with a change given, that one, or
  * -ESTALE): each of its knobs back to the value before it, unless the knob
@@ -614,6 +750,8 @@ static int eval_restore(struct reclaim_eval *e, const struct reclaim_history *h,
 
 	if (change > 0 && (r = reclaim_history_check_newest(h, change)) < 0)
 		return r;
+	if (reclaim_history_last_swap(h) >= 0)
+		return eval_restore_swap(e, &h->swaps[reclaim_history_last_swap(h)]);
 	if (last < 0)
 		return 0;
 	/* the change's time: that of its first record */
@@ -687,7 +825,9 @@ static int eval_restore_boot(struct reclaim_eval *e, const struct reclaim_histor
 	}
 	last = reclaim_history_last_change(h);
 	e->undoes = last >= 0 ? h->records[last].change : 0;
-	return 0;
+	if (reclaim_history_last_swap(h) >= 0)
+		e->undoes = h->swaps[reclaim_history_last_swap(h)].change;
+	return eval_restore_boot_swaps(e, h);
 }
 
 /*
@@ -870,6 +1010,38 @@ static bool has_work(const struct reclaim_eval *e)
 	return reclaim_eval_changed(e) || (restores(e) && e->undoes > 0 && e->count > 0);
 }
 
+static bool swap_changes(const struct eval_swap *sw)
+{
+	return sw->old_prio != sw->new_prio ||
+	       (sw->fstab_new != HISTORY_FSTAB_UNTOUCHED && sw->fstab_new != sw->fstab_now);
+}
+
+/* The swap devices of a restore, each a change of its own in the history, under the lock. */
+static int apply_swaps(struct reclaim_eval *e)
+{
+	const char *command = reclaim_request_kind_name(e->kind);
+	long undoes = e->kind == RECLAIM_REQUEST_RESTORE ? (long)e->undoes : HISTORY_UNDOES_ALL;
+	char source[32];
+	int r = 0;
+
+	snprintf(source, sizeof(source), e->kind == RECLAIM_REQUEST_RESTORE ? "change:%lu" : "boot",
+		 e->undoes);
+	for (size_t i = 0; i < e->nswaps && r == 0; i++) {
+		const struct eval_swap *sw = &e->swaps[i];
+		struct reclaim_swap_plan *p = NULL;
+
+		if (!swap_changes(sw) || !sw->active)
+			continue;
+		r = reclaim_swap_plan_make(e->ctx, sw->device, sw->new_prio, &p);
+		if (r == 0)
+			r = reclaim_swap_plan_apply_recorded(p, sw->old_prio != sw->new_prio,
+							     sw->fstab_new, command, source,
+							     undoes);
+		reclaim_swap_plan_unref(p);
+	}
+	return r;
+}
+
 static bool rewrites_threads(const struct reclaim_eval *e)
 {
 	for (size_t i = 0; i < e->count; i++) {
@@ -949,8 +1121,10 @@ int reclaim_request_apply_report(struct reclaim_request *req, struct reclaim_eva
 		r = reclaim_request_evaluate(req, &e);
 	if (r == 0 && has_work(e)) {
 		r = build_change(req, e, &c);
-		if (r == 0)
+		if (r == 0 && (e->count > 0 || e->nswaps == 0))
 			r = reclaim_change_apply_locked(c);
+		if (r == 0 && restores(e))
+			r = apply_swaps(e);
 		if (r == 0) {
 			e->applied = true;
 			e->verified_nodes = reclaim_change_verified_nodes(c);
@@ -1022,6 +1196,9 @@ RECLAIM_EXPORT bool reclaim_eval_changed(const struct reclaim_eval *e)
 	assert_return(e, false);
 	for (size_t i = 0; i < e->count; i++)
 		if (e->entries[i].action == RECLAIM_ACTION_SET)
+			return true;
+	for (size_t i = 0; i < e->nswaps; i++)
+		if (e->swaps[i].active && swap_changes(&e->swaps[i]))
 			return true;
 	return e->persist_changes;
 }
@@ -1117,4 +1294,51 @@ RECLAIM_EXPORT ssize_t reclaim_eval_verified_nodes(const struct reclaim_eval *e)
 {
 	assert_return(e, -1);
 	return e->verified_nodes;
+}
+
+RECLAIM_EXPORT size_t reclaim_eval_swap_count(const struct reclaim_eval *e)
+{
+	assert_return(e, 0);
+	return e->nswaps;
+}
+
+RECLAIM_EXPORT const char *reclaim_eval_swap_device(const struct reclaim_eval *e, size_t idx)
+{
+	assert_return(e && idx < e->nswaps, NULL);
+	return e->swaps[idx].device;
+}
+
+RECLAIM_EXPORT int reclaim_eval_swap_old(const struct reclaim_eval *e, size_t idx)
+{
+	assert_return(e && idx < e->nswaps, 0);
+	return e->swaps[idx].old_prio;
+}
+
+RECLAIM_EXPORT int reclaim_eval_swap_new(const struct reclaim_eval *e, size_t idx)
+{
+	assert_return(e && idx < e->nswaps, 0);
+	return e->swaps[idx].new_prio;
+}
+
+RECLAIM_EXPORT bool reclaim_eval_swap_active(const struct reclaim_eval *e, size_t idx)
+{
+	assert_return(e && idx < e->nswaps, false);
+	return e->swaps[idx].active;
+}
+
+RECLAIM_EXPORT int reclaim_eval_swap_fstab(const struct reclaim_eval *e, size_t idx, int *now,
+					   int *put)
+{
+	assert_return(e && idx < e->nswaps && now && put, -EINVAL);
+	if (e->swaps[idx].fstab_new == HISTORY_FSTAB_UNTOUCHED)
+		return 0;
+	*now = e->swaps[idx].fstab_now;
+	*put = e->swaps[idx].fstab_new;
+	return 1;
+}
+
+RECLAIM_EXPORT const char *reclaim_eval_swap_reason(const struct reclaim_eval *e, size_t idx)
+{
+	assert_return(e && idx < e->nswaps, NULL);
+	return e->swaps[idx].reason;
 }

@@ -25,8 +25,8 @@
  * before it skips, in an intent of no (knob) records:
  *
  *   # intent change=4 records=0
- *   # swap change=4 time=... command=swap-priority source=value device=/dev/zram0 old=100 new=50 fstab=100
- *   # done change=4
+ *   # swap change=4 time=... command=swap-priority source=value device=/dev/zram0 old=100 new=50
+ * fstab=100 # done change=4
  *
  * "fstab=" is the /etc/fstab entry's pri= before ("none": it had none),
  * only when the change edited it; "old" and "new" are the live priorities
@@ -213,7 +213,7 @@ static int unescape_device(char *s)
 static int parse_swap(char *line, struct history_swap *s)
 {
 	static const char *const keys[] = {"change", "time", "command", "source", "device",
-					   "old",    "new",  "fstab",   "undoes"};
+					   "old",    "new",  "fstab",	"undoes"};
 	char *fields[ARRAY_SIZE(keys)] = {0};
 	size_t k = 0;
 	uint64_t change;
@@ -235,9 +235,9 @@ static int parse_swap(char *line, struct history_swap *s)
 		return -EINVAL;
 	*s = (struct history_swap){.fstab_old = HISTORY_FSTAB_UNTOUCHED};
 	if (reclaim_parse_u64(fields[0], &change) < 0 || change == 0 ||
-	    parse_time(fields[1], &s->sec, &s->nsec) < 0 || parse_prio(fields[5], &s->old_prio) < 0 ||
-	    parse_prio(fields[6], &s->new_prio) < 0 || fields[4][0] != '/' ||
-	    unescape_device(fields[4]) < 0)
+	    parse_time(fields[1], &s->sec, &s->nsec) < 0 ||
+	    parse_prio(fields[5], &s->old_prio) < 0 || parse_prio(fields[6], &s->new_prio) < 0 ||
+	    fields[4][0] != '/' || unescape_device(fields[4]) < 0)
 		return -EINVAL;
 	s->change = change;
 	if (fields[7] && strcmp(fields[7], "none") == 0)
@@ -523,8 +523,8 @@ static void format_swap(FILE *f, const struct history_swap *s)
 	fprintf(f,
 		"# swap change=%lu time=%" PRId64 ".%09ld command=%s source=%s device=%s old=%d "
 		"new=%d",
-		s->change, s->sec, s->nsec, s->command, s->source, device ? device : "/?", s->old_prio,
-		s->new_prio);
+		s->change, s->sec, s->nsec, s->command, s->source, device ? device : "/?",
+		s->old_prio, s->new_prio);
 	if (s->fstab_old == HISTORY_FSTAB_NO_PRI)
 		fputs(" fstab=none", f);
 	else if (s->fstab_old != HISTORY_FSTAB_UNTOUCHED)
@@ -732,7 +732,8 @@ int reclaim_history_check_newest(const struct reclaim_history *h, unsigned long 
 	for (size_t i = 0; i < h->nswaps; i++) {
 		const struct history_swap *s = &h->swaps[i];
 
-		if (s->change <= change || s->undone || (s->undoes > 0 && s->undoes != (long)change))
+		if (s->change <= change || s->undone ||
+		    (s->undoes > 0 && s->undoes != (long)change))
 			continue;
 		return reclaim_error(h->ctx, ESTALE,
 				     "change %lu is no longer the newest change: change %lu (%s of "
@@ -934,4 +935,83 @@ RECLAIM_EXPORT int reclaim_history_applied(const struct reclaim_history *h,
 			return 0;
 		}
 	return -ENOENT;
+}
+
+#define SWAP(h, idx) (&(h)->swaps[idx])
+
+RECLAIM_EXPORT size_t reclaim_history_swap_count(const struct reclaim_history *h)
+{
+	assert_return(h, 0);
+	return h->nswaps;
+}
+
+RECLAIM_EXPORT unsigned long reclaim_history_swap_change(const struct reclaim_history *h,
+							 size_t idx)
+{
+	assert_return(h && idx < h->nswaps, 0);
+	return SWAP(h, idx)->change;
+}
+
+RECLAIM_EXPORT int64_t reclaim_history_swap_time_ns(const struct reclaim_history *h, size_t idx)
+{
+	assert_return(h && idx < h->nswaps, 0);
+	return SWAP(h, idx)->sec * 1000000000 + SWAP(h, idx)->nsec;
+}
+
+RECLAIM_EXPORT const char *reclaim_history_swap_command(const struct reclaim_history *h, size_t idx)
+{
+	assert_return(h && idx < h->nswaps, NULL);
+	return SWAP(h, idx)->command;
+}
+
+RECLAIM_EXPORT const char *reclaim_history_swap_source(const struct reclaim_history *h, size_t idx)
+{
+	assert_return(h && idx < h->nswaps, NULL);
+	return SWAP(h, idx)->source;
+}
+
+RECLAIM_EXPORT const char *reclaim_history_swap_device(const struct reclaim_history *h, size_t idx)
+{
+	assert_return(h && idx < h->nswaps, NULL);
+	return SWAP(h, idx)->device;
+}
+
+RECLAIM_EXPORT int reclaim_history_swap_old(const struct reclaim_history *h, size_t idx)
+{
+	assert_return(h && idx < h->nswaps, 0);
+	return SWAP(h, idx)->old_prio;
+}
+
+RECLAIM_EXPORT int reclaim_history_swap_new(const struct reclaim_history *h, size_t idx)
+{
+	assert_return(h && idx < h->nswaps, 0);
+	return SWAP(h, idx)->new_prio;
+}
+
+RECLAIM_EXPORT int reclaim_history_swap_fstab(const struct reclaim_history *h, size_t idx,
+					      int *before)
+{
+	assert_return(h && idx < h->nswaps && before, -EINVAL);
+	if (SWAP(h, idx)->fstab_old == HISTORY_FSTAB_UNTOUCHED)
+		return 0;
+	*before = SWAP(h, idx)->fstab_old;
+	return 1;
+}
+
+RECLAIM_EXPORT bool reclaim_history_swap_undone(const struct reclaim_history *h, size_t idx)
+{
+	assert_return(h && idx < h->nswaps, false);
+	return SWAP(h, idx)->undone;
+}
+
+RECLAIM_EXPORT bool reclaim_history_swap_interrupted(const struct reclaim_history *h, size_t idx)
+{
+	assert_return(h && idx < h->nswaps, false);
+	return SWAP(h, idx)->interrupted;
+}
+
+RECLAIM_EXPORT long reclaim_history_swap_undoes(const struct reclaim_history *h, size_t idx)
+{
+	assert_return(h && idx < h->nswaps, 0);
+	return SWAP(h, idx)->undoes;
 }

@@ -69,6 +69,9 @@ int reclaim_swaps_text_used(const char *text, size_t len, const char *device, ui
 /* fstab.c: reclaim_fstab_set_priority(), and with @prio -1 the entry's pri= removed. */
 int reclaim_fstab_put_priority(struct reclaim_fstab *f, size_t idx, int prio);
 
+/* reclaim_swap_plan_new() that also takes a negative @prio: swapon(2) without a preference. */
+int reclaim_swap_plan_make(struct reclaim_ctx *ctx, const char *device, int prio,
+			   struct reclaim_swap_plan **ret);
 /*
  * swapprio.c, under the writers' lock: @p applied (live only on the running
  * system, and only if its priority changes) with /etc/fstab's pri= set to

@@ -135,14 +135,20 @@ static void plan_free(struct reclaim_swap_plan *p)
 RECLAIM_EXPORT int reclaim_swap_plan_new(struct reclaim_ctx *ctx, const char *device, int prio,
 					 struct reclaim_swap_plan **ret)
 {
-	struct reclaim_swap_plan *p;
-	int r;
-
 	assert_return(ctx && device && ret, -EINVAL);
 	reclaim_error_reset(ctx);
 	if (prio < 0 || prio > RECLAIM_SWAP_PRIORITY_MAX)
 		return reclaim_error(ctx, ERANGE, "invalid priority %d: expected 0 to %d", prio,
 				     RECLAIM_SWAP_PRIORITY_MAX);
+	return reclaim_swap_plan_make(ctx, device, prio, ret);
+}
+
+int reclaim_swap_plan_make(struct reclaim_ctx *ctx, const char *device, int prio,
+			   struct reclaim_swap_plan **ret)
+{
+	struct reclaim_swap_plan *p;
+	int r;
+
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return -ENOMEM;
@@ -451,7 +457,8 @@ static int live_change(struct reclaim_swap_plan *p)
 	if (r < 0)
 		return reclaim_error(
 		    p->ctx, EIO, "%s was swapped on again but is not in /proc/swaps", p->device);
-	if (prio != p->new_prio)
+	/* No priority asked (a restore to the kernel's own): it numbers the device below 0. */
+	if (prio != p->new_prio && !(p->new_prio < 0 && prio < 0))
 		return reclaim_error(p->ctx, EIO, "%s is back on, with priority %d instead of %d",
 				     p->device, prio, p->new_prio);
 	return 0;
