@@ -8,19 +8,21 @@
 
 static void history_help(FILE *out)
 {
-	fprintf(out,
-		"Lists the knob changes reclaimctl made since boot, oldest first: when, the\n"
-		"change's number (the knobs of one change share it), the command (set,\n"
-		"preset, autotune, boot, restore, restore-boot), where the value\n"
-		"came from, the knob, and its old and new value. A change a restore undid\n"
-		"is marked, and so is one interrupted: recorded, then cut off (a SIGKILL,\n"
-		"a crash) before it was marked done, its knobs at the old or the new\n"
-		"value; restore undoes it like any other. The history, " RECLAIM_HISTORY_FILE ",\n"
-		"ends with the boot; it keeps the first record of each knob and the last %d.\n"
-		"\nOptions:\n"
-		"  -J, --json   JSON output\n"
-		"  -h, --help   this help\n",
-		RECLAIM_HISTORY_KEEP);
+	fprintf(
+	    out,
+	    "Lists the knob changes reclaimctl made since boot, oldest first: when, the\n"
+	    "change's number (the knobs of one change share it), the command (set,\n"
+	    "preset, autotune, boot, restore, restore-boot, swap-priority), where the\n"
+	    "value came from, the knob (\"swap DEVICE\" for a swap priority change, with\n"
+	    "the /etc/fstab pri= it replaced in NOTE), and its old and new value. A change a restore undid\n"
+	    "is marked, and so is one interrupted: recorded, then cut off (a SIGKILL,\n"
+	    "a crash) before it was marked done, its knobs at the old or the new\n"
+	    "value; restore undoes it like any other. The history, " RECLAIM_HISTORY_FILE ",\n"
+	    "ends with the boot; it keeps the first record of each knob and the last %d.\n"
+	    "\nOptions:\n"
+	    "  -J, --json   JSON output\n"
+	    "  -h, --help   this help\n",
+	    RECLAIM_HISTORY_KEEP);
 }
 
 enum { H_TIME, H_CHANGE, H_COMMAND, H_SOURCE, H_KNOB, H_OLD, H_NEW, H_NOTE };
@@ -67,12 +69,76 @@ static void set_note(struct table *t, const struct reclaim_history *h, size_t i)
 				     : NULL);
 }
 
-/* In the JSON's order of keys. */
+/* NOTE of a swap priority change: as a knob's, and what /etc/fstab had. */
+static void set_swap_note(struct table *t, const struct reclaim_history *h, size_t i)
+{
+	long undoes = reclaim_history_swap_undoes(h, i);
+	char what[32] = "", fstab[32] = "", text[96];
+	int before;
+
+	if (reclaim_history_swap_undone(h, i))
+		snprintf(what, sizeof(what), "undone");
+	else if (undoes > 0)
+		snprintf(what, sizeof(what), "undoes %ld", undoes);
+	else if (undoes < 0)
+		snprintf(what, sizeof(what), "undoes all");
+	if (reclaim_history_swap_fstab(h, i, &before) == 1 && before >= 0)
+		snprintf(fstab, sizeof(fstab), "fstab had pri=%d", before);
+	else if (reclaim_history_swap_fstab(h, i, &before) == 1)
+		snprintf(fstab, sizeof(fstab), "fstab had no pri=");
+	snprintf(text, sizeof(text), "%s%s%s%s%s",
+		 reclaim_history_swap_interrupted(h, i) ? "interrupted" : "",
+		 reclaim_history_swap_interrupted(h, i) && (*what || *fstab) ? ", " : "", what,
+		 *what && *fstab ? ", " : "", fstab);
+	table_set_value(t, H_NOTE, *text ? text : "-",
+			undoes > 0   ? cJSON_CreateNumber((double)undoes)
+			: undoes < 0 ? cJSON_CreateString("all")
+				     : NULL);
+}
+
+/* A swap priority change: KNOB is "swap DEVICE", null in the JSON, which has "device". */
+static void fill_swap(struct table *t, const struct reclaim_history *h, size_t i)
+{
+	char *device = printable(reclaim_history_swap_device(h, i)), *knob;
+	int before;
+
+	if (asprintf(&knob, "swap %s", device) < 0)
+		abort();
+	table_row(t);
+	table_set_uint(t, H_CHANGE, reclaim_history_swap_change(h, i));
+	table_set_time(t, H_TIME, reclaim_history_swap_time_ns(h, i));
+	table_set_str(t, H_COMMAND, reclaim_history_swap_command(h, i));
+	table_set_str(t, H_SOURCE, reclaim_history_swap_source(h, i));
+	table_set_value(t, H_KNOB, knob, cJSON_CreateNull());
+	table_set_int(t, H_OLD, reclaim_history_swap_old(h, i));
+	table_set_int(t, H_NEW, reclaim_history_swap_new(h, i));
+	table_json_add(t, "undone", cJSON_CreateBool(reclaim_history_swap_undone(h, i)));
+	table_json_add(t, "interrupted", cJSON_CreateBool(reclaim_history_swap_interrupted(h, i)));
+	set_swap_note(t, h, i);
+	table_json_add(t, "device", cJSON_CreateString(reclaim_history_swap_device(h, i)));
+	if (reclaim_history_swap_fstab(h, i, &before) != 1)
+		table_json_add(t, "fstab_before", cJSON_CreateNull());
+	else if (before < 0)
+		table_json_add(t, "fstab_before", cJSON_CreateString("none"));
+	else
+		table_json_add(t, "fstab_before", cJSON_CreateNumber(before));
+	free(knob);
+	free(device);
+}
+
+/* In the JSON's order of keys; the swap changes among the knobs', by change number. */
 static struct table *fill(struct cli *cli, const struct reclaim_history *h)
 {
 	struct table *t = table_new(cli, &history_columns);
+	size_t sw = 0;
 
-	for (size_t i = 0; i < reclaim_history_count(h); i++) {
+	for (size_t i = 0; i <= reclaim_history_count(h); i++) {
+		while (sw < reclaim_history_swap_count(h) &&
+		       (i == reclaim_history_count(h) ||
+			reclaim_history_swap_change(h, sw) < reclaim_history_change(h, i)))
+			fill_swap(t, h, sw++);
+		if (i == reclaim_history_count(h))
+			break;
 		table_row(t);
 		table_set_uint(t, H_CHANGE, reclaim_history_change(h, i));
 		table_set_time(t, H_TIME, reclaim_history_time_ns(h, i));
@@ -108,7 +174,7 @@ static void history_table(struct cli *cli, const struct reclaim_history *h)
 	if (reclaim_history_trimmed(h))
 		printf("(%" PRIu64 " older records dropped; the first of each knob is kept)\n",
 		       reclaim_history_trimmed(h));
-	if (reclaim_history_count(h) == 0) {
+	if (reclaim_history_count(h) == 0 && reclaim_history_swap_count(h) == 0) {
 		printf("no changes since boot\n");
 		return;
 	}

@@ -49,6 +49,73 @@ static void print_unpersist(const struct plan_options *o, const struct reclaim_p
 	printf(")\n");
 }
 
+/* "pri=5", or "no pri=" for -1 */
+static void pri_text(char *buf, size_t size, int prio)
+{
+	if (prio < 0)
+		snprintf(buf, size, "no pri=");
+	else
+		snprintf(buf, size, "pri=%d", prio);
+}
+
+/* The swap devices a restore puts back: their live priority and their /etc/fstab pri=. */
+static void print_swaps(const struct reclaim_eval *e, const struct plan_options *o)
+{
+	for (size_t i = 0; i < reclaim_eval_swap_count(e); i++) {
+		char *device = printable(reclaim_eval_swap_device(e, i)), now[16], put[16];
+		int old = reclaim_eval_swap_old(e, i), new = reclaim_eval_swap_new(e, i), fnow,
+		    fput;
+
+		if (old == new)
+			printf("%s: priority %d (unchanged) (%s)\n", device, old,
+			       reclaim_eval_swap_reason(e, i));
+		else
+			printf("%s%s: priority %d -> %d (%s)\n", o->dry_run ? "would change " : "",
+			       device, old, new, reclaim_eval_swap_reason(e, i));
+		if (reclaim_eval_swap_fstab(e, i, &fnow, &fput) == 1) {
+			pri_text(now, sizeof(now), fnow);
+			pri_text(put, sizeof(put), fput);
+			if (fnow == fput)
+				printf("/etc/fstab: %s of %s already\n", put, device);
+			else
+				printf("%s/etc/fstab: %s of %s (%s %s)\n",
+				       o->dry_run ? "would set " : "", put, device,
+				       o->dry_run ? "now" : "was", now);
+		}
+		free(device);
+	}
+}
+
+static void swaps_json(const struct reclaim_eval *e, cJSON *root)
+{
+	cJSON *arr = cJSON_AddArrayToObject(root, "swaps");
+
+	for (size_t i = 0; i < reclaim_eval_swap_count(e); i++) {
+		cJSON *o = cJSON_CreateObject(), *f;
+		int fnow, fput;
+
+		cJSON_AddStringToObject(o, "device", reclaim_eval_swap_device(e, i));
+		cJSON_AddBoolToObject(o, "active", reclaim_eval_swap_active(e, i));
+		cJSON_AddNumberToObject(o, "old_priority", reclaim_eval_swap_old(e, i));
+		cJSON_AddNumberToObject(o, "new_priority", reclaim_eval_swap_new(e, i));
+		if (reclaim_eval_swap_fstab(e, i, &fnow, &fput) == 1) {
+			f = cJSON_AddObjectToObject(o, "fstab");
+			if (fnow < 0)
+				cJSON_AddNullToObject(f, "old_priority");
+			else
+				cJSON_AddNumberToObject(f, "old_priority", fnow);
+			if (fput < 0)
+				cJSON_AddNullToObject(f, "new_priority");
+			else
+				cJSON_AddNumberToObject(f, "new_priority", fput);
+		} else {
+			cJSON_AddNullToObject(o, "fstab");
+		}
+		cJSON_AddStringToObject(o, "reason", reclaim_eval_swap_reason(e, i));
+		cJSON_AddItemToArray(arr, o);
+	}
+}
+
 static void print_restore(struct cli *cli, const struct reclaim_eval *e,
 			  const struct plan_options *o, bool boot)
 {
@@ -59,14 +126,17 @@ static void print_restore(struct cli *cli, const struct reclaim_eval *e,
 
 		if (o->flags & RECLAIM_REQUEST_PERSIST)
 			print_unpersist(o, p, root);
+		swaps_json(e, root);
 		json_print(root);
 		cJSON_Delete(root);
-	} else if (reclaim_eval_count(e) == 0 && !p) {
+	} else if (reclaim_eval_count(e) == 0 && !p && reclaim_eval_swap_count(e) == 0) {
 		printf("nothing to restore: %s%s\n",
 		       boot ? "no change since boot" : "no change since boot or the last restore",
 		       o->flags & RECLAIM_REQUEST_PERSIST ? ", none persisted" : "");
 	} else {
-		plan_print_text(e, o);
+		if (reclaim_eval_count(e) > 0 || reclaim_eval_swap_count(e) == 0)
+			plan_print_text(e, o);
+		print_swaps(e, o);
 		print_unpersist(o, p, NULL);
 	}
 }
