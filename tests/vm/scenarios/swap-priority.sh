@@ -25,7 +25,14 @@
 #    on a terminal (the helper ptyrun) progress lines follow, rewritten in
 #    place with \r ("  40M of 80M back in memory (50%)", the share going up),
 #    cleared when swapoff returns: at least one when swapoff took a second or
-#    more (the progress thread reads /proc/swaps every 0.5 s).
+#    more (the progress thread reads /proc/swaps every 0.5 s);
+#  - every change made is in `history`, as "swap /dev/zram5" (the refused
+#    ones, the dry run and the unchanged priority are not), the --persist one
+#    with the pri= /etc/fstab had; `restore --dry-run` says what `restore`
+#    then does: the newest change undone live (1 -> 10); `restore --boot`
+#    puts the device back to its priority before the first change, live (1)
+#    and in /etc/fstab (pri=1, every other byte as it was), and after it
+#    `restore` has nothing left to undo.
 # The kernel patches are not needed for any of this.
 #
 # vm-timeout: 300
@@ -350,5 +357,41 @@ fi
 assert_eq 1 "$(swap_prio /dev/zram5)" "/dev/zram5 has priority 1"
 assert_le "$(swap_used /dev/zram5)" 1024 "/dev/zram5 was emptied into memory (KiB used)"
 finish_hog "$hog_pid" /tmp/verify3 /tmp/hog3.out "the third hog"
+
+step "the history has every change made; restore puts them back, live and in /etc/fstab"
+reclaimctl history
+reclaimctl --json history >/tmp/history.json || fail "reclaimctl history --json failed"
+cat /run/reclaimctl/history
+# made: --persist 1 -> 5, 5 -> 1, 1 -> 10, 10 -> 1; refused, dry runs and unchanged ones are not changes
+assert_eq "swap-priority:1:5:1 swap-priority:5:1:null swap-priority:1:10:null swap-priority:10:1:null" \
+	"$(for i in 0 1 2 3; do printf '%s:%s:%s:%s ' "$(jsonq /tmp/history.json ".records[$i].command")" \
+		"$(jsonq /tmp/history.json ".records[$i].old")" "$(jsonq /tmp/history.json ".records[$i].new")" \
+		"$(jsonq /tmp/history.json ".records[$i].fstab_before")"; done | sed 's/ $//')" \
+	"history: the four changes of /dev/zram5, the first with /etc/fstab's pri=1 before it"
+assert_eq 4 "$(jsonq -l /tmp/history.json .records)" "history: four records, no more"
+assert_eq "/dev/zram5 null" "$(jsonq /tmp/history.json '.records[0].device') $(jsonq /tmp/history.json '.records[0].knob')" \
+	"history --json: the device, no knob"
+assert_match 'swap /dev/zram5' "$(reclaimctl history)" "history: the device in the KNOB column"
+rc=0
+out=$(reclaimctl restore --dry-run 2>&1) || rc=$?
+printf '  | %s\n' "$out"
+assert_eq 0 "$rc" "restore --dry-run (exit 0)"
+assert_match '^would change /dev/zram5: priority 1 -> 10 \(undoes change 4 \(swap-priority at' "$out" \
+	"restore --dry-run: the newest change undone"
+assert_eq 1 "$(swap_prio /dev/zram5)" "restore --dry-run changed nothing"
+rc=0
+out=$(reclaimctl restore 2>&1) || rc=$?
+printf '  | %s\n' "$out"
+assert_eq 0 "$rc" "restore (exit 0)"
+assert_match '^/dev/zram5: priority 1 -> 10 \(undoes change 4' "$out" "restore: what it did"
+assert_eq 10 "$(swap_prio /dev/zram5)" "restore: /dev/zram5 back to priority 10, live"
+rc=0
+out=$(reclaimctl restore --boot 2>&1) || rc=$?
+printf '  | %s\n' "$out"
+assert_eq 0 "$rc" "restore --boot (exit 0)"
+assert_eq 1 "$(swap_prio /dev/zram5)" "restore --boot: /dev/zram5 at its priority before the first change, live"
+assert_eq "$fstab" "$(cat /etc/fstab)"$'\n' "restore --boot: /etc/fstab as it was before --persist, byte for byte"
+assert_match 'nothing to restore' "$(reclaimctl restore 2>&1)" "then restore has nothing left to undo"
+reclaimctl history
 
 check_dmesg_clean
