@@ -80,6 +80,14 @@ HISTORY = (b"change=1 time=1796014092.000000000 command=set source=value "
            b"knob=kswapd_threads old=1 new=3\n"
            b"change=2 time=1796014100.500000000 command=restore source=history "
            b"knob=kswapd_threads old=3 new=1 undoes=1\n")
+# swap priority changes after them: one done (its /etc/fstab edited), one cut off
+HISTORY_SWAP = (b"# intent change=3 records=0\n"
+                b"# swap change=3 time=1796014200.000000000 command=swap-priority source=value "
+                b"device=/var/swap\\040file old=5 new=7 fstab=none\n"
+                b"# done change=3\n"
+                b"# intent change=4 records=0\n"
+                b"# swap change=4 time=1796014300.000000000 command=restore source=change:3 "
+                b"device=/var/swap\\040file old=7 new=5 fstab=7 undoes=3\n")
 # a change cut off before its done line, then one done (the intent lines of
 # a change recorded before it is written)
 HISTORY_INTENT = (b"# intent change=1 records=2\n"
@@ -127,7 +135,7 @@ def seeds(target, fx):
         "persist": [PERSIST_HEADER + b"vm.kswapd_threads = 4\nvm.swappiness = 60\n",
                     PERSIST_HEADER],
         "preset": f("*/etc/reclaimctl/presets/*.preset", "../../presets/*.preset"),
-        "history": [HISTORY, b"# trimmed=3\n" + HISTORY, HISTORY_INTENT],
+        "history": [HISTORY, b"# trimmed=3\n" + HISTORY, HISTORY_INTENT, HISTORY + HISTORY_SWAP],
         "bootconf": [b"# the web hosts\npreset = web\n", b"preset = off\n", b"\n"],
         "adapt-state": [b"pid=4242\nbaseline=1\nthreads=3\n"],
         "taskstats": [taskstats_seed(14, 40), taskstats_seed(8, 10)],
