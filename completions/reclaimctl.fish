@@ -234,7 +234,7 @@ complete -c reclaimctl -n '__reclaimctl_using autotune; and __reclaimctl_seen a 
 complete -c reclaimctl -n '__reclaimctl_using autotune' -s e -l explain -d 'The reason for each value, under its row'
 
 # restore, boot; history and figures have the common options only
-complete -c reclaimctl -n '__reclaimctl_using restore' -s b -l boot -d "Put back every knob's value from before the first change"
+complete -c reclaimctl -n '__reclaimctl_using restore' -s b -l boot -d "Put back every knob and swap priority as before boot's changes"
 complete -c reclaimctl -n '__reclaimctl_using restore' -l dry-run -d 'Show what would be restored without writing it'
 complete -c reclaimctl -n '__reclaimctl_using boot' -l dry-run -d 'Show what would change without writing it'
 complete -c reclaimctl -n '__reclaimctl_using restore' -s p -l persist -d 'Also remove the persisted values'
