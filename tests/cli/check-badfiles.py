@@ -35,6 +35,7 @@ usage: check-badfiles.py RECLAIMCTL FIXTURES_DIR PRESET_DIR
 """
 import hashlib
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -152,7 +153,11 @@ class Checker:
                 st = os.lstat(p)
                 if stat.S_ISREG(st.st_mode):
                     with open(p, "rb") as f:
-                        seen[p] = ("file", hashlib.sha256(f.read()).hexdigest())
+                        text = f.read()
+                    # a change recorded in the history (swap priority too) has the clock's time
+                    if p.endswith("/run/reclaimctl/history"):
+                        text = re.sub(rb"time=[0-9]+\.[0-9]{9}", b"time=T", text)
+                    seen[p] = ("file", hashlib.sha256(text).hexdigest())
                 elif stat.S_ISLNK(st.st_mode):
                     seen[p] = ("link", os.readlink(p))
                 elif stat.S_ISDIR(st.st_mode):
