@@ -181,18 +181,20 @@ static bool parse_bool(const char *s)
 /* s[0..len) without blanks around and without a " #" comment. */
 static char *clean_dup(const char *s, size_t len)
 {
+	char *d;
+
 	for (size_t i = 1; i < len; i++)
 		if (s[i] == '#' && is_blank(s[i - 1])) {
 			len = i;
 			break;
 		}
-	while (len > 0 && is_blank(*s)) {
-		s++;
-		len--;
+	d = strndup(s, len);
+	if (d) {
+		char *t = reclaim_trim(d);
+
+		memmove(d, t, strlen(t) + 1);
 	}
-	while (len > 0 && is_blank(s[len - 1]))
-		len--;
-	return strndup(s, len);
+	return d;
 }
 
 enum section { SEC_OTHER, SEC_MAIN, SEC_SYSCTL, SEC_VARIABLES };

@@ -9,10 +9,6 @@
  */
 #include "fuzz.h"
 
-static const char *const knob_files[] = {"kswapd_threads", "max_direct_reclaimers",
-					 "swap_round_robin_quota_kb", "swappiness",
-					 "watermark_scale_factor", "min_free_kbytes"};
-
 static bool is_profile_file(const char *f)
 {
 	return strncmp(f, "/etc/tuned/", 11) == 0 || strncmp(f, "/usr/lib/tuned/", 15) == 0;
@@ -27,14 +23,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct reclaim_sysctl_conf *conf = NULL;
 	struct reclaim_ctx *ctx;
 	size_t tuned = 0, refused = 0;
-	char path[128];
 	int r;
 
 	fuzz_root_files(data, size, files, 5, 0644);
-	for (size_t i = 0; i < sizeof(knob_files) / sizeof(knob_files[0]); i++) {
-		snprintf(path, sizeof(path), "/proc/sys/vm/%s", knob_files[i]);
-		fuzz_write(path, "1\n", 2, 0644);
-	}
+	fuzz_knob_files();
 	ctx = fuzz_ctx();
 	r = reclaim_sysctl_conf_new(ctx, &conf);
 	fuzz_check(r == 0 || r == -ENOMEM, "%d: %s", r, reclaim_strerror(ctx));

@@ -197,6 +197,20 @@ static inline void fuzz_quiet_end(void)
 		abort();
 }
 
+/* The knobs' files under /proc/sys/vm of the scratch root, each "1": the sysctl.d targets. */
+static inline void fuzz_knob_files(void)
+{
+	static const char *const names[] = {
+	    "kswapd_threads", "max_direct_reclaimers",	"swap_round_robin_quota_kb",
+	    "swappiness",     "watermark_scale_factor", "min_free_kbytes"};
+	char path[128];
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "/proc/sys/vm/%s", names[i]);
+		fuzz_write(path, "1\n", 2, 0644);
+	}
+}
+
 /* A context on the scratch root. */
 static inline struct reclaim_ctx *fuzz_ctx(void)
 {
