@@ -227,6 +227,12 @@ def variant_run_conf(ctx, root):
     write(root, "etc/sysctl.conf", "# the old file\nvm.zone_reclaim_mode = 0\n")
 
 
+def variant_tuned(ctx, root):
+    """tuned's profiles as tuned-profiles/README has them: db-guest including virtual-guest."""
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "tuned-profiles")
+    shutil.copytree(src, root, dirs_exist_ok=True)
+
+
 def variant_history(*changes):
     def make(ctx, root):
         for args in changes:
@@ -249,6 +255,10 @@ VARIANTS = [
       "zone_reclaim_mode": "/etc/sysctl.conf:2"}),
     ("patched+history", "patched-2node-3threads",
      variant_history(["throttle", "8"], ["swap-quota", "4M"], ["swappiness", "20"]), {}),
+    ("patched+tuned", "patched-2node-3threads", variant_tuned,
+     {"swappiness": "/usr/lib/tuned/virtual-guest/tuned.conf:22",
+      "watermark_scale_factor": "/etc/tuned/db-guest/tuned.conf:11",
+      "min_free_kbytes": "/etc/tuned/db-guest/tuned.conf:12"}),
     ("unpatched+admin", "unpatched-6.1", variant_admin,
      {"swappiness": "/etc/sysctl.d/50-admin.conf:2"}),
     ("unpatched+persisted", "unpatched-6.1", variant_persisted("swappiness", "33"), {}),
