@@ -663,6 +663,15 @@ static int add_swap(struct reclaim_eval *e, const char *device, int prio, int ex
 		sw.old_prio = sw.new_prio = prio;
 	if (fstab != HISTORY_FSTAB_UNTOUCHED)
 		r = fstab_now(e, device, &sw.fstab_now);
+	/* An entry gone since is no reason to keep the change on the stack for ever. */
+	if (r == -ENOENT) {
+		char *more = format(e->ctx, "%s; %s", reason, reclaim_strerror(e->ctx));
+
+		free(reason);
+		reason = more;
+		sw.fstab_new = HISTORY_FSTAB_UNTOUCHED;
+		r = 0;
+	}
 	if (r == 0 && sw.active && sw.old_prio != expect && sw.old_prio != prio) {
 		char *more = format(e->ctx,
 				    "%s; its priority is %d, not the %d reclaimctl set: changed "
@@ -1007,7 +1016,8 @@ static bool restores(const struct reclaim_eval *e)
 /* Whether applying has anything to do: a knob to set, the persisted file, an undo to record. */
 static bool has_work(const struct reclaim_eval *e)
 {
-	return reclaim_eval_changed(e) || (restores(e) && e->undoes > 0 && e->count > 0);
+	return reclaim_eval_changed(e) ||
+	       (restores(e) && e->undoes > 0 && (e->count > 0 || e->nswaps > 0));
 }
 
 static bool swap_changes(const struct eval_swap *sw)
@@ -1030,13 +1040,15 @@ static int apply_swaps(struct reclaim_eval *e)
 		const struct eval_swap *sw = &e->swaps[i];
 		struct reclaim_swap_plan *p = NULL;
 
-		if (!swap_changes(sw) || !sw->active)
+		/* restore --boot: a device it leaves as it is needs no record; a restore records
+		 * its undo */
+		if (!swap_changes(sw) && e->kind == RECLAIM_REQUEST_RESTORE_BOOT)
 			continue;
-		r = reclaim_swap_plan_make(e->ctx, sw->device, sw->new_prio, &p);
+		r = reclaim_swap_plan_make(e->ctx, sw->device, sw->new_prio, !sw->active, &p);
 		if (r == 0)
-			r = reclaim_swap_plan_apply_recorded(p, sw->old_prio != sw->new_prio,
-							     sw->fstab_new, command, source,
-							     undoes);
+			r = reclaim_swap_plan_apply_recorded(
+			    p, sw->active && sw->old_prio != sw->new_prio, sw->fstab_new, command,
+			    source, undoes);
 		reclaim_swap_plan_unref(p);
 	}
 	return r;
@@ -1198,7 +1210,7 @@ RECLAIM_EXPORT bool reclaim_eval_changed(const struct reclaim_eval *e)
 		if (e->entries[i].action == RECLAIM_ACTION_SET)
 			return true;
 	for (size_t i = 0; i < e->nswaps; i++)
-		if (e->swaps[i].active && swap_changes(&e->swaps[i]))
+		if (swap_changes(&e->swaps[i]))
 			return true;
 	return e->persist_changes;
 }

@@ -69,14 +69,18 @@ int reclaim_swaps_text_used(const char *text, size_t len, const char *device, ui
 /* fstab.c: reclaim_fstab_set_priority(), and with @prio -1 the entry's pri= removed. */
 int reclaim_fstab_put_priority(struct reclaim_fstab *f, size_t idx, int prio);
 
-/* reclaim_swap_plan_new() that also takes a negative @prio: swapon(2) without a preference. */
-int reclaim_swap_plan_make(struct reclaim_ctx *ctx, const char *device, int prio,
+/*
+ * reclaim_swap_plan_new() that also takes a negative @prio (swapon(2) without
+ * a preference) and, with @inactive, a device not swapped on (its fstab alone).
+ */
+int reclaim_swap_plan_make(struct reclaim_ctx *ctx, const char *device, int prio, bool inactive,
 			   struct reclaim_swap_plan **ret);
 /*
  * swapprio.c, under the writers' lock: @p applied (live only on the running
  * system, and only if its priority changes) with /etc/fstab's pri= set to
  * @fstab_prio (-1: removed; INT_MIN: left alone), recorded in the history as
- * a change of @command from @source undoing @undoes (0: none).
+ * a change of @command from @source undoing @undoes (0: none); with
+ * nothing to change, a restore (@undoes) is recorded all the same.
  */
 int reclaim_swap_plan_apply_recorded(struct reclaim_swap_plan *p, bool live, int fstab_prio,
 				     const char *command, const char *source, long undoes);

@@ -140,10 +140,10 @@ RECLAIM_EXPORT int reclaim_swap_plan_new(struct reclaim_ctx *ctx, const char *de
 	if (prio < 0 || prio > RECLAIM_SWAP_PRIORITY_MAX)
 		return reclaim_error(ctx, ERANGE, "invalid priority %d: expected 0 to %d", prio,
 				     RECLAIM_SWAP_PRIORITY_MAX);
-	return reclaim_swap_plan_make(ctx, device, prio, ret);
+	return reclaim_swap_plan_make(ctx, device, prio, false, ret);
 }
 
-int reclaim_swap_plan_make(struct reclaim_ctx *ctx, const char *device, int prio,
+int reclaim_swap_plan_make(struct reclaim_ctx *ctx, const char *device, int prio, bool inactive,
 			   struct reclaim_swap_plan **ret)
 {
 	struct reclaim_swap_plan *p;
@@ -155,7 +155,13 @@ int reclaim_swap_plan_make(struct reclaim_ctx *ctx, const char *device, int prio
 	p->refcount = 1;
 	p->ctx = reclaim_ref(ctx);
 	p->new_prio = prio;
-	r = read_state(p, device);
+	r = inactive ? 0 : read_state(p, device);
+	/* not swapped on: nothing live to change, its /etc/fstab entry still can be */
+	if (inactive) {
+		p->device = strdup(device);
+		p->old_prio = prio;
+		r = p->device ? 0 : -ENOMEM;
+	}
 	if (r < 0) {
 		plan_free(p);
 		return r;
@@ -533,7 +539,9 @@ int reclaim_swap_plan_apply_recorded(struct reclaim_swap_plan *p, bool live, int
 	if (r < 0)
 		return r;
 	swap = live && p->old_prio != p->new_prio;
-	if (!swap && !edit)
+	/* a restore is recorded even when it has nothing to write: the change it undoes is undone
+	 */
+	if (!swap && !edit && undoes == 0)
 		return 0;
 	rec = (struct history_swap){
 	    .command = (char *)command,
