@@ -95,7 +95,7 @@ measure() {
 for reclaimctl in "$@"; do
 	echo "$reclaimctl"
 	printf "%-16s %12s %9s %9s\n" "" "peak RSS" "wall" "CPU"
-	measure "report" report "$work/long.jsonl" -o "$work/report.html"
+	measure "report" report "$work/long.jsonl" --html "$work/report.html"
 	printf "%-16s %8s KiB\n" "  (the page)" "$(($(stat -c %s "$work/report.html") / 1024))"
 	measure "adapt --replay" adapt --replay "$work/long.jsonl"
 	tail -n 1 "$work/out"

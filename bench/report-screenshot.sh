@@ -32,7 +32,7 @@ command -v "$chromium" >/dev/null || { echo "no $chromium (Debian package chromi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-"$reclaimctl" report "$@" -o "$work/report.html"
+"$reclaimctl" report "$@" --html "$work/report.html"
 # tall enough for the summary and the five charts
 "$chromium" --headless --no-sandbox --disable-gpu --disable-background-networking \
 	--disable-component-update --disable-sync --no-first-run \

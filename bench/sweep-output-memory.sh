@@ -21,7 +21,7 @@ cmd="yes 'a line of output that matches no metric' | head -c $size; echo 'total 
 measure() {
 	rm -rf "$work/out"
 	/usr/bin/time -f '%M %e' -o "$work/time" \
-		"$reclaimctl" --sysroot "$work/root" sweep throttle=5 -i 1 -o "$work/out" "$@" \
+		"$reclaimctl" --sysroot "$work/root" sweep throttle=5 -i 1 --dir "$work/out" "$@" \
 		-- sh -c "$cmd" >/dev/null 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
 	read -r rss wall <"$work/time"
 	printf "%-34s %8s KiB %6s s\n" "${*:-no --metric}" "$rss" "$wall"

@@ -21,7 +21,7 @@ static void record_help(FILE *out)
 	      "the end of the duration, when the command exits, or on Ctrl-C. Turn the\n"
 	      "file into an HTML page with 'reclaimctl report'.\n"
 	      "\nOptions:\n"
-	      "  -o, --output FILE         the file to write ('-': standard output)\n"
+	      "      --file FILE           the file to write ('-': standard output)\n"
 	      "  -i, --interval SECONDS    time between samples (default 1)\n"
 	      "  -d, --duration DURATION   stop after this long (90, 90s, 5m, 1h); with a\n"
 	      "                            command: end it (SIGTERM) then\n"
@@ -29,10 +29,13 @@ static void record_help(FILE *out)
 	      out);
 }
 
+enum { OPT_FILE = OPT_COMMAND, OPT_OUTPUT };
+
 static int parse_options(struct cli *cli, struct record_run *rec, int argc, char **argv)
 {
 	static const struct option opts[] = {
-	    {"output", required_argument, NULL, 'o'},
+	    {"file", required_argument, NULL, OPT_FILE},
+	    {"output", required_argument, NULL, OPT_OUTPUT},
 	    {"interval", required_argument, NULL, 'i'},
 	    {"duration", required_argument, NULL, 'd'},
 	    COMMON_LONG_OPTIONS,
@@ -46,6 +49,10 @@ static int parse_options(struct cli *cli, struct record_run *rec, int argc, char
 
 		switch (c) {
 		case 'o':
+		case OPT_OUTPUT:
+			deprecated_option("record", c == 'o' ? "-o" : "--output", "--file FILE");
+			/* fall through */
+		case OPT_FILE:
 			rec->output = optarg;
 			break;
 		case 'i':
@@ -66,7 +73,7 @@ static int parse_options(struct cli *cli, struct record_run *rec, int argc, char
 		}
 	}
 	if (!rec->output)
-		return usage_error("record: needs --output FILE");
+		return usage_error("record: needs --file FILE");
 	if (optind < argc)
 		rec->command = argv + optind;
 	return 0;
@@ -92,7 +99,7 @@ static int run_record(struct cli *cli, int argc, char **argv)
 const struct command cmd_record = {
     .name = "record",
     .run = run_record,
-    .args = "[-i SECONDS] [-d DURATION] -o FILE [-- COMMAND...]",
+    .args = "[-i SECONDS] [-d DURATION] --file FILE [-- COMMAND...]",
     .summary = "Record rates, kswapd CPU, pressure and knobs into a file",
     .help = record_help,
 };

@@ -20,7 +20,7 @@ static void report_help(FILE *out)
 	      "command's exit status and wall time) and SVG charts over time, one per run\n"
 	      "side by side on the same scale, with knob changes marked.\n"
 	      "\nOptions:\n"
-	      "  -o, --output FILE   the HTML file to write ('-': standard output)\n"
+	      "      --html FILE     the HTML file to write ('-': standard output)\n"
 	      "  -h, --help          this help\n",
 	      out);
 }
@@ -36,10 +36,13 @@ static void warn_missing(const struct run *run)
 	free(missing);
 }
 
+enum { OPT_HTML = OPT_COMMAND, OPT_OUTPUT };
+
 static int run_report(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
-	    {"output", required_argument, NULL, 'o'},
+	    {"html", required_argument, NULL, OPT_HTML},
+	    {"output", required_argument, NULL, OPT_OUTPUT},
 	    COMMON_LONG_OPTIONS,
 	    {0},
 	};
@@ -52,7 +55,9 @@ static int run_report(struct cli *cli, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS "o:", opts, NULL)) != -1) {
 		bool done;
 
-		if (c == 'o') {
+		if (c == 'o' || c == OPT_OUTPUT)
+			deprecated_option("report", c == 'o' ? "-o" : "--output", "--html FILE");
+		if (c == 'o' || c == OPT_OUTPUT || c == OPT_HTML) {
 			output = optarg;
 			continue;
 		}
@@ -63,7 +68,7 @@ static int run_report(struct cli *cli, int argc, char **argv)
 	if (optind >= argc)
 		return usage_error("report: needs at least one record FILE");
 	if (!output)
-		return usage_error("report: needs --output FILE");
+		return usage_error("report: needs --html FILE");
 	runs = calloc((size_t)(argc - optind), sizeof(*runs));
 	if (!runs)
 		abort();
@@ -86,7 +91,7 @@ static int run_report(struct cli *cli, int argc, char **argv)
 const struct command cmd_report = {
     .name = "report",
     .run = run_report,
-    .args = "FILE... -o OUTPUT",
+    .args = "FILE... --html OUTPUT",
     .summary = "Render recorded runs as one HTML page with charts",
     .help = report_help,
 };

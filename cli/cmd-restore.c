@@ -22,7 +22,7 @@ static void restore_help(FILE *out)
 	      "With --persist, also removes " RECLAIM_PERSIST_FILE ", the values\n"
 	      "persisted with --persist.\n"
 	      "\nOptions:\n"
-	      "  -b, --boot     put back every knob and swap priority as before boot's changes\n"
+	      "      --boot     put back every knob and swap priority as before boot's changes\n"
 	      "      --dry-run  show what would be restored without writing it\n"
 	      "  -p, --persist  also remove the persisted values\n"
 	      "  -J, --json     JSON output\n"
@@ -143,10 +143,12 @@ static void print_restore(struct cli *cli, const struct reclaim_eval *e,
 	}
 }
 
+enum { OPT_BOOT = OPT_COMMAND };
+
 static int run_restore(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {COMMON_LONG_OPTIONS,
-					     {"boot", no_argument, NULL, 'b'},
+					     {"boot", no_argument, NULL, OPT_BOOT},
 					     {"dry-run", no_argument, NULL, OPT_DRY_RUN},
 					     {"persist", no_argument, NULL, 'p'},
 					     {0}};
@@ -162,10 +164,15 @@ static int run_restore(struct cli *cli, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS "bp", opts, NULL)) != -1) {
 		bool done;
 
-		if (c == 'b' || c == OPT_DRY_RUN) {
-			*(c == 'b' ? &boot : &o.dry_run) = true;
+		if (c == OPT_BOOT || c == OPT_DRY_RUN) {
+			*(c == OPT_BOOT ? &boot : &o.dry_run) = true;
 			continue;
 		}
+		/* a restore has no sizes: -b, --bytes elsewhere, was --boot's short option */
+		if (c == 'b')
+			return usage_error(
+			    "restore: -b is --bytes, for tables; --boot has no short "
+			    "option (-b was --boot before)");
 		if (c == 'p') {
 			o.flags |= RECLAIM_REQUEST_PERSIST;
 			continue;

@@ -285,8 +285,8 @@ static void status_help(FILE *out)
 	      "-o and --output-all need a section with one table.\n"
 	      "\nOptions:\n"
 	      "  -J, --json          JSON output (schema 1, see reclaimctl(8))\n"
-	      "  -P, --prometheus    Prometheus text format (see PROMETHEUS METRICS in\n"
-	      "                      reclaimctl(8))\n"
+	      "      --prometheus    Prometheus text format (see PROMETHEUS METRICS in\n"
+	      "                      reclaimctl(8)); -P was its short option once\n"
 	      "      --textfile DIR  write it to DIR/reclaimctl.prom, atomically (for\n"
 	      "                      node_exporter's textfile collector)\n"
 	      "  -h, --help          this help\n",
@@ -315,13 +315,15 @@ static int status_section(struct cli *cli, int argc, char **argv, const struct s
 	return table_check(cli, "status", (*only)->columns);
 }
 
+enum { OPT_PROMETHEUS = OPT_COMMAND, OPT_TEXTFILE };
+
 static int run_status(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
 	    COMMON_LONG_OPTIONS,
 	    TABLE_LONG_OPTIONS,
-	    {"prometheus", no_argument, NULL, 'P'},
-	    {"textfile", required_argument, NULL, 'T'},
+	    {"prometheus", no_argument, NULL, OPT_PROMETHEUS},
+	    {"textfile", required_argument, NULL, OPT_TEXTFILE},
 	    {0},
 	};
 	const struct section *only;
@@ -330,13 +332,13 @@ static int run_status(struct cli *cli, int argc, char **argv)
 	bool prometheus = false;
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS TABLE_SHORT_OPTIONS "P", opts,
+	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS TABLE_SHORT_OPTIONS, opts,
 				NULL)) != -1) {
 		bool done;
 
-		if (c == 'P' || c == 'T') {
+		if (c == OPT_PROMETHEUS || c == OPT_TEXTFILE) {
 			prometheus = true;
-			textfile = c == 'T' ? optarg : textfile;
+			textfile = c == OPT_TEXTFILE ? optarg : textfile;
 			continue;
 		}
 		r = common_option(cli, &cmd_status, c, argv, &done);
@@ -348,6 +350,11 @@ static int run_status(struct cli *cli, int argc, char **argv)
 		return r;
 	if (prometheus && cli->json)
 		return usage_error("status: --json and --prometheus exclude each other");
+	if (prometheus && (table_columns_given(cli) || cli->out.noheadings || cli->out.raw ||
+			   cli->out.bytes || cli->out.pairs))
+		return usage_error(
+		    "status: --prometheus takes none of -o, --output-all, -n, -r, -b "
+		    "and -P (-P is --pairs)");
 	if (prometheus && only)
 		return usage_error("status: --prometheus exports every section");
 	r = snapshot_read(cli, &s);
@@ -366,7 +373,7 @@ static int run_status(struct cli *cli, int argc, char **argv)
 const struct command cmd_status = {
     .name = "status",
     .run = run_status,
-    .args = "[SECTION] [-o LIST] [--output-all] [-n] [-r] [-b] [--json | --prometheus | "
+    .args = "[SECTION] [-o LIST] [--output-all] [-n] [-r | -P] [-b] [--json | --prometheus | "
 	    "--textfile DIR]",
     .summary = "Show kernel support, knobs, nodes, kswapd threads, counters and pressure",
     .help = status_help,

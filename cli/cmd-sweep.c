@@ -57,7 +57,7 @@ static void sweep_help(FILE *out)
 	      "and swap, and a ratio to the first value. The table is also printed.\n"
 	      "Those files of an earlier sweep in DIR are removed before the first run.\n"
 	      "\nOptions:\n"
-	      "  -o, --output DIR          the directory of the records and the summary\n"
+	      "      --dir DIR             the directory of the records and the summary\n"
 	      "      --repeat N            run each combination N times (default 1)\n"
 	      "      --interleave          all values, then all again, N times (the default)\n"
 	      "      --no-interleave       each value N times in a row\n"
@@ -186,12 +186,20 @@ static int parse_metric(struct sweep *s, const char *spec)
 	return 0;
 }
 
-enum { OPT_REPEAT = OPT_COMMAND, OPT_INTERLEAVE, OPT_NO_INTERLEAVE, OPT_WARMUP };
+enum {
+	OPT_REPEAT = OPT_COMMAND,
+	OPT_INTERLEAVE,
+	OPT_NO_INTERLEAVE,
+	OPT_WARMUP,
+	OPT_DIR,
+	OPT_OUTPUT
+};
 
 static int parse_options(struct sweep *s, int argc, char **argv)
 {
 	static const struct option opts[] = {
-	    {"output", required_argument, NULL, 'o'},
+	    {"dir", required_argument, NULL, OPT_DIR},
+	    {"output", required_argument, NULL, OPT_OUTPUT},
 	    {"repeat", required_argument, NULL, OPT_REPEAT},
 	    {"interleave", no_argument, NULL, OPT_INTERLEAVE},
 	    {"no-interleave", no_argument, NULL, OPT_NO_INTERLEAVE},
@@ -218,6 +226,10 @@ static int parse_options(struct sweep *s, int argc, char **argv)
 
 		switch (c) {
 		case 'o':
+		case OPT_OUTPUT:
+			deprecated_option("sweep", c == 'o' ? "-o" : "--output", "--dir DIR");
+			/* fall through */
+		case OPT_DIR:
 			s->dir = optarg;
 			break;
 		case OPT_REPEAT:
@@ -264,7 +276,7 @@ static int parse_options(struct sweep *s, int argc, char **argv)
 			return r;
 	}
 	if (!s->dir)
-		return usage_error("sweep: needs --output DIR");
+		return usage_error("sweep: needs --dir DIR");
 	if (!s->command || !s->command[0])
 		return usage_error("sweep: needs a command after '--'");
 	return 0;
@@ -1116,7 +1128,7 @@ const struct command cmd_sweep = {
     .name = "sweep",
     .run = run_sweep,
     .args = "[--repeat N] [--no-interleave] [-i SECONDS] [-m NAME=REGEX]... [--warmup COMMAND] "
-	    "-o DIR KNOB=VALUE[,VALUE...]... -- COMMAND [ARGS...]",
+	    "--dir DIR KNOB=VALUE[,VALUE...]... -- COMMAND [ARGS...]",
     .summary = "Run a workload under each knob value, record each run, compare them",
     .help = sweep_help,
 };

@@ -18,17 +18,20 @@ int show_help(const struct command *cmd)
 		cmd->help(stdout);
 	if (cmd->tables) {
 		size_t n = 0;
+		bool sizes = false;
 
 		while (cmd->tables[n])
-			n++;
+			sizes |= table_has_sizes(cmd->tables[n++]);
 		printf(
 		    "\nTable options:\n"
 		    "  -o, --output LIST   the columns to show, comma-separated; +LIST adds them\n"
 		    "                      to the default ones\n"
 		    "      --output-all    every column\n"
-		    "  -n, --noheadings    no header line\n"
+		    "  -n, --noheadings    no header line, nor titles or lines around the tables\n"
 		    "  -r, --raw           unaligned: one space between columns, blanks escaped\n"
-		    "  -b, --bytes         sizes in bytes, not 4.0G\n");
+		    "  -P, --pairs         KEY=\"value\" pairs, as lsblk -P (no titles either)\n");
+		if (sizes)
+			printf("  -b, --bytes         sizes in bytes, not 4.0G\n");
 		for (size_t i = 0; i < n; i++) {
 			char title[96];
 
@@ -62,20 +65,41 @@ int option_error(const char *where, int opt, char **argv)
 	return usage_error("%s%sunknown option '%s'", prefix, sep, arg);
 }
 
+void deprecated_option(const char *cmd, const char *old, const char *now)
+{
+	warnmsg("%s: %s is deprecated and goes in the next release: use %s (-o is the "
+		"columns of a table in every command)",
+		cmd, old, now);
+}
+
+/* lsblk's exclusive output formats: -J, -P, -r. */
+static int formats_check(const struct cli *cli, const struct command *cmd)
+{
+	if (cli->out.pairs && cli->out.raw)
+		return usage_error("%s: -P and -r exclude each other", cmd->name);
+	if (cli->out.pairs && cli->json)
+		return usage_error("%s: -P and --json exclude each other", cmd->name);
+	return 0;
+}
+
 int common_option(struct cli *cli, const struct command *cmd, int opt, char **argv, bool *done)
 {
+	int r;
+
 	*done = true;
 	if (table_option(cli, opt, optarg)) {
-		*done = false;
-		return 0;
+		r = formats_check(cli, cmd);
+		*done = r != 0;
+		return r;
 	}
 	switch (opt) {
 	case 'h':
 		return show_help(cmd);
 	case 'J':
 		cli->json = true;
-		*done = false;
-		return 0;
+		r = formats_check(cli, cmd);
+		*done = r != 0;
+		return r;
 	default:
 		return option_error(cmd->name, opt, argv);
 	}

@@ -102,6 +102,17 @@ void format_kb(char *buf, size_t size, uint64_t kb)
 		snprintf(buf, size, "%.0f%c", v, units[u]);
 }
 
+bool script_output(const struct cli *cli)
+{
+	return cli->out.noheadings || cli->out.pairs;
+}
+
+void separator(struct cli *cli)
+{
+	if (!script_output(cli))
+		putchar('\n');
+}
+
 void heading(struct cli *cli, const char *title)
 {
 	if (cli->color)

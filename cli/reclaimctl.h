@@ -17,7 +17,7 @@
 
 struct outopts {
 	const char *columns; /* -o LIST; "+LIST" adds to the defaults */
-	bool all, noheadings, raw, bytes;
+	bool all, noheadings, raw, bytes, pairs;
 };
 
 struct cli {
@@ -68,7 +68,12 @@ int lib_fail(struct cli *cli, int code, const char *what);
 
 char *format_cpulist(const unsigned int *cpus, size_t n);
 void format_kb(char *buf, size_t size, uint64_t kb);
+/* A title above a part of the output; nothing with -n or -P, which are for scripts. */
 void heading(struct cli *cli, const char *title);
+/* The blank line between two parts; nothing with -n or -P. */
+void separator(struct cli *cli);
+/* -n or -P: the tables alone, without titles, blank lines or lines around them. */
+bool script_output(const struct cli *cli);
 
 /*
  * table.c: the tables, drawn by libsmartcols from column tables (struct
@@ -132,21 +137,28 @@ enum {
 	{"output", required_argument, NULL, 'o'},                                                  \
 	    {"output-all", no_argument, NULL, OPT_OUTPUT_ALL},                                     \
 	    {"noheadings", no_argument, NULL, 'n'}, {"raw", no_argument, NULL, 'r'},               \
+	    {"bytes", no_argument, NULL, 'b'},                                                     \
 	{                                                                                          \
-		"bytes", no_argument, NULL, 'b'                                                    \
+		"pairs", no_argument, NULL, 'P'                                                    \
 	}
-#define TABLE_SHORT_OPTIONS "o:nrb"
+#define TABLE_SHORT_OPTIONS "o:nrbP"
 
-/* -o, --output-all, -n, -r, -b: true when @opt was one of them. */
+/* -o, --output-all, -n, -r, -b, -P: true when @opt was one of them. */
 bool table_option(struct cli *cli, int opt, const char *arg);
 /* Whether any of -o and --output-all was given, which need one table. */
 bool table_columns_given(const struct cli *cli);
 /* A usage error when a table option was given to @what (a subcommand without a table), or 0. */
 int table_options_refuse(const struct cli *cli, const char *what);
-/* A usage error (exit status 2) for a column @ct lacks, or 0. */
+/* Whether a column of @ct is a size (COL_SIZE), for -b. */
+bool table_has_sizes(const struct coltable *ct);
+/* A usage error (exit status 2) for a column @ct lacks, or -b for a table without sizes, or 0. */
 int table_check(struct cli *cli, const char *cmd, const struct coltable *ct);
 
 struct table;
+/* Whether column @id is printed. */
+bool table_shows(const struct table *t, int id);
+/* -b: sizes in bytes. */
+bool table_bytes(const struct table *t);
 struct table *table_new(struct cli *cli, const struct coltable *ct);
 /* A table for its JSON rows alone: no cells, whatever -o says (it is for another table). */
 struct table *table_new_json(struct cli *cli, const struct coltable *ct);
@@ -204,6 +216,11 @@ int show_help(const struct command *cmd);
  * errors for unknown options (getopt's own messages are off: opterr = 0).
  */
 int common_option(struct cli *cli, const struct command *cmd, int opt, char **argv, bool *done);
+/*
+ * An option kept for one release under its old name: one line on stderr,
+ * "CMD: OLD is deprecated, use NOW (...)".
+ */
+void deprecated_option(const char *cmd, const char *old, const char *now);
 /* A one-line usage error for getopt's '?' or ':' (the option is argv[optind - 1]). */
 int option_error(const char *where, int opt, char **argv);
 

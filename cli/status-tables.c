@@ -11,24 +11,17 @@
 #include "status-tables.h"
 #include "thread-table.h"
 
-static void format_value(char *buf, size_t size, const struct reclaim_knob *k, int64_t v)
-{
-	if (reclaim_knob_unit(k) == RECLAIM_UNIT_KB)
-		snprintf(buf, size, "%" PRId64 " KiB", v);
-	else
-		snprintf(buf, size, "%" PRId64, v);
-}
-
 enum { K_KNOB, K_VALUE, K_DEFAULT, K_MIN, K_MAX, K_UNIT, K_PATH, K_DESCRIPTION };
 
 static const struct colinfo knob_cols[] = {
     [K_KNOB] = {"KNOB", 0, 0, "knob name", NULL, CJ_NONE},
-    [K_VALUE] = {"VALUE", 0, COL_RIGHT, "current value, unsupported or unknown", "value",
+    [K_VALUE] = {"VALUE", 0, COL_RIGHT | COL_SIZE, "current value, unsupported or unknown", "value",
 		 CJ_NUMBER},
-    [K_DEFAULT] = {"DEFAULT", 0, COL_RIGHT, "kernel default, or boot-time", "default", CJ_NUMBER},
-    [K_MIN] = {"MIN", 0, COL_RIGHT, "smallest value accepted", "min", CJ_NUMBER},
-    [K_MAX] = {"MAX", 0, COL_RIGHT, "largest value accepted", "max", CJ_NUMBER},
-    [K_UNIT] = {"UNIT", 0, 0, "unit of the value (KiB), or -", "unit", CJ_STRING},
+    [K_DEFAULT] = {"DEFAULT", 0, COL_RIGHT | COL_SIZE, "kernel default, or boot-time", "default",
+		   CJ_NUMBER},
+    [K_MIN] = {"MIN", 0, COL_RIGHT | COL_SIZE, "smallest value accepted", "min", CJ_NUMBER},
+    [K_MAX] = {"MAX", 0, COL_RIGHT | COL_SIZE, "largest value accepted", "max", CJ_NUMBER},
+    [K_UNIT] = {"UNIT", 0, 0, "unit of the value (KiB, B with -b), or -", "unit", CJ_STRING},
     [K_PATH] = {"PATH", 0, 0, "the file under /proc/sys", "path", CJ_STRING},
     [K_DESCRIPTION] = {"DESCRIPTION", 0.3, COL_TRUNC, "what the knob does", NULL, CJ_NONE},
 };
@@ -78,6 +71,33 @@ static const struct colinfo pressure_cols[] = {
     [P_TOTAL] = {"TOTAL", 0, COL_RIGHT, "time stalled since boot", "total_us", CJ_NUMBER},
 };
 
+/*
+ * A number in the knob's unit: a KiB knob's in bytes with -b, and with
+ * " KiB" after it when no UNIT column says so.
+ */
+static void format_value(char *buf, size_t size, const struct table *t,
+			 const struct reclaim_knob *k, int64_t v, bool suffix)
+{
+	bool kb = reclaim_knob_unit(k) == RECLAIM_UNIT_KB;
+
+	if (kb && table_bytes(t))
+		snprintf(buf, size, "%" PRId64, v * 1024);
+	else if (kb && suffix && !table_shows(t, K_UNIT))
+		snprintf(buf, size, "%" PRId64 " KiB", v);
+	else
+		snprintf(buf, size, "%" PRId64, v);
+}
+
+/* The cell and JSON number of a value in the knob's unit (the JSON is in it whatever -b says). */
+static void set_knob_number(struct table *t, int id, const struct reclaim_knob *k, int64_t v,
+			    bool suffix)
+{
+	char text[48];
+
+	format_value(text, sizeof(text), t, k, v, suffix);
+	table_set_value(t, id, text, cJSON_CreateNumber((double)v));
+}
+
 const struct coltable knobs_columns =
     COLTABLE("knobs", knob_cols, "KNOB,VALUE,DEFAULT,MIN,MAX,DESCRIPTION", "knobs{}");
 const struct coltable nodes_columns =
@@ -92,25 +112,25 @@ const struct coltable pressure_columns =
 void knobs_fill_row(struct table *t, const struct reclaim_knob *k, const int64_t *value, bool known)
 {
 	int64_t def = reclaim_knob_default(k);
-	char text[48], deftext[48];
+	bool kb = reclaim_knob_unit(k) == RECLAIM_UNIT_KB;
 
-	if (value)
-		format_value(text, sizeof(text), k, *value);
-	else
-		snprintf(text, sizeof(text), known ? "unsupported" : "unknown");
 	table_row(t);
 	if (!value)
 		table_row_null(t);
 	table_set_key(t, K_KNOB, reclaim_knob_name(k));
-	table_set_value(t, K_VALUE, text, value ? cJSON_CreateNumber((double)*value) : NULL);
-	table_set_int(t, K_MIN, reclaim_knob_min(k));
-	table_set_int(t, K_MAX, reclaim_knob_max(k));
+	if (value)
+		set_knob_number(t, K_VALUE, k, *value, true);
+	else
+		table_set_value(t, K_VALUE, known ? "unsupported" : "unknown", NULL);
+	set_knob_number(t, K_MIN, k, reclaim_knob_min(k), false);
+	set_knob_number(t, K_MAX, k, reclaim_knob_max(k), false);
 	table_set_str(t, K_PATH, reclaim_knob_path(k));
 	if (def >= 0)
-		format_value(deftext, sizeof(deftext), k, def);
-	table_set_value(t, K_DEFAULT, def >= 0 ? deftext : "boot-time",
-			def >= 0 ? cJSON_CreateNumber((double)def) : NULL);
-	table_set_str(t, K_UNIT, reclaim_knob_unit(k) == RECLAIM_UNIT_KB ? "KiB" : NULL);
+		set_knob_number(t, K_DEFAULT, k, def, true);
+	else
+		table_set_value(t, K_DEFAULT, "boot-time", NULL);
+	table_set_value(t, K_UNIT, kb ? (table_bytes(t) ? "B" : "KiB") : NULL,
+			kb ? cJSON_CreateString("KiB") : NULL);
 	table_set(t, K_DESCRIPTION, reclaim_knob_description(k));
 }
 

@@ -40,6 +40,9 @@ bool table_option(struct cli *cli, int opt, const char *arg)
 	case 'b':
 		cli->out.bytes = true;
 		return true;
+	case 'P':
+		cli->out.pairs = true;
+		return true;
 	default:
 		return false;
 	}
@@ -54,9 +57,9 @@ int table_options_refuse(const struct cli *cli, const char *what)
 {
 	const struct outopts *o = &cli->out;
 
-	if (!o->columns && !o->all && !o->noheadings && !o->raw && !o->bytes)
+	if (!o->columns && !o->all && !o->noheadings && !o->raw && !o->bytes && !o->pairs)
 		return 0;
-	return usage_error("%s prints no table: -o, --output-all, -n, -r and -b are not for it",
+	return usage_error("%s prints no table: -o, --output-all, -n, -r, -b and -P are not for it",
 			   what);
 }
 
@@ -120,12 +123,22 @@ static int resolve(const struct cli *cli, const struct coltable *ct, int *ids, s
 	return parse_list(ct, list, ids, n, bad, badsize);
 }
 
+bool table_has_sizes(const struct coltable *ct)
+{
+	for (size_t i = 0; i < ct->ncols; i++)
+		if (ct->cols[i].flags & COL_SIZE)
+			return true;
+	return false;
+}
+
 int table_check(struct cli *cli, const char *cmd, const struct coltable *ct)
 {
 	int ids[MAX_SHOWN];
 	char bad[80];
 	size_t n;
 
+	if (cli->out.bytes && !table_has_sizes(ct))
+		return usage_error("%s: -b: the %s table has no sizes", cmd, ct->name);
 	if (resolve(cli, ct, ids, &n, bad, sizeof(bad)) == 0)
 		return 0;
 	if (!bad[0])
@@ -153,6 +166,9 @@ struct table *table_new(struct cli *cli, const struct coltable *ct)
 	if (resolve(cli, ct, t->ids, &t->nshown, bad, sizeof(bad)) < 0)
 		abort(); /* table_check() came first */
 	scols_table_enable_raw(t->tb, cli->out.raw);
+	/* KEY="value", as lsblk -P: USE% is USE_PCT, a name a shell can take */
+	scols_table_enable_export(t->tb, cli->out.pairs);
+	scols_table_enable_shellvar(t->tb, cli->out.pairs);
 	scols_table_enable_noheadings(t->tb, cli->out.noheadings);
 	scols_table_enable_colors(t->tb, cli->color);
 	for (size_t i = 0; i < t->nshown; i++) {
@@ -189,7 +205,12 @@ void table_json_null(struct table *t, const char *key)
 	json_rows_add_null(t->json, key);
 }
 
-static bool table_shows(const struct table *t, int id)
+bool table_bytes(const struct table *t)
+{
+	return t->cli->out.bytes;
+}
+
+bool table_shows(const struct table *t, int id)
 {
 	for (size_t i = 0; i < t->nshown; i++)
 		if (t->ids[i] == id)
@@ -354,7 +375,7 @@ char *table_to_string(struct table *t)
 
 bool table_has_header(const struct table *t)
 {
-	return !t->cli->out.noheadings;
+	return !t->cli->out.noheadings && !t->cli->out.pairs;
 }
 
 void table_free(struct table *t)

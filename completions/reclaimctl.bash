@@ -11,7 +11,9 @@ _reclaimctl_commands='status get set threads swap autotune preset restore histor
 _reclaimctl_global_opts='--sysroot --json -J --color --no-color --help -h --version -V'
 
 # The options of every command that prints a table (see TABLES in reclaimctl(8)).
-_reclaimctl_table_opts='--output -o --output-all --noheadings -n --raw -r --bytes -b'
+_reclaimctl_table_opts='--output -o --output-all --noheadings -n --raw -r --pairs -P'
+# -b, for the tables that have sizes
+_reclaimctl_bytes_opts='--bytes -b'
 
 # Knob names, then aliases (see reclaimctl(8), KNOBS).
 _reclaimctl_knobs='kswapd_threads max_direct_reclaimers swap_round_robin_quota_kb
@@ -52,8 +54,11 @@ _reclaimctl_command_opts()
 		esac
 		;;
 	esac
+	case $cmd:$sub in
+	status:* | swap:rings | swap:devices | swap:) echo "$_reclaimctl_bytes_opts" ;;
+	esac
 	case $cmd in
-	status) echo '--json -J --prometheus -P --textfile --help -h --sysroot --color --no-color' ;;
+	status) echo '--json -J --prometheus --textfile --help -h --sysroot --color --no-color' ;;
 	threads) echo '--json -J --help -h --sysroot --color --no-color' ;;
 	get) echo '--values --json -J --help -h --sysroot --color --no-color' ;;
 	set) echo '--dry-run --persist -p --force -f --json -J --help -h --sysroot --color --no-color' ;;
@@ -66,10 +71,10 @@ _reclaimctl_command_opts()
 		;;
 	monitor) echo '--interval -i --count -c --per-node -N --noheadings -n --json -J --help -h --sysroot --color --no-color' ;;
 	stalls) echo '--interval -i --top -t --enable --json -J --help -h --sysroot --color --no-color' ;;
-	record) echo '--output -o --interval -i --duration -d --help -h --sysroot --color --no-color' ;;
-	report) echo '--output -o --help -h --sysroot --color --no-color' ;;
+	record) echo '--file --interval -i --duration -d --help -h --sysroot --color --no-color' ;;
+	report) echo '--html --help -h --sysroot --color --no-color' ;;
 	sweep)
-		echo '--output -o --repeat --interleave --no-interleave --interval -i --metric -m'
+		echo '--dir --repeat --interleave --no-interleave --interval -i --metric -m'
 		echo '--warmup --keep-going -k --force -f --json -J --help -h --sysroot --color --no-color'
 		;;
 	check) echo '--json -J --help -h --sysroot --color --no-color' ;;
@@ -82,7 +87,7 @@ _reclaimctl_command_opts()
 		esac
 		echo '--json -J --help -h --sysroot --color --no-color'
 		;;
-	restore) echo '--boot -b --dry-run --persist -p --json -J --help -h --sysroot --color --no-color' ;;
+	restore) echo '--boot --dry-run --persist -p --json -J --help -h --sysroot --color --no-color' ;;
 	history | figures) echo '--json -J --help -h --sysroot --color --no-color' ;;
 	boot) echo '--dry-run --json -J --help -h --sysroot --color --no-color' ;;
 	adapt)
@@ -140,11 +145,11 @@ _reclaimctl_option_arg()
 		figures:-o | figures:--output)
 		_reclaimctl_columns "$cmd" "$sub" "$cur"
 		;;
-	record:-o | record:--output | report:-o | report:--output)
+	record:--file | report:--html | record:-o | record:--output | report:-o | report:--output)
 		compopt -o filenames 2>/dev/null
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		;;
-	sweep:-o | sweep:--output) _reclaimctl_dirs "$cur" ;;
+	sweep:--dir | sweep:-o | sweep:--output) _reclaimctl_dirs "$cur" ;;
 	sweep:--repeat | sweep:-i | sweep:--interval | sweep:-m | sweep:--metric | sweep:--warmup) ;;
 	adapt:--replay)
 		compopt -o filenames 2>/dev/null
@@ -305,7 +310,8 @@ _reclaimctl()
 			((i++))
 			[ "${words[i]}" = '=' ] && ((i++))
 			[ "$i" -lt "$cword" ] && sysroot=${words[i]}
-		elif [ $dashdash -eq 0 ] && [[ $w == -o || $w == --output ]]; then
+		elif [ $dashdash -eq 0 ] && [[ $w == -o || $w == --output || $w == --file || $w == --html ||
+			$w == --dir ]]; then
 			((i++)) # its value is no operand
 		elif [ $dashdash -eq 0 ] && [[ $w == -[!0-9]* ]]; then
 			:

@@ -158,7 +158,9 @@ complete -c reclaimctl -n __reclaimctl_table -s o -l output -xa '(__reclaimctl_c
 complete -c reclaimctl -n __reclaimctl_table -l output-all -d 'Every column'
 complete -c reclaimctl -n __reclaimctl_table -s n -l noheadings -d 'No header line'
 complete -c reclaimctl -n __reclaimctl_table -s r -l raw -d 'Unaligned, blanks escaped'
-complete -c reclaimctl -n __reclaimctl_table -s b -l bytes -d 'Sizes in bytes'
+complete -c reclaimctl -n __reclaimctl_table -s P -l pairs -d 'KEY="value" pairs, as lsblk -P'
+# -b for the tables that have sizes: status and swap
+complete -c reclaimctl -n '__reclaimctl_table; and __reclaimctl_using status swap' -s b -l bytes -d 'Sizes in bytes'
 complete -c reclaimctl -n 'not __reclaimctl_needs_command; and not __reclaimctl_using help' -s h -l help -d 'Show the help of the command'
 
 # get
@@ -234,14 +236,14 @@ complete -c reclaimctl -n '__reclaimctl_using autotune; and __reclaimctl_seen a 
 complete -c reclaimctl -n '__reclaimctl_using autotune' -s e -l explain -d 'The reason for each value, under its row'
 
 # restore, boot; history and figures have the common options only
-complete -c reclaimctl -n '__reclaimctl_using restore' -s b -l boot -d "Put back every knob and swap priority as before boot's changes"
+complete -c reclaimctl -n '__reclaimctl_using restore' -l boot -d "Put back every knob and swap priority as before boot's changes"
 complete -c reclaimctl -n '__reclaimctl_using restore' -l dry-run -d 'Show what would be restored without writing it'
 complete -c reclaimctl -n '__reclaimctl_using boot' -l dry-run -d 'Show what would change without writing it'
 complete -c reclaimctl -n '__reclaimctl_using restore' -s p -l persist -d 'Also remove the persisted values'
 
 # status [SECTION] --prometheus
 complete -c reclaimctl -n '__reclaimctl_operand status 0' -a 'knobs nodes threads throttle swap rings devices zones counters pressure'
-complete -c reclaimctl -n '__reclaimctl_using status' -s P -l prometheus -d 'Prometheus text format'
+complete -c reclaimctl -n '__reclaimctl_using status' -l prometheus -d 'Prometheus text format'
 complete -c reclaimctl -n '__reclaimctl_using status' -l textfile -xa '(__fish_complete_directories)' -d 'Write it to DIR/reclaimctl.prom'
 
 # monitor
@@ -276,15 +278,15 @@ complete -c reclaimctl -n '__reclaimctl_using stalls' -s t -l top -x -d 'Show at
 complete -c reclaimctl -n '__reclaimctl_using stalls' -l enable -d 'Turn delay accounting on for the run'
 
 # record [-- COMMAND...], report FILE...
-complete -c reclaimctl -n '__reclaimctl_using record' -s o -l output -rF -d 'The file to write'
+complete -c reclaimctl -n '__reclaimctl_using record' -l file -rF -d 'The file to write'
 complete -c reclaimctl -n '__reclaimctl_using record' -s i -l interval -x -d 'Seconds between samples'
 complete -c reclaimctl -n '__reclaimctl_using record' -s d -l duration -x -d 'Stop after this long (90, 5m, 1h)'
 complete -c reclaimctl -n '__reclaimctl_using record' -F
-complete -c reclaimctl -n '__reclaimctl_using report' -s o -l output -rF -d 'The HTML file to write'
+complete -c reclaimctl -n '__reclaimctl_using report' -l html -rF -d 'The HTML file to write'
 complete -c reclaimctl -n '__reclaimctl_using report' -F
 
-# sweep KNOB=VALUES... -o DIR -- COMMAND...
-complete -c reclaimctl -n '__reclaimctl_using sweep' -s o -l output -xa '(__fish_complete_directories)' -d 'The directory of the records and the summary'
+# sweep KNOB=VALUES... --dir DIR -- COMMAND...
+complete -c reclaimctl -n '__reclaimctl_using sweep' -l dir -xa '(__fish_complete_directories)' -d 'The directory of the records and the summary'
 complete -c reclaimctl -n '__reclaimctl_using sweep' -l repeat -x -d 'Run each combination N times'
 complete -c reclaimctl -n '__reclaimctl_using sweep' -l interleave -d 'All values, then all again (the default)'
 complete -c reclaimctl -n '__reclaimctl_using sweep' -l no-interleave -d 'Each value N times in a row'

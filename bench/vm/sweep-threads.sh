@@ -38,7 +38,7 @@ READERS
 chmod +x /tmp/readers.sh
 
 rc=0
-run reclaimctl sweep --repeat "$repeat" -i 1 -o /tmp/sweep \
+run reclaimctl sweep --repeat "$repeat" -i 1 --dir /tmp/sweep \
 	-m 'throughput=throughput=([0-9.]+ M)B/s' -m 'sys_pct=sys_pct=([0-9.]+)' \
 	--warmup 'echo 3 >/proc/sys/vm/drop_caches' \
 	threads=1,2,4 -- /tmp/readers.sh "$readers" || rc=$?

@@ -55,7 +55,7 @@ STORM
 chmod +x /tmp/storm.sh
 
 rc=0
-run reclaimctl sweep --repeat "$repeat" -i 1 -o /tmp/sweep \
+run reclaimctl sweep --repeat "$repeat" -i 1 --dir /tmp/sweep \
 	-m 'sys=sys_s=([0-9.]+)' -m 'majflt=majflt=([0-9]+)' \
 	-m 'max_reclaim_ms=max_reclaim_ms=([0-9]+)' \
 	--warmup 'sync; echo 3 >/proc/sys/vm/drop_caches' \

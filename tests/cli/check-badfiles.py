@@ -78,7 +78,7 @@ PERSISTED = ("# This file is written by reclaimctl(8): knob values made persiste
              "--persist.\n# systemd-sysctl applies it at boot. Do not edit it; to undo, run:\n"
              "#   reclaimctl restore --persist\nvm.swappiness = 60\nvm.kswapd_threads = 3\n")
 # Recordings are files named on the command line, not under the root.
-RECORDING_COMMANDS = [["adapt", "--replay", "{file}"], ["report", "{file}", "-o", "{out}"]]
+RECORDING_COMMANDS = [["adapt", "--replay", "{file}"], ["report", "{file}", "--html", "{out}"]]
 KINDS = ["fifo", "directory", "huge", "binary"]
 # What is refused whatever the file: not text at all.
 BINARY = b"\x7fELF\x02\x01\x01\x00\x00\x00\x03\x00>\x00\x01\x00\n"
@@ -94,7 +94,7 @@ BAD_VALUES = [
     ["swap", "priority", "/dev/zram0", "40000"], ["monitor", "-i", "abc"],
     ["monitor", "-i", "-1"], ["monitor", "-c", "0"], ["adapt", "--min", "abc"],
     ["adapt", "--once", "--max", "0"], ["preset", "apply", "../x"],
-    ["record", "-i", "0", "-o", "/dev/null"],
+    ["record", "-i", "0", "--file", "/dev/null"],
 ]
 
 

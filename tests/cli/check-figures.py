@@ -70,7 +70,7 @@ class Checker(checker.Checker):
 
     def record(self, root, name):
         out = self.path(name)
-        self.run("record", "-i", "0.05", "-d", "0.3", "-o", out, root=root)
+        self.run("record", "-i", "0.05", "-d", "0.3", "--file", out, root=root)
         with open(out) as fp:
             return out, [json.loads(x) for x in fp]
 
@@ -83,7 +83,7 @@ class Checker(checker.Checker):
             self.expect(all(f["key"] in s for s in lines if s["type"] == "sample"),
                         f"record: a sample lacks {f['key']}")
         html = self.path("rec.html")
-        p = self.run("report", out, "-o", html)
+        p = self.run("report", out, "--html", html)
         self.expect(p.stderr == "", f"report of a whole recording said {p.stderr!r}")
         page = open(html).read()
         for f in self.figures:
@@ -94,7 +94,7 @@ class Checker(checker.Checker):
 
     def test_sweep(self):
         root, out = self.root(PATCHED), self.path("sweep")
-        p = self.run("--json", "sweep", "throttle=3,5", "-i", "0.05", "-o", out, "--",
+        p = self.run("--json", "sweep", "throttle=3,5", "-i", "0.05", "--dir", out, "--",
                      "sh", "-c", "sleep 0.2", root=root)
         doc = json.loads(p.stdout)
         for f in self.figures:
@@ -108,7 +108,7 @@ class Checker(checker.Checker):
         with open(os.path.join(out, "summary.csv")) as fp:
             header = next(csv.reader(fp))
         page = open(os.path.join(out, "report.html")).read()
-        text = self.run("sweep", "throttle=3", "-i", "0.05", "-o", out, "--", "true",
+        text = self.run("sweep", "throttle=3", "-i", "0.05", "--dir", out, "--", "true",
                         root=root).stdout
         columns = text.splitlines()[-2].split()
         for f in self.figures:
@@ -197,7 +197,7 @@ class Checker(checker.Checker):
         pages = []
         for f in (src, bare):
             html = self.path(os.path.basename(f) + ".html")
-            p = self.run("report", f, "-o", html)
+            p = self.run("report", f, "--html", html)
             self.expect(p.stderr == "", f"report {f}: {p.stderr!r}")
             body = re.findall(r'(<tr data-key="(?!file)[^"]+">.*?</tr>)', open(html).read())
             pages.append(body)
@@ -214,7 +214,7 @@ class Checker(checker.Checker):
                     f"replay of a recording with neither rates nor counters: {p.returncode} "
                     f"{p.stdout!r} {p.stderr!r}")
         html = self.path("neither.html")
-        p = self.run("report", bare, "-o", html)
+        p = self.run("report", bare, "--html", html)
         lines = p.stderr.splitlines()
         self.expect(len(lines) == 1 and bare in lines[0] and "pgscan_kswapd" in lines[0],
                     f"report of a recording with neither: {p.stderr!r}")
@@ -231,7 +231,7 @@ class Checker(checker.Checker):
                 if i == 0:
                     o["schema"] = 2
                 fo.write(json.dumps(o) + "\n")
-        for args in (["adapt", "--replay", out], ["report", out, "-o", self.path("n.html")]):
+        for args in (["adapt", "--replay", out], ["report", out, "--html", self.path("n.html")]):
             p = self.run(*args, ok=False)
             self.expect(p.returncode == 1 and p.stderr.count("\n") == 1 and
                         "record format 2 is newer" in p.stderr,

@@ -162,7 +162,7 @@ def monitor_text(reclaimctl, root):
 
 def record(reclaimctl, root, out):
     path = os.path.join(out, "record.jsonl")
-    proc = subprocess.Popen([reclaimctl, "--sysroot", root, "record", "-i", "0.5", "-o", path,
+    proc = subprocess.Popen([reclaimctl, "--sysroot", root, "record", "-i", "0.5", "--file", path,
                              "--", "sh", "-c", "sleep 3.5; exit 3"])
     # a knob change and counters moving while it records
     for step in range(4):
@@ -199,7 +199,7 @@ def record(reclaimctl, root, out):
 
 def report(reclaimctl, path, out):
     html_path = os.path.join(out, "report.html")
-    subprocess.run([reclaimctl, "report", path, path, "-o", html_path], check=True)
+    subprocess.run([reclaimctl, "report", path, path, "--html", html_path], check=True)
     with open(html_path) as f:
         html = f.read()
     for bad in ("<script", "http:", "https:", " src=", "@import", "url("):
@@ -214,7 +214,7 @@ def report(reclaimctl, path, out):
     # the totals: 4000 + 8000 + 12000 + 16000 pages scanned by kswapd
     m = re.search(r'<tr data-key="pgscan_kswapd">.*?<td>(\d+)<br>', html)
     check(m and int(m.group(1)) == 40000, f"report: pgscan_kswapd total {m and m.group(1)}")
-    bad = subprocess.run([reclaimctl, "report", "/etc/hostname", "-o", "-"], capture_output=True,
+    bad = subprocess.run([reclaimctl, "report", "/etc/hostname", "--html", "-"], capture_output=True,
                          text=True)
     check(bad.returncode == 1 and "not a line of a reclaimctl record file" in bad.stderr,
           f"report of a non-record file: {bad.returncode} {bad.stderr!r}")

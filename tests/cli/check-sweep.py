@@ -124,7 +124,7 @@ class Checker(checker.Checker):
         before = self.knob_bytes(root)
         out = os.path.join(self.tmp, "interleaved")
         p = self.sweep(root, "throttle=5,7", "--repeat", "2", "-i", "0.1",
-                       "--metric", "bw=copied, [^,]*, ([0-9.]+ [kMG]?B)/s", "-o", out, "--",
+                       "--metric", "bw=copied, [^,]*, ([0-9.]+ [kMG]?B)/s", "--dir", out, "--",
                        *self.command(root))
         self.expect(p.returncode == 0, f"exit {p.returncode}: {p.stderr}")
         first = p.stderr.split("\n")[0]
@@ -196,14 +196,14 @@ class Checker(checker.Checker):
         # the charts grouped by value: run 1 and 3 (throttle=5) first
         self.expect(html.index("run-001-") < html.index("run-003-") < html.index("run-002-"),
                     "report.html: runs not grouped by value")
-        rep = subprocess.run([self.reclaimctl, "report", "-o", os.path.join(self.tmp, "one.html"),
+        rep = subprocess.run([self.reclaimctl, "report", "--html", os.path.join(self.tmp, "one.html"),
                               os.path.join(out, doc["runs"][0]["record"])],
                              capture_output=True, text=True, env=self.env)
         self.expect(rep.returncode == 0, f"report of a run: {rep.stderr}")
         # --json prints the document
         out2 = os.path.join(self.tmp, "interleaved-json")
         p = subprocess.run([self.reclaimctl, "--sysroot", root, "--json", "sweep", "throttle=5",
-                            "-i", "0.1", "-o", out2, "--", "true"],
+                            "-i", "0.1", "--dir", out2, "--", "true"],
                            capture_output=True, text=True, env=self.env, timeout=60)
         self.expect(p.returncode == 0 and json.loads(p.stdout)["values"][0]["runs"] == 1,
                     f"--json: {p.returncode} {p.stdout[:200]} {p.stderr}")
@@ -222,7 +222,7 @@ class Checker(checker.Checker):
         want = {e["knob"]: e["new"] for e in json.loads(plan.stdout)["entries"]}
         out = os.path.join(self.tmp, "auto")
         # (kswapd_threads stays as it is: a fixture's threads do not change)
-        p = self.sweep(root, "throttle=auto,5", "-i", "0.1", "-o", out, "--", "true")
+        p = self.sweep(root, "throttle=auto,5", "-i", "0.1", "--dir", out, "--", "true")
         self.expect(p.returncode == 0, f"exit {p.returncode}: {p.stderr}")
         with open(os.path.join(out, "summary.csv")) as f:
             rows = list(csv.DictReader(f))
@@ -240,7 +240,7 @@ class Checker(checker.Checker):
         before = self.knob_bytes(root)
         out = os.path.join(self.tmp, "in-a-row")
         p = self.sweep(root, "throttle=5,7", "swap-quota=512", "--repeat", "2", "--no-interleave",
-                       "-i", "0.1", "-o", out, "--", "true")
+                       "-i", "0.1", "--dir", out, "--", "true")
         self.expect(p.returncode == 0, f"exit {p.returncode}: {p.stderr}")
         doc = self.summary(out)
         order = [r["value"] for r in doc["runs"]]
@@ -255,13 +255,13 @@ class Checker(checker.Checker):
         runs are there after it, and a file of the user's is left alone."""
         root = self.root()
         out = os.path.join(self.tmp, "again")
-        p = self.sweep(root, "throttle=5,7", "--repeat", "2", "-i", "0.1", "-o", out, "--", "true")
+        p = self.sweep(root, "throttle=5,7", "--repeat", "2", "-i", "0.1", "--dir", out, "--", "true")
         self.expect(p.returncode == 0 and len(os.listdir(out)) == 2 * 4 + 3,
                     f"first sweep: exit {p.returncode} {sorted(os.listdir(out))} {p.stderr}")
         with open(os.path.join(out, "notes.txt"), "w") as f:
             f.write("mine\n")
         os.mkdir(os.path.join(out, "run-009-mine"))
-        p = self.sweep(root, "swap-quota=512", "-i", "0.1", "-o", out, "--", "true")
+        p = self.sweep(root, "swap-quota=512", "-i", "0.1", "--dir", out, "--", "true")
         self.expect(p.returncode == 0, f"second sweep: exit {p.returncode} {p.stderr}")
         self.expect(sorted(os.listdir(out)) ==
                     ["notes.txt", "report.html", "run-001-swap-quota=512.jsonl",
@@ -274,7 +274,7 @@ class Checker(checker.Checker):
         root = self.root()
         before = self.knob_bytes(root)
         out = os.path.join(self.tmp, "failing")
-        p = self.sweep(root, "throttle=5,7", "-i", "0.1", "-o", out, "--", "sh", "-c", "exit 3")
+        p = self.sweep(root, "throttle=5,7", "-i", "0.1", "--dir", out, "--", "sh", "-c", "exit 3")
         self.expect(p.returncode == 1 and "run 1 failed" in p.stderr,
                     f"exit {p.returncode}: {p.stderr}")
         self.expect(self.knob_bytes(root) == before, "knobs not back after a failed run")
@@ -284,7 +284,7 @@ class Checker(checker.Checker):
                     and doc["values"][0]["figures"]["wall_seconds"]["median"] is None,
                     f"summary: {json.dumps(doc)[:600]}")
         out = os.path.join(self.tmp, "keep-going")
-        p = self.sweep(root, "throttle=5,7", "-k", "-i", "0.1", "-o", out, "--", "sh", "-c", "exit 3")
+        p = self.sweep(root, "throttle=5,7", "-k", "-i", "0.1", "--dir", out, "--", "sh", "-c", "exit 3")
         doc = self.summary(out)
         self.expect(p.returncode == 1 and [r["status"] for r in doc["runs"]] == ["failed"] * 2,
                     f"--keep-going: exit {p.returncode}: {p.stderr}")
@@ -292,7 +292,7 @@ class Checker(checker.Checker):
 
     def start(self, root, out, *cmd):
         return subprocess.Popen([self.reclaimctl, "--sysroot", root, "sweep", "throttle=5,7",
-                                 "--repeat", "2", "-i", "0.1", "-o", out, "--", *cmd],
+                                 "--repeat", "2", "-i", "0.1", "--dir", out, "--", *cmd],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 env=self.env, start_new_session=True)
 
@@ -355,7 +355,7 @@ class Checker(checker.Checker):
         before = self.knob_bytes(root)
         out = os.path.join(self.tmp, "pipe")
         line = " ".join(shlex.quote(a) for a in [
-            self.reclaimctl, "--sysroot", root, "sweep", "throttle=5,6,7", "-i", "0.1", "-o",
+            self.reclaimctl, "--sysroot", root, "sweep", "throttle=5,6,7", "-i", "0.1", "--dir",
             out, "--", "sleep", "0.3"])
         p = subprocess.run(["bash", "-c", line + ' | head -n1; echo "status ${PIPESTATUS[0]}"'],
                            capture_output=True, text=True, env=self.env, timeout=120)
@@ -417,7 +417,7 @@ class Checker(checker.Checker):
             os.makedirs(other)
             with open(os.path.join(other, "summary.json"), "w") as f:
                 f.write("{}\n")
-            p = self.sweep(root, "throttle=11", "-o", other, "--", "true")
+            p = self.sweep(root, "throttle=11", "--dir", other, "--", "true")
             self.one_line(p, 1, "a second sweep")
             self.expect(p.stderr == f"reclaimctl: sweep: already running as PID {proc.pid} "
                         "(/run/reclaimctl/sweep)\n", f"second sweep: {p.stderr!r}")
@@ -443,7 +443,7 @@ class Checker(checker.Checker):
         state = os.path.join(root, "run/reclaimctl/sweep")
         self.expect(os.path.exists(state) and self.knob_bytes(root)["max_direct_reclaimers"]
                     == b"5\n", "after SIGKILL: no state file, or the knob is not at 5")
-        p = self.sweep(root, "throttle=9", "-o", os.path.join(self.tmp, "dead-next"), "--",
+        p = self.sweep(root, "throttle=9", "--dir", os.path.join(self.tmp, "dead-next"), "--",
                        "true")
         first = p.stderr.split("\n")[0]
         self.expect(p.returncode == 0 and first == (
@@ -457,7 +457,7 @@ class Checker(checker.Checker):
         before = self.knob_bytes(root)
         out = os.path.join(self.tmp, "sigkill")
         proc = subprocess.Popen([self.reclaimctl, "--sysroot", root, "sweep", "throttle=5,7",
-                                 "swap-quota=512", "--repeat", "2", "-i", "0.1", "-o", out,
+                                 "swap-quota=512", "--repeat", "2", "-i", "0.1", "--dir", out,
                                  "--", "sleep", "0.5"],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 env=self.env, start_new_session=True)
@@ -524,7 +524,7 @@ class Checker(checker.Checker):
         # machine: a fixed "sleep 1" let run 2 start first on a loaded one.
         mark = os.path.join(self.tmp, "stale-set-done")
         proc = subprocess.Popen([self.reclaimctl, "--sysroot", root, "sweep", "throttle=5,7",
-                                 "swap-quota=512,1024", "-i", "0.1", "-o", out, "--",
+                                 "swap-quota=512,1024", "-i", "0.1", "--dir", out, "--",
                                  "sh", "-c", f"until [ -e '{mark}' ]; do sleep 0.05; done"],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 env=self.env, start_new_session=True)
@@ -569,7 +569,7 @@ class Checker(checker.Checker):
                            capture_output=True, text=True, env=self.env)
         self.expect(p.returncode == 0, f"set throttle 2: {p.stderr}")
         writes = ["sh", "-c", f"echo 9 > {shlex.quote(knob)}"]
-        p = self.sweep(root, "throttle=5,7", "-i", "0.1", "-o", os.path.join(self.tmp, "cw"),
+        p = self.sweep(root, "throttle=5,7", "-i", "0.1", "--dir", os.path.join(self.tmp, "cw"),
                        "--", *writes)
         lines = p.stderr.strip().split("\n")
         self.expect(p.returncode == 1 and lines[1:] == [
@@ -588,7 +588,7 @@ class Checker(checker.Checker):
         # value, and the restore of the sweep's change puts back 2
         first = ["sh", "-c", f"[ $(cat {shlex.quote(knob)}) = 5 ] && echo 9 > "
                  f"{shlex.quote(knob)}; true"]
-        p = self.sweep(root, "--keep-going", "throttle=5,7", "-i", "0.1", "-o",
+        p = self.sweep(root, "--keep-going", "throttle=5,7", "-i", "0.1", "--dir",
                        os.path.join(self.tmp, "cw2"), "--", *first)
         self.expect(p.returncode == 1 and p.stdout.startswith(
             "run 1 of 2: throttle=5: failed (the command changed vm.max_direct_reclaimers to 9)"
@@ -608,17 +608,17 @@ class Checker(checker.Checker):
         before = self.knob_bytes(root)
         out = os.path.join(self.tmp, "usage")
         cases = [
-            (["bogus=1,2", "-o", out, "--", "true"], "unknown knob 'bogus' (known: "),
-            (["throttle=5,2000", "-o", out, "--", "true"], "invalid value '2000'"),
-            (["throttle=5", "throttle=6", "-o", out, "--", "true"], "given twice"),
-            (["throttle=5,7", "--", "true"], "needs --output"),
-            (["throttle=5,7", "-o", out], "needs a command"),
-            (["throttle=5,7", "-o", out, "--"], "needs a command"),
-            (["-o", out, "--", "true"], "expected KNOB=VALUE"),
-            (["throttle", "-o", out, "--", "true"], "expected KNOB=VALUE"),
-            (["throttle=5", "--repeat", "0", "-o", out, "--", "true"], "--repeat"),
-            (["throttle=5", "-m", "bad name=x", "-o", out, "--", "true"], "--metric"),
-            (["throttle=5", "-m", "x=(", "-o", out, "--", "true"], "--metric"),
+            (["bogus=1,2", "--dir", out, "--", "true"], "unknown knob 'bogus' (known: "),
+            (["throttle=5,2000", "--dir", out, "--", "true"], "invalid value '2000'"),
+            (["throttle=5", "throttle=6", "--dir", out, "--", "true"], "given twice"),
+            (["throttle=5,7", "--", "true"], "needs --dir"),
+            (["throttle=5,7", "--dir", out], "needs a command"),
+            (["throttle=5,7", "--dir", out, "--"], "needs a command"),
+            (["--dir", out, "--", "true"], "expected KNOB=VALUE"),
+            (["throttle", "--dir", out, "--", "true"], "expected KNOB=VALUE"),
+            (["throttle=5", "--repeat", "0", "--dir", out, "--", "true"], "--repeat"),
+            (["throttle=5", "-m", "bad name=x", "--dir", out, "--", "true"], "--metric"),
+            (["throttle=5", "-m", "x=(", "--dir", out, "--", "true"], "--metric"),
         ]
         for args, text in cases:
             p = self.sweep(root, *args)
@@ -631,7 +631,7 @@ class Checker(checker.Checker):
         root = self.root("unpatched-6.1")
         before = self.knob_bytes(root)
         out = os.path.join(self.tmp, "unpatched")
-        p = self.sweep(root, "swappiness=10,60", "threads=1,2", "-o", out, "--", "true")
+        p = self.sweep(root, "swappiness=10,60", "threads=1,2", "--dir", out, "--", "true")
         self.one_line(p, 1, "unpatched")
         self.expect("kswapd_threads" in p.stderr, f"unpatched: {p.stderr!r}")
         self.unchanged(root, before, "unpatched")
@@ -643,7 +643,7 @@ class Checker(checker.Checker):
         out = os.path.join(self.tmp, "terminal")
         master, slave = pty.openpty()
         proc = subprocess.Popen([self.reclaimctl, "--sysroot", root, "sweep", "throttle=5,7",
-                                 "-i", "0.1", "-o", out, "--", "sleep", "0.5"],
+                                 "-i", "0.1", "--dir", out, "--", "sleep", "0.5"],
                                 stdout=subprocess.PIPE, stderr=slave, env=self.env)
         os.close(slave)
         text = b""

@@ -240,7 +240,9 @@ expect 'reclaimctl re' record report restore
 contains 'reclaimctl restore -' --dry-run --persist --json --help
 lacks 'reclaimctl restore -' --force --values
 lacks 'reclaimctl restore ' $knobs
-contains 'reclaimctl restore -' --boot -b
+contains 'reclaimctl restore -' --boot
+# -b is --bytes in every command: restore --boot has no short option
+lacks 'reclaimctl restore -' -b --bytes
 contains 'reclaimctl history -' --json --help
 lacks 'reclaimctl history -' --dry-run --boot
 contains 'reclaimctl preset diff -' --persist --force
@@ -251,11 +253,16 @@ lacks 'reclaimctl boot -' --persist --force
 lacks 'reclaimctl boot ' $knobs
 
 # monitor, stalls, record, report; status --prometheus
-contains 'reclaimctl status --' --prometheus --textfile
+contains 'reclaimctl status --' --prometheus --textfile --pairs
 contains 'reclaimctl monitor -' --interval --count --per-node --json
 contains 'reclaimctl stalls -' --interval --top --enable --json
-contains 'reclaimctl record -' --output --interval --duration
-contains 'reclaimctl report -' --output
+contains 'reclaimctl record -' --file --interval --duration
+contains 'reclaimctl report -' --html
+# -o is the columns everywhere: the old -o FILE and -o DIR are not offered
+lacks 'reclaimctl record -' --output -o
+lacks 'reclaimctl report -' --output -o
+lacks 'reclaimctl sweep -' --output -o
+contains 'reclaimctl sweep -' --dir
 lacks 'reclaimctl monitor -' --enable --output --dry-run
 
 # check: options only
@@ -297,11 +304,12 @@ if [ "$shell" = zsh ]; then
 else
 	contains 'reclaimctl sweep th' threads= throttle=
 fi
-contains 'reclaimctl sweep threads=1 -o out -- sl' sleep
+contains 'reclaimctl sweep threads=1 --dir out -- sl' sleep
 contains 'reclaimctl sweep --re' --repeat
 contains 'reclaimctl sweep --no' --no-interleave
 expect 'reclaimctl swap p' priority
-expect 'reclaimctl swap --p' --persist
+expect 'reclaimctl swap --pe' --persist
+expect 'reclaimctl swap --pa' --pairs
 contains 'reclaimctl swap -' --persist --dry-run --json --help
 contains 'reclaimctl swap priority -' --persist --dry-run
 expect 'reclaimctl --sysroot swaproot swap priority /dev/' /dev/zram0 /dev/zram1
@@ -343,7 +351,11 @@ cd / && rm -r "$tmp"
 
 # The table options: where a table is printed, not elsewhere; -n is
 # --noheadings (--dry-run has no short option); status takes a section.
-contains 'reclaimctl threads -' --output --output-all --noheadings --raw --bytes
+contains 'reclaimctl threads -' --output --output-all --noheadings --raw --pairs
+# -b is for the tables with sizes
+lacks 'reclaimctl threads -' --bytes -b
+contains 'reclaimctl status knobs -' --bytes --pairs
+contains 'reclaimctl swap devices -' --bytes
 contains 'reclaimctl swap devices -' --output --noheadings
 lacks 'reclaimctl swap priority -' --output --noheadings
 lacks 'reclaimctl set -' --noheadings --output -n

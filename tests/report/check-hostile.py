@@ -42,7 +42,7 @@ def report(lines, tmp, name):
     with open(src, "w") as f:
         f.write("".join(line + "\n" for line in lines))
     try:
-        p = subprocess.run([reclaimctl, "report", src, "-o", out], capture_output=True,
+        p = subprocess.run([reclaimctl, "report", src, "--html", out], capture_output=True,
                            text=True, timeout=30)
     except subprocess.TimeoutExpired:
         return None, src, out

@@ -70,7 +70,7 @@ with tempfile.TemporaryDirectory() as tmp:
     rec, page = os.path.join(tmp, "long.jsonl"), os.path.join(tmp, "long.html")
     totals = write_recording(rec)
 
-    code, _, err, rss = run(["report", rec, "-o", page])
+    code, _, err, rss = run(["report", rec, "--html", page])
     result(code == 0 and err == "", "report of 100,000 samples", f"{code} {err}")
     html = open(page).read() if code == 0 else ""
     points = dict(re.findall(r'data-series="([^"]+)" data-points="(\d+)"', html))

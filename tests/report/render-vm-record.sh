@@ -28,6 +28,6 @@ tr -d '\r' <"$log" |
 lines=$(wc -l <"$out/vm-run.jsonl")
 echo "render-vm-record: $out/vm-run.jsonl: $lines lines from the guest"
 grep -q '"type":"end"' "$out/vm-run.jsonl" || { echo "render-vm-record: the record has no end line"; exit 1; }
-"$bin" report "$out/vm-run.jsonl" -o "$out/vm-report.html"
+"$bin" report "$out/vm-run.jsonl" --html "$out/vm-report.html"
 # a real run under pressure: at least 5 points in each run's scan chart
 exec "$here/check-browser.sh" "$out/vm-report.html" "$out/vm-report.png" 5

@@ -168,7 +168,7 @@ echo 1 >/proc/sys/kernel/task_delayacct
 
 step "3. record while a hog runs, a knob changes; report"
 size=$(($(mem_avail_mb) + extra_mb))
-reclaimctl record -i 1 -o /tmp/run.jsonl -- memhog -q -m "$size" -p 1 &
+reclaimctl record -i 1 --file /tmp/run.jsonl -- memhog -q -m "$size" -p 1 &
 rec=$!
 sleep 4
 assert_rc 0 "reclaimctl set threads 2 during the recording" -- reclaimctl set threads 2
@@ -185,7 +185,7 @@ grep -q '"type":"end".*"reason":"command".*"exit_status":0' /tmp/run.jsonl &&
 	ok "the end line has the hog's exit status 0" || fail "no end line with exit status 0"
 assert_gt "$(grep -c '"type":"sample"' /tmp/run.jsonl)" 4 "samples"
 assert_gt "$(int "$(json_max /tmp/run.jsonl pgscan_direct)")" 0 "recorded direct reclaim"
-assert_rc 0 "reclaimctl report" -- reclaimctl report /tmp/run.jsonl -o /tmp/report.html
+assert_rc 0 "reclaimctl report" -- reclaimctl report /tmp/run.jsonl --html /tmp/report.html
 assert_eq 5 "$(grep -c '<svg class="chart"' /tmp/report.html)" "5 charts"
 points=$(grep -o 'data-series="pgscan_direct" data-points="[0-9]*' /tmp/report.html | grep -o '[0-9]*$')
 assert_gt "${points:-0}" 3 "the direct scan chart has points"

@@ -66,7 +66,7 @@ export SWAP_MB=$swap_mb
 
 step "sweep swap-quota=0,2M,64M"
 rc=0
-run reclaimctl sweep --repeat 2 -i 1 -m 'range=range_kib=([0-9]+)' -o "$out" \
+run reclaimctl sweep --repeat 2 -i 1 -m 'range=range_kib=([0-9]+)' --dir "$out" \
 	swap-quota=0,2M,64M -- /tmp/spread.sh || rc=$?
 assert_eq 0 "$rc" "sweep exit status"
 assert_file_eq "$KNOB_QUOTA" 1024 "vm.swap_round_robin_quota_kb back to 1M"

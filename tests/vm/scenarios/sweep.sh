@@ -52,7 +52,7 @@ check_back() {
 step "a sweep whose runs succeed"
 rm -rf "$out"
 rc=0
-run reclaimctl sweep --repeat 2 -i 0.5 -m 'kswapd=per-node=([0-9]+)' -o "$out" \
+run reclaimctl sweep --repeat 2 -i 0.5 -m 'kswapd=per-node=([0-9]+)' --dir "$out" \
 	threads=1,4 throttle=0,2 -- /tmp/probe.sh || rc=$?
 assert_eq 0 "$rc" "sweep exit status"
 check_back "after the sweep"
@@ -94,7 +94,7 @@ t=$(jv ".entries[0].new")
 d=$(jv ".entries[1].new")
 rm -rf "$out"
 rc=0
-run reclaimctl sweep -i 0.5 -o "$out" threads=auto throttle=auto -- /tmp/probe.sh || rc=$?
+run reclaimctl sweep -i 0.5 --dir "$out" threads=auto throttle=auto -- /tmp/probe.sh || rc=$?
 assert_eq 0 "$rc" "sweep with auto: exit status"
 per=$(for n in $(memory_nodes); do printf '%s ' "$t"; done)
 grep -qx "probe threads=$t throttle=$d per-node=${per% }" "$out"/run-001-*.log ||
@@ -108,7 +108,7 @@ check_back "after the sweep with auto"
 step "a run that fails"
 rm -rf "$out"
 rc=0
-run reclaimctl sweep -o "$out" threads=1,4 -- sh -c '/tmp/probe.sh; exit 3' || rc=$?
+run reclaimctl sweep --dir "$out" threads=1,4 -- sh -c '/tmp/probe.sh; exit 3' || rc=$?
 assert_eq 1 "$rc" "sweep exit status after a failed run"
 check_back "after a failed run"
 json_load "$out/summary.json" || fail "summary.json after a failed run"
@@ -125,7 +125,7 @@ first_run_started() {
 # sweep_bg ARGS...: reclaimctl sweep in the background, stderr in /tmp/sweep.err
 sweep_bg() {
 	rm -rf "$out"
-	reclaimctl sweep -o "$out" "$@" 2>/tmp/sweep.err &
+	reclaimctl sweep --dir "$out" "$@" 2>/tmp/sweep.err &
 	SWEEP=$!
 	wait_for 60 "the first run" -- first_run_started
 }
