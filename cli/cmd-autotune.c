@@ -169,11 +169,11 @@ static void print_swap(struct cli *cli, struct autotune *a, bool explain)
 		 RECLAIM_AUTOTUNE_PRIO_ROTATIONAL);
 	heading(cli, title);
 	if (!a->swaps) {
-		printf("%s\n", a->swaps_missing ? a->swaps_missing : "no /proc/swaps");
+		note(cli, "%s", a->swaps_missing ? a->swaps_missing : "no /proc/swaps");
 		return;
 	}
 	if (n == 0) {
-		printf("No active swap devices: nothing to propose.\n");
+		note(cli, "No active swap devices: nothing to propose.");
 		return;
 	}
 	t = table_new(cli, &swap_columns);
@@ -196,10 +196,14 @@ static void print_swap(struct cli *cli, struct autotune *a, bool explain)
 	free(reasons);
 	table_free(t);
 	if (changes == 0) {
-		printf("%s\n", proposed ? "Every device already has its proposed priority."
-					: "No priority proposed.");
+		note(cli, "%s",
+		     proposed ? "Every device already has its proposed priority."
+			      : "No priority proposed.");
 		return;
 	}
+	/* the hints after the table are no rows */
+	if (script_output(cli))
+		return;
 	printf("\nautotune leaves swap priorities alone: a change swaps the device off and on.\n"
 	       "To apply these, one at a time (--persist also sets pri= in /etc/fstab):\n");
 	for (size_t i = 0; i < n; i++) {
@@ -292,7 +296,7 @@ static int autotune_run(struct cli *cli, struct autotune *a, const struct plan_o
 	} else if (r == 0) {
 		heading(cli, "Knobs (dry run: nothing is written)");
 		plan_print_text(e, o);
-		printf("\n");
+		separator(cli);
 		print_swap(cli, a, o->explain);
 	}
 	reclaim_eval_unref(e);

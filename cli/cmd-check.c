@@ -392,7 +392,7 @@ static void print_boot(struct cli *cli, const struct findings *f)
 	if (!f->boot)
 		return;
 	preset = reclaim_eval_preset(f->boot);
-	printf("\n");
+	separator(cli);
 	if (strcmp(preset, RECLAIM_BOOT_PRESET_OFF) == 0) {
 		heading(cli, "At boot");
 		printf("autotune is off (preset = " RECLAIM_BOOT_PRESET_OFF
@@ -502,11 +502,11 @@ static int run_check(struct cli *cli, int argc, char **argv)
 	} else {
 		if (entries > 0) {
 			print_entries(cli, &f);
-			printf("\n");
+			separator(cli);
 		}
 		if (f.nproblems > 0) {
 			print_problems(cli, &f);
-			printf("\n");
+			separator(cli);
 		}
 		print_summary(&f);
 	}

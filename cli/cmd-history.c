@@ -172,10 +172,10 @@ static void history_table(struct cli *cli, const struct reclaim_history *h)
 	struct table *t;
 
 	if (reclaim_history_trimmed(h))
-		printf("(%" PRIu64 " older records dropped; the first of each knob is kept)\n",
-		       reclaim_history_trimmed(h));
+		note(cli, "(%" PRIu64 " older records dropped; the first of each knob is kept)",
+		     reclaim_history_trimmed(h));
 	if (reclaim_history_count(h) == 0 && reclaim_history_swap_count(h) == 0) {
-		printf("no changes since boot\n");
+		note(cli, "no changes since boot");
 		return;
 	}
 	t = fill(cli, h);

@@ -16,17 +16,23 @@ static void get_help(FILE *out)
 	      "or alias (threads, throttle, swap-quota). Sizes are in KiB.\n"
 	      "\nOptions:\n"
 	      "      --values  print only the values, one per line\n"
+	      "      --sysctl  print vm.NAME = VALUE, as sysctl(8) does: lines that a\n"
+	      "                file in /etc/sysctl.d takes as they are\n"
 	      "  -J, --json    JSON output\n"
 	      "  -h, --help    this help\n",
 	      out);
 }
 
+enum { OPT_SYSCTL = OPT_COMMAND };
+
 static int run_get(struct cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    COMMON_LONG_OPTIONS, {"values", no_argument, NULL, OPT_VALUES}, {0}};
+	static const struct option opts[] = {COMMON_LONG_OPTIONS,
+					     {"values", no_argument, NULL, OPT_VALUES},
+					     {"sysctl", no_argument, NULL, OPT_SYSCTL},
+					     {0}};
 	const struct reclaim_knob **knobs;
-	bool values_only = false;
+	bool values_only = false, sysctl = false;
 	size_t n = 0;
 	struct table *t = NULL;
 	int c, r = EXIT_SUCCESS;
@@ -34,14 +40,16 @@ static int run_get(struct cli *cli, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, opts, NULL)) != -1) {
 		bool done;
 
-		if (c == OPT_VALUES) {
-			values_only = true;
+		if (c == OPT_VALUES || c == OPT_SYSCTL) {
+			*(c == OPT_VALUES ? &values_only : &sysctl) = true;
 			continue;
 		}
 		r = common_option(cli, &cmd_get, c, argv, &done);
 		if (done)
 			return r;
 	}
+	if (sysctl && (values_only || cli->json))
+		return usage_error("get: --sysctl goes with neither --values nor --json");
 	knobs = calloc(reclaim_knob_count() + (size_t)argc, sizeof(*knobs));
 	if (!knobs)
 		return fail(EXIT_FAILURE, "out of memory");
@@ -77,6 +85,8 @@ static int run_get(struct cli *cli, int argc, char **argv)
 			knobs_fill_row(t, knobs[i], &v, true);
 		else if (values_only)
 			printf("%" PRId64 "\n", v);
+		else if (sysctl)
+			printf("%s = %" PRId64 "\n", reclaim_knob_sysctl(knobs[i]), v);
 		else
 			printf("%s = %" PRId64 "\n", reclaim_knob_name(knobs[i]), v);
 	}
@@ -216,7 +226,7 @@ static int run_set(struct cli *cli, int argc, char **argv)
 const struct command cmd_get = {
     .name = "get",
     .run = run_get,
-    .args = "[--values] [--json] [KNOB...]",
+    .args = "[--values | --sysctl | --json] [KNOB...]",
     .summary = "Print knob values",
     .help = get_help,
 };

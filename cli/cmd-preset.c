@@ -207,8 +207,8 @@ static int preset_list(struct cli *cli)
 	} else if (n > 0) {
 		table_print(t);
 	} else {
-		printf("no presets (looked in %s, %s)\n", RECLAIM_ADMIN_PRESET_DIR,
-		       reclaim_preset_shipped_dir());
+		note(cli, "no presets (looked in %s, %s)", RECLAIM_ADMIN_PRESET_DIR,
+		     reclaim_preset_shipped_dir());
 	}
 	table_free(t);
 	reclaim_preset_list_unref(list);
@@ -304,12 +304,15 @@ static int preset_show(struct cli *cli, const char *name)
 		json_print(root);
 		cJSON_Delete(root);
 	} else {
-		show_header(p, true);
-		printf("\n");
+		/* -n, -P: the entries' rows alone */
+		if (!script_output(cli)) {
+			show_header(p, true);
+			printf("\n");
+		}
 		if (n)
 			table_print(t);
 		else
-			printf("No entries: applying this preset changes nothing.\n");
+			note(cli, "No entries: applying this preset changes nothing.");
 	}
 	table_free(t);
 	preset_resolved_free(res, n);

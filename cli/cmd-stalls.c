@@ -258,7 +258,7 @@ static void fill_tasks(struct table *t, const struct stalls *s, size_t shown)
 static void print_text(struct stalls *s, size_t shown)
 {
 	/* with -n or -r, for scripts: the rows alone */
-	bool titles = !s->cli->out.noheadings && !s->cli->out.raw;
+	bool titles = !script_output(s->cli) && !s->cli->out.raw;
 	struct table *t;
 
 	if (titles && s->interval > 0)

@@ -100,7 +100,7 @@ static void print_abandoned(struct cli *cli)
 	size_t n = abandoned_knobs(cli, &list);
 
 	if (n > 0) {
-		printf("\n");
+		separator(cli);
 		heading(cli, "Left by a holder that died");
 	}
 	for (size_t i = 0; i < n; i++)
@@ -196,7 +196,7 @@ static void print_threads(struct cli *cli, const struct snapshot *s)
 	if (reclaim_kswapd_list_count(s->kswapd))
 		threads_table(cli, s->kswapd);
 	else
-		printf("none found\n");
+		note(cli, "no kswapd threads found");
 }
 
 static void print_swap(struct cli *cli, const struct snapshot *s, unsigned int parts)
@@ -228,19 +228,22 @@ struct section {
 	const struct coltable *columns;
 	const char *json_key; /* what status SECTION --json keeps */
 	bool in_all;	      /* part of plain status */
+	bool tables;	      /* it prints tables (all but throttle) */
 };
 
 static const struct section sections[] = {
-    {"knobs", "Knobs", status_print_knobs, &knobs_columns, "knobs", true},
-    {"nodes", "NUMA nodes", status_print_nodes, &nodes_columns, "nodes", true},
-    {"threads", "kswapd threads", print_threads, &threads_columns, "nodes", true},
-    {"throttle", "Direct reclaim throttle", print_throttle, NULL, "throttle", true},
-    {"swap", "Swap", print_swap_all, NULL, "swap", true},
-    {"rings", NULL, print_rings, &rings_columns, "swap", false},
-    {"devices", NULL, print_devices, &devices_columns, "swap", false},
-    {"zones", "Zones (pages)", status_print_zones, &zones_columns, "nodes", true},
-    {"counters", "Reclaim counters", status_print_counters, &counters_columns, "vmstat", true},
-    {"pressure", "Memory pressure", status_print_pressure, &pressure_columns, "pressure", true},
+    {"knobs", "Knobs", status_print_knobs, &knobs_columns, "knobs", true, true},
+    {"nodes", "NUMA nodes", status_print_nodes, &nodes_columns, "nodes", true, true},
+    {"threads", "kswapd threads", print_threads, &threads_columns, "nodes", true, true},
+    {"throttle", "Direct reclaim throttle", print_throttle, NULL, "throttle", true, false},
+    {"swap", "Swap", print_swap_all, NULL, "swap", true, true},
+    {"rings", NULL, print_rings, &rings_columns, "swap", false, true},
+    {"devices", NULL, print_devices, &devices_columns, "swap", false, true},
+    {"zones", "Zones (pages)", status_print_zones, &zones_columns, "nodes", true, true},
+    {"counters", "Reclaim counters", status_print_counters, &counters_columns, "vmstat", true,
+     true},
+    {"pressure", "Memory pressure", status_print_pressure, &pressure_columns, "pressure", true,
+     true},
 };
 
 static const struct section *find_section(const char *name)
@@ -267,7 +270,7 @@ static void status_text(struct cli *cli, const struct snapshot *s, const struct 
 			continue;
 		if (sections[i].print == status_print_nodes && !reclaim_topology_is_numa(s->topo))
 			title = "NUMA nodes (no NUMA in sysfs: one node)";
-		printf("\n");
+		separator(cli);
 		heading(cli, title);
 		sections[i].print(cli, s);
 	}
@@ -307,6 +310,8 @@ static int status_section(struct cli *cli, int argc, char **argv, const struct s
 					   "pressure)",
 					   argv[0]);
 	}
+	if (*only && !(*only)->tables)
+		return table_options_refuse(cli, "status throttle");
 	if (!table_columns_given(cli))
 		return 0;
 	if (!*only || !(*only)->columns)

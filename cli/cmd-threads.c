@@ -44,7 +44,7 @@ static int run_threads(struct cli *cli, int argc, char **argv)
 		json_print(root);
 		cJSON_Delete(root);
 	} else if (reclaim_kswapd_list_count(list) == 0) {
-		printf("no kswapd threads found\n");
+		note(cli, "no kswapd threads found");
 	} else {
 		threads_table(cli, list);
 	}

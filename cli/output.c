@@ -115,10 +115,26 @@ void separator(struct cli *cli)
 
 void heading(struct cli *cli, const char *title)
 {
+	if (script_output(cli))
+		return;
 	if (cli->color)
 		printf("\033[1m%s\033[0m\n", title);
 	else
 		printf("%s\n", title);
+}
+
+void note(const struct cli *cli, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (script_output(cli)) {
+		vmsg(fmt, ap);
+	} else {
+		vprintf(fmt, ap);
+		putchar('\n');
+	}
+	va_end(ap);
 }
 
 void json_print(cJSON *root)

@@ -74,6 +74,11 @@ void heading(struct cli *cli, const char *title);
 void separator(struct cli *cli);
 /* -n or -P: the tables alone, without titles, blank lines or lines around them. */
 bool script_output(const struct cli *cli);
+/*
+ * A line in the place of a table ("no kswapd threads found"): on standard
+ * output, or with -n or -P on standard error, so that a script reads rows only.
+ */
+__attribute__((format(printf, 2, 3))) void note(const struct cli *cli, const char *fmt, ...);
 
 /*
  * table.c: the tables, drawn by libsmartcols from column tables (struct

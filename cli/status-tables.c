@@ -285,7 +285,7 @@ static void print_nodes_or_zones(struct cli *cli, const struct snapshot *s,
 	else if (table_rows(zones))
 		table_print(zones);
 	else
-		printf("no /proc/zoneinfo\n");
+		note(cli, "no /proc/zoneinfo");
 	table_free(nodes);
 	table_free(zones);
 }
@@ -303,7 +303,7 @@ void status_print_zones(struct cli *cli, const struct snapshot *s)
 void status_print_counters(struct cli *cli, const struct snapshot *s)
 {
 	if (!s->vmstat) {
-		printf("no /proc/vmstat\n");
+		note(cli, "no /proc/vmstat");
 		return;
 	}
 	print_one(cli, s, &counters_columns, fill_counters);
@@ -312,7 +312,7 @@ void status_print_counters(struct cli *cli, const struct snapshot *s)
 void status_print_pressure(struct cli *cli, const struct snapshot *s)
 {
 	if (!s->pressure) {
-		printf("%s\n", s->pressure_missing);
+		note(cli, "%s", s->pressure_missing);
 		return;
 	}
 	print_one(cli, s, &pressure_columns, fill_pressure);

@@ -165,14 +165,14 @@ static void print_tables(struct cli *cli, const struct reclaim_swaps *swaps, uns
 	fill(rings, devices, swaps);
 	if (parts & SWAP_RINGS) {
 		if (parts & SWAP_QUOTA)
-			printf("\n");
+			separator(cli);
 		if (parts & SWAP_DEVICES)
 			heading(cli, "Rings (highest priority first)");
 		table_print(rings);
 	}
 	if (parts & SWAP_DEVICES) {
 		if (parts & (SWAP_QUOTA | SWAP_RINGS))
-			printf("\n");
+			separator(cli);
 		if (parts & SWAP_RINGS)
 			heading(cli, "Devices");
 		table_print(devices);
@@ -186,7 +186,8 @@ void swap_print(struct cli *cli, const struct reclaim_swaps *swaps, const int64_
 {
 	const struct reclaim_knob *k = reclaim_knob_by_id(RECLAIM_KNOB_SWAP_ROUND_ROBIN_QUOTA_KB);
 
-	if (parts & SWAP_QUOTA) {
+	/* the quota is a line of text: not among the rows of -n and -P */
+	if ((parts & SWAP_QUOTA) && !script_output(cli)) {
 		if (quota)
 			printf("Round-robin quota: %" PRId64
 			       " KiB from a device before the next of its ring (%s)\n",
@@ -198,11 +199,11 @@ void swap_print(struct cli *cli, const struct reclaim_swaps *swaps, const int64_
 			       reclaim_knob_path(k));
 	}
 	if (!swaps) {
-		printf("%s\n", missing ? missing : "no /proc/swaps");
+		note(cli, "%s", missing ? missing : "no /proc/swaps");
 		return;
 	}
 	if (reclaim_swaps_count(swaps) == 0) {
-		printf("No active swap devices.\n");
+		note(cli, "No active swap devices.");
 		return;
 	}
 	print_tables(cli, swaps, parts);

@@ -60,7 +60,7 @@ _reclaimctl_command_opts()
 	case $cmd in
 	status) echo '--json -J --prometheus --textfile --help -h --sysroot --color --no-color' ;;
 	threads) echo '--json -J --help -h --sysroot --color --no-color' ;;
-	get) echo '--values --json -J --help -h --sysroot --color --no-color' ;;
+	get) echo '--values --sysctl --json -J --help -h --sysroot --color --no-color' ;;
 	set) echo '--dry-run --persist -p --force -f --json -J --help -h --sysroot --color --no-color' ;;
 	swap) echo '--persist -p --dry-run --json -J --help -h --sysroot --color --no-color' ;;
 	autotune)

@@ -165,6 +165,7 @@ complete -c reclaimctl -n 'not __reclaimctl_needs_command; and not __reclaimctl_
 
 # get
 complete -c reclaimctl -n '__reclaimctl_using get' -l values -d 'Print only the values, one per line'
+complete -c reclaimctl -n '__reclaimctl_using get' -l sysctl -d 'Print vm.NAME = VALUE, as sysctl.d takes them'
 complete -c reclaimctl -n '__reclaimctl_operand get any' -a '(__reclaimctl_knobs)'
 
 # set

@@ -213,7 +213,7 @@ expect 'reclaimctl set -p threads 4 swappiness ' ''
 expect 'reclaimctl set threads 4 swappiness 10 max_direct_reclaimers a' auto
 
 # Each command's options.
-contains 'reclaimctl get -' --values --json --help
+contains 'reclaimctl get -' --values --sysctl --json --help
 expect 'reclaimctl get --v' --values
 expect 'reclaimctl set --d' --dry-run
 contains 'reclaimctl set -' --dry-run --persist --force --json --help
