@@ -81,6 +81,25 @@ unknown = sorted(used - known)
 result(used and not unknown,
        f"the {len(queries)} queries use {len(used)} metrics, each exported by status --prometheus "
        "on the patched fixture or named in reclaimctl(8)", f"unknown: {', '.join(unknown)}")
+# one machine or a group of them: a job variable, and every query under it
+job = [v for v in variables if v.get("name") == "job" and v.get("type") == "query"]
+result(len(job) == 1 and "reclaim_info" in job[0].get("definition", ""),
+       "a job variable, from reclaim_info", json.dumps(variables)[:300])
+unjobbed = [t.get("expr") for _, t in targets if 'job=~"$job"' not in t.get("expr", "")]
+result(not unjobbed, "every query selects job=~\"$job\"", f"not: {unjobbed}")
+by_title = {p.get("title"): p for p in panels}
+cpu = by_title.get("kswapd CPU per node", {})
+result(cpu.get("fieldConfig", {}).get("defaults", {}).get("unit") == "percentunit" and
+       all("node_cpu_seconds_total" not in t.get("expr", "") for t in cpu.get("targets", [])),
+       "kswapd CPU per node: in CPUs (percentunit), kswapd's CPU alone",
+       json.dumps(cpu.get("fieldConfig"))[:300])
+boot = by_title.get("Boot unit", {})
+texts = json.dumps(boot.get("fieldConfig", {}).get("defaults", {}))
+result("not run since boot" in texts and " or on " in boot.get("targets", [{}])[0].get("expr", ""),
+       "Boot unit: \"not run since boot\" where the unit has not run, not \"No data\"", texts[:300])
+drift = by_title.get("Knobs drifted / persisted values overridden", {})
+result("reclaimctl verify" in drift.get("description", ""),
+       "the drift panel points at reclaimctl verify", drift.get("description"))
 missing = sorted(WANTED - used)
 result(not missing, "the panels it is for: kswapd threads and CPU, scans and steals, stalls, "
        "throttled waits, PSI, swap rings", f"no query of: {', '.join(missing)}")

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """contrib/prometheus: the rules pass `promtool check rules`, their unit
 tests (tests.yml) pass `promtool test rules`, every alert has a test in
-which it fires, and every metric the rules query is one `status
+which it fires, the drift alert points at `reclaimctl verify`, and every metric the rules query is one `status
 --prometheus` exports or a node_exporter metric reclaimctl(8) names.
 
     check-rules.py RECLAIMCTL FIXTURES SRCDIR
@@ -55,6 +55,12 @@ untested = [a for a in alerts if a not in firing]
 result(bool(alerts) and not untested,
        f"each of the {len(alerts)} alerts has a test in which it fires",
        f"no firing test for: {', '.join(untested)}")
+
+# the drift alert sends the admin to the command that answers it
+drifted = re.search(r"- alert: ReclaimKnobDrifted\n(.*?)(?=\n\s*- alert:|\Z)", rules_text, re.S)
+drift_text = " ".join(drifted.group(1).split()) if drifted else ""
+result("reclaimctl verify" in drift_text and "history shows" not in drift_text,
+       "ReclaimKnobDrifted points at reclaimctl verify", drifted.group(1) if drifted else "no alert")
 
 
 def expressions(text):
