@@ -10,6 +10,9 @@ _reclaimctl_commands='status get set threads swap autotune preset restore histor
 
 _reclaimctl_global_opts='--sysroot --json -J --color --no-color --help -h --version -V'
 
+# The values of --color=WHEN.
+_reclaimctl_color_when='auto always never'
+
 # The options of every command that prints a table (see TABLES in reclaimctl(8)).
 _reclaimctl_table_opts='--output -o --output-all --noheadings -n --raw -r --pairs -P'
 # -b, for the tables that have sizes
@@ -263,6 +266,20 @@ _reclaimctl()
 		COMPREPLY=("${COMPREPLY[@]/#/--sysroot=}")
 		return
 	fi
+	# "--color=WHEN", split at '=' or not, before the command or after it
+	if [ "$cur" = '=' ] && [ "${words[cword - 1]}" = --color ]; then
+		mapfile -t COMPREPLY < <(compgen -W "$_reclaimctl_color_when" -- '')
+		return
+	fi
+	if [ "$cword" -ge 2 ] && [ "${words[cword - 1]}" = '=' ] &&
+		[ "${words[cword - 2]}" = --color ]; then
+		mapfile -t COMPREPLY < <(compgen -W "$_reclaimctl_color_when" -- "$cur")
+		return
+	fi
+	if [[ $cur == --color=* ]]; then
+		mapfile -t COMPREPLY < <(compgen -P --color= -W "$_reclaimctl_color_when" -- "${cur#--color=}")
+		return
+	fi
 	[ "$cword" -ge 1 ] && prev=${words[cword - 1]}
 
 	# Find the command: the first word that is neither a global option nor
@@ -274,6 +291,10 @@ _reclaimctl()
 			((i++))
 			[ "${words[i]}" = '=' ] && ((i++))
 			sysroot=${words[i]}
+			;;
+		--color)
+			# --color=WHEN, split at '=': WHEN is no command
+			[ "${words[i + 1]}" = '=' ] && ((i += 2))
 			;;
 		-*) ;;
 		=) ;;
@@ -310,6 +331,8 @@ _reclaimctl()
 			((i++))
 			[ "${words[i]}" = '=' ] && ((i++))
 			[ "$i" -lt "$cword" ] && sysroot=${words[i]}
+		elif [ $dashdash -eq 0 ] && [ "$w" = --color ]; then
+			[ "${words[i + 1]}" = '=' ] && ((i += 2))
 		elif [ $dashdash -eq 0 ] && [[ $w == -o || $w == --output || $w == --file || $w == --html ||
 			$w == --dir ]]; then
 			((i++)) # its value is no operand

@@ -78,7 +78,7 @@ end=$'\037end'
 
 # candidates LINE: sets $cands to the candidates of LINE, one a line, without
 # the shells' decorations: a directory's trailing '/', and the '--sysroot='
-# that fish repeats before each directory.
+# and '--color=' that fish repeats before each value.
 candidates() {
 	local key=$PWD$'\n'$PATH$'\n'${RECLAIMCTL_PRESET_DIR-}${RECLAIMCTL_PRESET_DIR+set}$'\n'$1 l
 	local -A seen=()
@@ -97,6 +97,7 @@ candidates() {
 			fi
 			[[ $l == "$end" ]] && break
 			l=${l#--sysroot=}
+			l=${l#--color=}
 			l=${l%/}
 			[[ -n $l && -z ${seen[$l]+set} ]] || continue
 			seen[$l]=1
@@ -184,6 +185,12 @@ expect 'reclaimctl --' --color --help --json --no-color --sysroot --version
 contains 'reclaimctl -' -J -V -h --sysroot --json
 expect 'reclaimctl --json st' stalls status
 expect 'reclaimctl -J --no-color g' get
+# --color=WHEN: its values, before the command and after it; WHEN is no command
+expect 'reclaimctl --color=' always auto never
+expect 'reclaimctl --color=a' always auto
+expect 'reclaimctl status --color=n' never
+expect 'reclaimctl --color=always st' stalls status
+contains 'reclaimctl --color=never status ' knobs nodes
 
 # Knobs and their aliases for get (every operand) and set (the first).
 expect 'reclaimctl set th' threads throttle
