@@ -198,6 +198,9 @@ class Checker:
         for word in ("knobs", "preset", "autotune", "restore", "persist", "force", "sysroot",
                      "binary", "unsupported", "EXAMPLES", "reclaimctl_facts", "swap-quota: 2M"):
             self.expect(word in p.stdout, f"ansible-doc does not show {word!r}")
+        # ansible-core 2.14 renders C() and I() only: O(), V(), E() would show as they are
+        raw = re.findall(r"\b[OVEPRMU]\([^)]*\)", p.stdout)
+        self.expect(not raw, f"ansible-doc shows markup it does not render: {raw}")
         p = subprocess.run(["ansible-doc", "--json", MODULE], capture_output=True, text=True,
                            env=self.env, cwd=self.work, timeout=120)
         doc = json.loads(p.stdout)[MODULE]["doc"]
@@ -310,12 +313,26 @@ class Checker:
 
     def test_persist(self):
         root = self.root()
-        run = self.play(root, knobs={"throttle": 6}, persist=True)
-        self.expect_ok(run, True)
         path = os.path.join(root, "etc/sysctl.d/90-reclaimctl.conf")
+        # diff mode shows the file --persist writes: in check mode what it would be
+        before = self.tree(root)
+        check = self.play(root, check=True, diff=True, knobs={"throttle": 6}, persist=True)
+        self.expect_ok(check, True)
+        self.expect(self.changed_files(before, self.tree(root)) == [], "check mode wrote")
+        run = self.play(root, diff=True, knobs={"throttle": 6}, persist=True)
+        self.expect_ok(run, True)
         with open(path) as f:
             text = f.read()
         self.expect("vm.max_direct_reclaimers = 6\n" in text, f"persisted file: {text!r}")
+        for r, what in ((check, "check mode"), (run, "the run")):
+            self.expect("+++ after: /etc/sysctl.d/90-reclaimctl.conf" in r.out and
+                        "+vm.max_direct_reclaimers = 6\n" in r.out,
+                        f"{what}: no diff of the persisted file: {r}")
+        # the preview is the file the run wrote
+        shown = [ln[1:] for ln in check.out.split("+++ after: /etc/sysctl.d/90-reclaimctl.conf")[1]
+                 .splitlines() if ln.startswith("+") and not ln.startswith("+++")]
+        self.expect("".join(x + "\n" for x in shown) == text,
+                    f"check mode's preview {shown!r} is not the file written {text!r}")
         before = self.tree(root)
         run = self.play(root, knobs={"throttle": 6}, persist=True)
         self.expect_ok(run, False)

@@ -35,24 +35,24 @@ description:
   - A kernel without the reclaimctl patches lacks C(kswapd_threads),
     C(max_direct_reclaimers) and C(swap_round_robin_quota_kb); a task that
     names one of them, or a preset or autotune plan with one, fails or is
-    skipped as O(unsupported) says, before anything is written.
+    skipped as I(unsupported) says, before anything is written.
 options:
   knobs:
     description:
       - Knobs to set, a mapping of knob name (C(kswapd_threads)), alias
         (C(threads), C(throttle), C(swap-quota)) or sysctl name to value.
-      - Values are given as reclaimctl takes them, for example V(4), V(2M)
-        for a size, or V(auto) for C(threads) and C(throttle).
+      - Values are given as reclaimctl takes them, for example C(4), C(2M)
+        for a size, or C(auto) for C(threads) and C(throttle).
       - All knobs of one task are one C(reclaimctl set) call and one
         transaction, in the order given; if one cannot be set (out of range,
-        set by another sysctl file without O(force), refused by the kernel),
+        set by another sysctl file without I(force), refused by the kernel),
         none is changed.
     type: dict
   preset:
     description:
       - Apply this preset (C(reclaimctl preset apply NAME)); see
         C(reclaimctl.preset(5)). Knobs that another sysctl file sets are
-        skipped unless O(force).
+        skipped unless I(force).
     type: str
   autotune:
     description:
@@ -61,9 +61,9 @@ options:
     default: false
   restore:
     description:
-      - V(last) undoes the last change not undone yet (C(reclaimctl restore));
+      - C(last) undoes the last change not undone yet (C(reclaimctl restore));
         each run undoes one more change, so this is not idempotent.
-      - V(boot) puts every knob reclaimctl changed since boot back to its value
+      - C(boot) puts every knob reclaimctl changed since boot back to its value
         before the first change (C(reclaimctl restore --boot)); run again it
         reports C(ok).
     type: str
@@ -71,21 +71,21 @@ options:
   persist:
     description:
       - Also write the values to C(/etc/sysctl.d/90-reclaimctl.conf) so that
-        they are set again at boot (C(--persist)); with O(restore), remove that
+        they are set again at boot (C(--persist)); with I(restore), remove that
         file.
     type: bool
     default: false
   force:
     description:
       - Also set knobs that another sysctl file sets (C(--force)). Not for
-        O(restore), which never skips a knob.
+        I(restore), which never skips a knob.
     type: bool
     default: false
   unsupported:
     description:
       - What to do when the running kernel lacks a knob the task would set
         (a kernel without the patches in reclaimctl's C(kernel/)).
-      - V(fail) fails the task with reclaimctl's message; V(skip) skips it.
+      - C(fail) fails the task with reclaimctl's message; C(skip) skips it.
         In both cases nothing is written.
     type: str
     choices: [fail, skip]
@@ -97,16 +97,16 @@ options:
     type: path
   binary:
     description:
-      - The reclaimctl program to run. By default C(reclaimctl) from E(PATH),
+      - The reclaimctl program to run. By default C(reclaimctl) from C(PATH),
         C(/usr/sbin) or C(/sbin).
     type: path
 notes:
-  - At most one of O(knobs), O(preset), O(autotune) and O(restore) may be
+  - At most one of I(knobs), I(preset), I(autotune) and I(restore) may be
     given; with none, the task only gathers facts.
   - Writing knobs needs root on the target (C(become)); check mode and facts
     do not.
   - The changes are recorded in reclaimctl's history, so C(reclaimctl history)
-    on the target shows them and O(restore) undoes them.
+    on the target shows them and I(restore) undoes them.
   - C(reclaimctl(8)) on the target describes the commands and the JSON
     this module reads (JSON OUTPUT, plan --json, status --json).
 attributes:
@@ -114,7 +114,8 @@ attributes:
     description: Runs reclaimctl's C(--dry-run) of the same request; nothing is written.
     support: full
   diff_mode:
-    description: The knobs to set, as C(vm.NAME = VALUE) lines before and after.
+    description: The knobs to set, as C(vm.NAME = VALUE) lines before and after, and with
+      I(persist) the file C(/etc/sysctl.d/90-reclaimctl.conf) before and after.
     support: full
 requirements:
   - reclaimctl on the target
@@ -221,6 +222,7 @@ ansible_facts:
 """
 
 import json
+import os
 
 from ansible.module_utils.basic import AnsibleModule
 
@@ -301,14 +303,58 @@ class Reclaimctl(object):
         return None
 
 
-def diff_of(plan):
+PERSIST_FILE = "/etc/sysctl.d/90-reclaimctl.conf"
+PERSIST_HEADER = ("# This file is written by reclaimctl(8): knob values made persistent with "
+                  "--persist.\n# systemd-sysctl applies it at boot. Do not edit it; to undo, "
+                  "run:\n#   reclaimctl restore --persist\n")
+
+
+def persist_path(p):
+    return os.path.join(p["sysroot"] or "/", PERSIST_FILE.lstrip("/"))
+
+
+def read_text(path):
+    try:
+        with open(path) as f:
+            return f.read()
+    except (IOError, OSError):
+        return ""
+
+
+def persist_preview(p, plan, before, knob_order):
+    """What --persist would leave in the file (check mode): the request's values over
+    the file's, in the order of the knobs, as reclaimctl writes them."""
+    if p["restore"] is not None:
+        return ""
+    values = {}
+    for line in before.splitlines():
+        if " = " in line and not line.startswith("#"):
+            key, value = line.split(" = ", 1)
+            values[key.strip()] = value.strip()
+    for e in plan.get("entries", []):
+        if e.get("action") in ("set", "unchanged") and e.get("new") is not None:
+            values[e["sysctl"]] = str(e["new"])
+    if not values:
+        return before
+    rank = dict((name, i) for i, name in enumerate(knob_order))
+    keys = sorted(values, key=lambda k: (rank.get(k[3:] if k.startswith("vm.") else k,
+                                                  len(rank)), k))
+    return PERSIST_HEADER + "".join("%s = %s\n" % (k, values[k]) for k in keys)
+
+
+def diff_of(plan, persisted=None):
+    """The knobs to set, then with --persist the file it writes (before, after)."""
     before, after = [], []
     for e in plan.get("entries", []):
         if e.get("action") == "set":
             before.append("%s = %s\n" % (e["sysctl"], e["old"]))
             after.append("%s = %s\n" % (e["sysctl"], e["new"]))
-    return {"before": "".join(before), "after": "".join(after),
-            "before_header": "knobs before", "after_header": "knobs after"}
+    knobs = {"before": "".join(before), "after": "".join(after),
+             "before_header": "knobs before", "after_header": "knobs after"}
+    if persisted is None or persisted[0] == persisted[1]:
+        return knobs
+    return [knobs, {"before": persisted[0], "after": persisted[1],
+                    "before_header": PERSIST_FILE, "after_header": PERSIST_FILE}]
 
 
 def main():
@@ -343,6 +389,7 @@ def main():
     # The preview first: the same evaluation as the apply, nothing written.
     # It tells whether there is anything to do, and whether the kernel lacks
     # a knob of the request, before anything is written.
+    persist_before = read_text(persist_path(p)) if p["persist"] else None
     cmd, rc, out, err = tool.run(tool.request(True))
     result.update(cmd=cmd, stderr=err)
     if rc != 0:
@@ -373,9 +420,16 @@ def main():
 
     result["changed"] = bool(plan.get("changed"))
     result["plan"] = plan
+    facts = tool.facts()
     if module._diff:
-        result["diff"] = diff_of(plan)
-    module.exit_json(ansible_facts=dict(reclaimctl_facts=tool.facts()), **result)
+        persisted = None
+        if persist_before is not None and module.check_mode:
+            after = persist_preview(p, plan, persist_before, list(facts.get("knobs") or {}))
+            persisted = (persist_before, after)
+        elif persist_before is not None:
+            persisted = (persist_before, read_text(persist_path(p)))
+        result["diff"] = diff_of(plan, persisted)
+    module.exit_json(ansible_facts=dict(reclaimctl_facts=facts), **result)
 
 
 if __name__ == "__main__":
