@@ -110,7 +110,7 @@ enum { A_DEVICE, A_KIND, A_CURRENT, A_PROPOSED, A_REASON };
 
 static const struct colinfo swap_cols[] = {
     [A_DEVICE] = {"DEVICE", 0, 0, "swap device or file", "device", CJ_STRING},
-    [A_KIND] = {"KIND", 0, 0, "zram, non-rotational, rotational or unknown", "kind", CJ_STRING},
+    [A_KIND] = {"KIND", 0, 0, "zram, disk, file or unknown", "kind", CJ_STRING},
     [A_CURRENT] = {"CURRENT", 0, COL_RIGHT, "its priority now", "current_priority", CJ_NUMBER},
     [A_PROPOSED] = {"PROPOSED", 0, COL_RIGHT, "the priority proposed, or -", "priority", CJ_NUMBER},
     [A_REASON] = {"REASON", 0.4, COL_TRUNC, "why (--explain prints it under the row)", "reason",

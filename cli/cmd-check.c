@@ -146,13 +146,15 @@ static void collect(struct cli *cli, struct findings *f)
 		f->own++;
 		if (!kernel || reclaim_knob_supported(cli->ctx, k) != 0)
 			continue;
-		add_problem(f, reclaim_sysctl_conf_file(c, i), reclaim_sysctl_conf_line(c, i), k,
-			    xasprintf("this kernel has no %s: the persisted value is skipped at "
-				      "boot%s",
-				      reclaim_knob_sysctl(k),
-				      reclaim_knob_needs_patch(k)
-					  ? " (the knob needs the patches in kernel/)"
-					  : ""));
+		add_problem(
+		    f, reclaim_sysctl_conf_file(c, i), reclaim_sysctl_conf_line(c, i), k,
+		    xasprintf(
+			"this kernel has no %s: the persisted value is skipped at "
+			"boot%s",
+			reclaim_knob_sysctl(k),
+			reclaim_knob_needs_patch(k)
+			    ? " (the knob needs reclaimctl's kernel patches (KNOBS in reclaimctl(8)))"
+			    : ""));
 	}
 }
 
@@ -411,7 +413,9 @@ static void print_kernel(const struct findings *f)
 	if (!f->kernel)
 		printf("kernel: unknown (no " RECLAIM_SYSCTL_DIR " under the root)\n");
 	else if (f->missing)
-		printf("kernel: lacks %s (it needs the patches in kernel/)\n", f->missing);
+		printf(
+		    "kernel: lacks %s (it needs reclaimctl's kernel patches (KNOBS in reclaimctl(8)))\n",
+		    f->missing);
 	else
 		printf("kernel: has the knobs of the patches\n");
 }

@@ -191,6 +191,7 @@ static int preset_list(struct cli *cli)
 	struct reclaim_preset_list *list;
 	struct table *t;
 	size_t n;
+	int r = EXIT_SUCCESS;
 
 	if (reclaim_preset_list_new(cli->ctx, &list) < 0)
 		return lib_fail(cli, EXIT_FAILURE, NULL);
@@ -198,21 +199,24 @@ static int preset_list(struct cli *cli)
 	t = table_new(cli, &list_columns);
 	for (size_t i = 0; i < n; i++)
 		fill_list_row(t, cli, list, i);
-	if (cli->json) {
+	if (n == 0) {
+		/* a package always ships some: none found is a broken installation */
+		r = fail(EXIT_FAILURE,
+			 "no presets in %s nor %s (RECLAIMCTL_PRESET_DIR names the shipped ones' "
+			 "directory)",
+			 RECLAIM_ADMIN_PRESET_DIR, reclaim_preset_shipped_dir());
+	} else if (cli->json) {
 		cJSON *root = json_document();
 
 		cJSON_AddItemToObject(root, "presets", table_json_array(t));
 		json_print(root);
 		cJSON_Delete(root);
-	} else if (n > 0) {
-		table_print(t);
 	} else {
-		note(cli, "no presets (looked in %s, %s)", RECLAIM_ADMIN_PRESET_DIR,
-		     reclaim_preset_shipped_dir());
+		table_print(t);
 	}
 	table_free(t);
 	reclaim_preset_list_unref(list);
-	return EXIT_SUCCESS;
+	return r;
 }
 
 static void show_header(const struct reclaim_preset *p, bool description)

@@ -164,7 +164,7 @@ static void print_kernel(struct cli *cli, const struct snapshot *s)
 	}
 	if (missing)
 		printf(
-		    "  This kernel lacks reclaimctl's knobs: it needs the patches in kernel/.\n");
+		    "  This kernel lacks reclaimctl's knobs: it needs reclaimctl's kernel patches (KNOBS in reclaimctl(8)).\n");
 }
 
 #define NO_SYSCTLS "unknown (no " RECLAIM_SYSCTL_DIR " under this root)"

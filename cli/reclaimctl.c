@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -76,6 +77,26 @@ static int run_help(int argc, char **argv)
 	if (!cmd)
 		return usage_error("help: unknown command '%s'", argv[1]);
 	return show_help(cmd);
+}
+
+/*
+ * A binary run from its build tree has no installed presets: the build puts
+ * a link to the source tree's beside it. RECLAIMCTL_PRESET_DIR still wins.
+ */
+static void build_tree_presets(void)
+{
+	char exe[PATH_MAX], *slash;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 32);
+
+	if (n <= 0 || getenv("RECLAIMCTL_PRESET_DIR"))
+		return;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return;
+	strcpy(slash + 1, "reclaimctl-source-presets");
+	if (access(exe, F_OK) == 0)
+		setenv("RECLAIMCTL_PRESET_DIR", exe, 0);
 }
 
 enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
@@ -183,6 +204,7 @@ int main(int argc, char **argv)
 	if (sysroot && access(sysroot, F_OK) != 0)
 		return usage_error("--sysroot %s: no such directory", sysroot);
 
+	build_tree_presets();
 	r = reclaim_new(&cli.ctx, sysroot);
 	if (r < 0)
 		return fail(EXIT_FAILURE, "cannot create the library context: %s", strerror(-r));

@@ -115,9 +115,12 @@ void knobs_fill_row(struct table *t, const struct reclaim_knob *k, const int64_t
 	bool kb = reclaim_knob_unit(k) == RECLAIM_UNIT_KB;
 
 	table_row(t);
-	if (!value)
-		table_row_null(t);
 	table_set_key(t, K_KNOB, reclaim_knob_name(k));
+	/* the row and its range stay: "unsupported" is the word of every output */
+	table_json_add(t, "state",
+		       cJSON_CreateString(value	  ? "supported"
+					  : known ? "unsupported"
+						  : "unknown"));
 	if (value)
 		set_knob_number(t, K_VALUE, k, *value, true);
 	else

@@ -29,7 +29,7 @@ static const struct colinfo device_cols[] = {
     [D_PRIO] = {"PRIO", 0, COL_RIGHT, "priority", "priority", CJ_NUMBER},
     [D_DEVICE] = {"DEVICE", 0, 0, "device or file, as /proc/swaps names it", "path", CJ_STRING},
     [D_TYPE] = {"TYPE", 0, 0, "partition or file", "type", CJ_STRING},
-    [D_KIND] = {"KIND", 0, 0, "zram, non-rotational, rotational or unknown", "kind", CJ_STRING},
+    [D_KIND] = {"KIND", 0, 0, "zram, disk, file or unknown", "kind", CJ_STRING},
     [D_DISK] = {"DISK", 0, 0, "the whole disk under it", "disk", CJ_STRING},
     [D_ROTA] = {"ROTA", 0, COL_RIGHT, "rotational (1) or not (0), from sysfs", "rotational",
 		CJ_BOOL},

@@ -188,7 +188,7 @@ void format_knob_value(char *buf, size_t size, const cJSON *v)
 	if (cJSON_IsNumber(v))
 		snprintf(buf, size, "%.0f", v->valuedouble);
 	else
-		snprintf(buf, size, "none");
+		snprintf(buf, size, "unsupported");
 }
 
 static void add_event(struct run *r, cJSON *o)

@@ -326,7 +326,7 @@ static char *lacks(struct reclaim_eval *e, const struct reclaim_knob *k)
 			      "are unknown");
 	if (reclaim_knob_needs_patch(k))
 		return format(e->ctx,
-			      "the running kernel lacks %s: it needs the patches in kernel/",
+			      "the running kernel lacks %s: it needs reclaimctl's kernel patches (KNOBS in reclaimctl(8))",
 			      reclaim_knob_sysctl(k));
 	return format(e->ctx, "the running kernel lacks %s", reclaim_knob_sysctl(k));
 }

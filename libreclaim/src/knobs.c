@@ -156,7 +156,7 @@ static int missing(struct reclaim_ctx *ctx, const struct reclaim_knob *k)
 	if (k->needs_patch)
 		return reclaim_error(
 		    ctx, EOPNOTSUPP,
-		    "this kernel has no %s (no %s): it needs the patches in kernel/", k->sysctl,
+		    "this kernel has no %s (no %s): it needs reclaimctl's kernel patches (KNOBS in reclaimctl(8))", k->sysctl,
 		    k->path);
 	return reclaim_error(ctx, EOPNOTSUPP, "this kernel has no %s (no %s)", k->sysctl, k->path);
 }

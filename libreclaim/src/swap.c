@@ -476,6 +476,10 @@ static int parse_swaps(struct reclaim_ctx *ctx, struct libmnt_table **ret)
 				     "/proc/swaps: line %zu is malformed (expected: Filename Type "
 				     "Size Used Priority)",
 				     bad);
+	/* a dump (of /sys and a few /proc files) says nothing of its kernel's swap */
+	if (r == -ENOENT && !reclaim_is_live(ctx))
+		return reclaim_error(ctx, ENOENT,
+				     "there is no /proc/swaps under this root: the dump has none");
 	if (r == -ENOENT)
 		return reclaim_error(ctx, ENOENT,
 				     "there is no /proc/swaps (a kernel without swap support)");

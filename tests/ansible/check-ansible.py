@@ -390,7 +390,7 @@ class Checker:
         root = self.root(UNPATCHED)
         before = self.tree(root)
         msg = ("reclaimctl: this kernel has no vm.kswapd_threads (no /proc/sys/vm/kswapd_threads):"
-               " it needs the patches in kernel/")
+               " it needs reclaimctl's kernel patches (KNOBS in reclaimctl(8))")
         run = self.play(root, knobs={"swappiness": 10, "threads": 4})
         self.expect_failed(run, msg)
         self.expect(run.result.get("unsupported") == ["vm.kswapd_threads"], f"{run.result}")
@@ -415,7 +415,7 @@ class Checker:
         reasons = [e["reason"] for e in run.result.get("plan", {}).get("entries", [])
                    if e["old"] is None]
         self.expect(len(reasons) == 3 and reasons[2] == "the running kernel lacks "
-                    "vm.swap_round_robin_quota_kb: it needs the patches in kernel/",
+                    "vm.swap_round_robin_quota_kb: it needs reclaimctl's kernel patches (KNOBS in reclaimctl(8))",
                     f"the plan's reasons: {run.result}")
         self.expect_failed(run, "; ".join(reasons))
         self.expect(run.result["unsupported"] == ["vm.kswapd_threads", "vm.max_direct_reclaimers",

@@ -82,7 +82,7 @@ surface() {
 	done
 	"$bin" --sysroot "$empty" status --json |
 		awk '/^\t"knobs":/ { on = 1; next } on && /^\t}/ { exit }
-		     on && match($0, /"[^"]+"/) { print "knob " substr($0, RSTART + 1, RLENGTH - 2) }'
+		     on && /^\t\t"/ && match($0, /"[^"]+"/) { print "knob " substr($0, RSTART + 1, RLENGTH - 2) }'
 	# "unknown knob 'x' (known: threads, throttle, swap-quota, swappiness, ...)"
 	"$bin" --sysroot "$empty" get reclaimctl-no-such-knob 2>&1 >/dev/null |
 		sed -n 's/.*(known: \(.*\))$/\1/p' | tr -d ' ' | tr ',' '\n' | sed 's/^/knob /'

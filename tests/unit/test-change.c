@@ -302,9 +302,10 @@ static void test_missing_knob_fails_before_writing(void **state)
 	/* No expect_write(): any write fails the test. */
 	assert_int_equal(reclaim_change_apply(f->change), -EOPNOTSUPP);
 	assert_int_equal(reclaim_change_failed_index(f->change), 1);
-	assert_string_equal(reclaim_strerror(f->ctx),
-			    "this kernel has no vm.max_direct_reclaimers (no "
-			    "/proc/sys/vm/max_direct_reclaimers): it needs the patches in kernel/");
+	assert_string_equal(
+	    reclaim_strerror(f->ctx),
+	    "this kernel has no vm.max_direct_reclaimers (no "
+	    "/proc/sys/vm/max_direct_reclaimers): it needs reclaimctl's kernel patches (KNOBS in reclaimctl(8))");
 	assert_file(f, VM "kswapd_threads", "1\n");
 	assert_file(f, VM "swap_round_robin_quota_kb", "2048\n");
 	assert_null(tmproot_read(f->root, VM "max_direct_reclaimers"));

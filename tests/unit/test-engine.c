@@ -253,8 +253,8 @@ static void test_missing_knob(void **state)
 	assert_entry(e, "threads", RECLAIM_ACTION_SKIPPED, 0, 2);
 	assert_false(reclaim_eval_has_old(e, 0));
 	assert_string_equal(reason(e, "threads"),
-			    "the running kernel lacks vm.kswapd_threads: it needs the patches in "
-			    "kernel/");
+			    "the running kernel lacks vm.kswapd_threads: it needs reclaimctl's kernel "
+			    "patches (KNOBS in reclaimctl(8))");
 	assert_false(reclaim_eval_changed(e));
 	reclaim_eval_unref(e);
 	reclaim_request_unref(req);

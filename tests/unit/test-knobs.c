@@ -379,9 +379,10 @@ static void test_read_missing(void **state)
 
 	assert_int_equal(reclaim_knob_read(vr->ctx, knob("throttle"), &v), -EOPNOTSUPP);
 	assert_int_equal(v, -5);
-	assert_string_equal(reclaim_strerror(vr->ctx),
-			    "this kernel has no vm.max_direct_reclaimers (no "
-			    "/proc/sys/vm/max_direct_reclaimers): it needs the patches in kernel/");
+	assert_string_equal(
+	    reclaim_strerror(vr->ctx),
+	    "this kernel has no vm.max_direct_reclaimers (no "
+	    "/proc/sys/vm/max_direct_reclaimers): it needs reclaimctl's kernel patches (KNOBS in reclaimctl(8))");
 	assert_int_equal(reclaim_knob_read(vr->ctx, knob("zone_reclaim_mode"), &v), -EOPNOTSUPP);
 	assert_string_equal(
 	    reclaim_strerror(vr->ctx),
@@ -442,7 +443,8 @@ static void test_write_missing_does_not_create(void **state)
 	struct vmroot *vr = *state;
 
 	assert_int_equal(reclaim_knob_write(vr->ctx, knob("throttle"), 3), -EOPNOTSUPP);
-	assert_non_null(strstr(reclaim_strerror(vr->ctx), "it needs the patches in kernel/"));
+	assert_non_null(strstr(reclaim_strerror(vr->ctx),
+			       "it needs reclaimctl's kernel patches (KNOBS in reclaimctl(8))"));
 	assert_null(tmproot_read(vr->root, "/proc/sys/vm/max_direct_reclaimers"));
 }
 

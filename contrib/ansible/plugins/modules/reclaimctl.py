@@ -84,7 +84,7 @@ options:
   unsupported:
     description:
       - What to do when the running kernel lacks a knob the task would set
-        (a kernel without the patches in reclaimctl's C(kernel/)).
+        (a kernel without reclaimctl's kernel patches, see C(reclaimctl(8))).
       - C(fail) fails the task with reclaimctl's message; C(skip) skips it.
         In both cases nothing is written.
     type: str
