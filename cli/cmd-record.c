@@ -72,6 +72,9 @@ static int parse_options(struct cli *cli, struct record_run *rec, int argc, char
 				return r ? r : -1;
 		}
 	}
+	/* its file is JSON lines already: there is no document to print */
+	if (cli->json)
+		return usage_error("record: no --json: the record file is JSON, one object a line");
 	if (!rec->output)
 		return usage_error("record: needs --file FILE");
 	if (optind < argc)

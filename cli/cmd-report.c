@@ -65,6 +65,9 @@ static int run_report(struct cli *cli, int argc, char **argv)
 		if (done)
 			return r;
 	}
+	if (cli->json)
+		return usage_error(
+		    "report: no --json: it writes an HTML page (the records are JSON)");
 	if (optind >= argc)
 		return usage_error("report: needs at least one record FILE");
 	if (!output)

@@ -120,7 +120,8 @@ complete -c reclaimctl -n __reclaimctl_needs_command -s V -l version -d 'Print t
 complete -c reclaimctl -n __reclaimctl_needs_command -a '(__reclaimctl_commands)'
 
 # Options every command has; --sysroot and --no-color may follow the command too.
-complete -c reclaimctl -n 'not __reclaimctl_needs_command; and not __reclaimctl_using help' -s J -l json -d 'JSON output'
+# record and report write files of their own: no --json
+complete -c reclaimctl -n 'not __reclaimctl_needs_command; and not __reclaimctl_using help record report' -s J -l json -d 'JSON output'
 complete -c reclaimctl -n 'not __reclaimctl_needs_command; and not __reclaimctl_using help' -l sysroot -xa '(__fish_complete_directories)' -d 'Read and write the system files under DIR'
 complete -c reclaimctl -n 'not __reclaimctl_needs_command; and not __reclaimctl_using help' -l color -xa 'auto always never' -d 'Color the headers'
 complete -c reclaimctl -n 'not __reclaimctl_needs_command; and not __reclaimctl_using help' -l no-color -d 'No colors'

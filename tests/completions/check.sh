@@ -266,7 +266,8 @@ contains 'reclaimctl stalls -' --interval --top --enable --json
 contains 'reclaimctl record -' --file --interval --duration
 contains 'reclaimctl report -' --html
 # -o is the columns everywhere: the old -o FILE and -o DIR are not offered
-lacks 'reclaimctl record -' --output -o
+lacks 'reclaimctl record -' --output -o --json -J
+lacks 'reclaimctl report -' --json -J
 lacks 'reclaimctl report -' --output -o
 lacks 'reclaimctl sweep -' --output -o
 contains 'reclaimctl sweep -' --dir
