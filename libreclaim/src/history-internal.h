@@ -39,6 +39,15 @@ struct history_swap {
 	bool undone, interrupted;
 };
 
+/* "# outside ...": a value another writer left, seen by reclaimctl. */
+struct history_outside {
+	int64_t sec;
+	long nsec;
+	const struct reclaim_knob *knob;
+	int64_t expected, value;
+	size_t after; /* the number of records before it in the file */
+};
+
 struct reclaim_history {
 	int refcount;
 	struct reclaim_ctx *ctx;
@@ -51,6 +60,8 @@ struct reclaim_history {
 	bool torn;		    /* the last line was cut short */
 	size_t size;		    /* of the file as loaded */
 	bool rewritten;		    /* by the last intent, not appended to */
+	struct history_outside *outside;
+	size_t noutside;
 };
 
 /* The records kept besides the first of each knob (a variable for the tests). */
@@ -89,5 +100,31 @@ ssize_t reclaim_history_first_swap(const struct reclaim_history *history, const 
 int reclaim_history_intent_swap(struct reclaim_history *history, struct history_swap *s);
 /* 0 if @change is the newest change not undone; else -ESTALE saying why not. */
 int reclaim_history_check_newest(const struct reclaim_history *history, unsigned long change);
+
+/*
+ * What reclaimctl last left @knob at (the newest record's new value), and
+ * whether @now is still that: 0 in place, 1 changed since by another
+ * writer, -ENOENT without a record. A newest record that was interrupted
+ * leaves the knob at its old or its new value: both are in place.
+ */
+int reclaim_history_expect(const struct reclaim_history *history, const struct reclaim_knob *knob,
+			   int64_t now, int64_t *expected);
+/*
+ * The first "outside" line of @knob since its newest record (the time
+ * another writer's value was first seen), and the last one; NULL for none.
+ */
+const struct history_outside *reclaim_history_outside_first(const struct reclaim_history *history,
+							    const struct reclaim_knob *knob);
+const struct history_outside *reclaim_history_outside_last(const struct reclaim_history *history,
+							   const struct reclaim_knob *knob);
+/*
+ * Appends "# outside time=T knob=NAME expected=E value=V" under the
+ * writers' lock, unless the last such line of @knob since its newest
+ * record says @value already: the history reloaded under the lock decides.
+ * -EBUSY without waiting when another writer holds the lock; -EACCES and
+ * the like when the caller may not write (the caller goes on without).
+ */
+int reclaim_history_note_outside(struct reclaim_ctx *ctx, const struct reclaim_knob *knob,
+				 int64_t expected, int64_t value);
 
 #endif

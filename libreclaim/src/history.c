@@ -39,6 +39,16 @@
  * the first record of each knob plus the last RECLAIM_HISTORY_KEEP records,
  * it is rewritten with just those. A rewrite (either) writes the records of
  * done changes alone, and those interrupted after an intent line.
+ *
+ * A value another writer left on a knob, seen by any reclaimctl command,
+ * is a comment too (reclaimctl before it skips it, and it is no change:
+ * restore never undoes it):
+ *
+ *   # outside time=1764579300.000000000 knob=swappiness expected=10 value=30
+ *
+ * once for each value seen since the knob's newest record, at most
+ * RECLAIM_HISTORY_KEEP of them; a rewrite keeps those since the knob's
+ * newest record.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -74,6 +84,7 @@ static void history_free(struct reclaim_history *h)
 	for (size_t i = 0; i < h->nswaps; i++)
 		swap_clear(&h->swaps[i]);
 	free(h->swaps);
+	free(h->outside);
 	reclaim_unref(h->ctx);
 	free(h);
 }
@@ -325,6 +336,26 @@ struct intent {
 	bool open;    /* its done line may still come */
 };
 
+/* "# outside time=T knob=NAME expected=E value=V"; one that is not is skipped. */
+static int parse_outside(struct reclaim_history *h, const char *line)
+{
+	char time[40], name[64];
+	struct history_outside o = {.after = h->count}, *more;
+	int end = 0;
+
+	if (sscanf(line, "# outside time=%39s knob=%63s expected=%" SCNd64 " value=%" SCNd64 "%n",
+		   time, name, &o.expected, &o.value, &end) != 4 ||
+	    line[end] || parse_time(time, &o.sec, &o.nsec) < 0 ||
+	    !(o.knob = reclaim_knob_find(name)))
+		return 0;
+	more = realloc(h->outside, (h->noutside + 1) * sizeof(*more));
+	if (!more)
+		return -ENOMEM;
+	h->outside = more;
+	h->outside[h->noutside++] = o;
+	return 0;
+}
+
 /*
  * "# trimmed=N", "# intent change=N records=K", "# done change=N"; other
  * comments are skipped, as every version of reclaimctl skips them.
@@ -393,6 +424,11 @@ static int parse_history(struct reclaim_history *h, char *text)
 		}
 		*next++ = '\0';
 		lineno++;
+		if (strncmp(line, "# outside ", 10) == 0) {
+			if (parse_outside(h, line) < 0)
+				return reclaim_error(h->ctx, ENOMEM, "out of memory");
+			continue;
+		}
 		if (line[0] == '#') {
 			r = parse_comment(h, line, &in);
 			if (r == -ENOMEM)
@@ -627,6 +663,36 @@ static void format_kept(FILE *f, const struct reclaim_history *h, size_t total, 
 	}
 }
 
+static void format_outside(FILE *f, const struct history_outside *o)
+{
+	fprintf(f,
+		"# outside time=%" PRId64 ".%09ld knob=%s expected=%" PRId64 " value=%" PRId64 "\n",
+		o->sec, o->nsec, reclaim_knob_name(o->knob), o->expected, o->value);
+}
+
+/* The newest record of @knob, or -1. */
+static ssize_t newest(const struct reclaim_history *h, const struct reclaim_knob *k)
+{
+	for (size_t i = h->count; i-- > 0;)
+		if (h->records[i].knob == k)
+			return (ssize_t)i;
+	return -1;
+}
+
+/* Whether outside line @o came after its knob's newest record. */
+static bool current(const struct reclaim_history *h, const struct history_outside *o)
+{
+	return (ssize_t)o->after > newest(h, o->knob);
+}
+
+/* A rewrite keeps the outside lines since their knob's newest record, after the records. */
+static void format_current_outside(FILE *f, const struct reclaim_history *h)
+{
+	for (size_t i = 0; i < h->noutside; i++)
+		if (current(h, &h->outside[i]))
+			format_outside(f, &h->outside[i]);
+}
+
 static void format_intent(FILE *f, const struct history_record *add, size_t n)
 {
 	format_intent_line(f, add[0].change, n);
@@ -657,6 +723,7 @@ static int rewrite(struct reclaim_history *h, const struct history_record *add, 
 	/* every swap record is kept: there are few */
 	for (size_t i = 0; i < h->nswaps; i++)
 		format_swap_intent(f, &h->swaps[i], !h->swaps[i].interrupted);
+	format_current_outside(f, h);
 	if (n > 0)
 		format_intent(f, add, n);
 	if (fclose(f) != 0)
@@ -1014,4 +1081,115 @@ RECLAIM_EXPORT long reclaim_history_swap_undoes(const struct reclaim_history *h,
 {
 	assert_return(h && idx < h->nswaps, 0);
 	return SWAP(h, idx)->undoes;
+}
+
+int reclaim_history_expect(const struct reclaim_history *h, const struct reclaim_knob *k,
+			   int64_t now, int64_t *expected)
+{
+	ssize_t i = newest(h, k);
+
+	if (i < 0)
+		return -ENOENT;
+	*expected = h->records[i].new_value;
+	return now != *expected && !(h->records[i].interrupted && now == h->records[i].old_value);
+}
+
+const struct history_outside *reclaim_history_outside_first(const struct reclaim_history *h,
+							    const struct reclaim_knob *k)
+{
+	for (size_t i = 0; i < h->noutside; i++)
+		if (h->outside[i].knob == k && current(h, &h->outside[i]))
+			return &h->outside[i];
+	return NULL;
+}
+
+const struct history_outside *reclaim_history_outside_last(const struct reclaim_history *h,
+							   const struct reclaim_knob *k)
+{
+	for (size_t i = h->noutside; i-- > 0;)
+		if (h->outside[i].knob == k && current(h, &h->outside[i]))
+			return &h->outside[i];
+	return NULL;
+}
+
+/* Under the lock: the history as it is now decides whether the line is new. */
+static int note_locked(struct reclaim_ctx *ctx, const struct reclaim_knob *k, int64_t expected,
+		       int64_t value)
+{
+	struct reclaim_history *h = NULL;
+	const struct history_outside *last;
+	struct history_outside o = {.knob = k, .expected = expected, .value = value};
+	_cleanup_free_ char *text = NULL;
+	struct timespec now;
+	size_t len = 0;
+	FILE *f;
+	int r = reclaim_history_load(ctx, &h);
+
+	if (r < 0)
+		return r;
+	last = reclaim_history_outside_last(h, k);
+	/* a line cut short by a crash is dropped by the next change, not joined to this one */
+	if ((last && last->value == value) || h->noutside >= reclaim_history_keep || h->torn) {
+		reclaim_history_unref(h);
+		return 0;
+	}
+	clock_gettime(CLOCK_REALTIME, &now);
+	o.sec = now.tv_sec;
+	o.nsec = now.tv_nsec;
+	f = open_memstream(&text, &len);
+	if (f)
+		format_outside(f, &o);
+	r = !f || fclose(f) != 0 ? -ENOMEM : append_text(h, text, len);
+	reclaim_history_unref(h);
+	return r;
+}
+
+int reclaim_history_note_outside(struct reclaim_ctx *ctx, const struct reclaim_knob *k,
+				 int64_t expected, int64_t value)
+{
+	int fd = -1, r = reclaim_lock_try(ctx, &fd);
+
+	if (r == 0)
+		r = note_locked(ctx, k, expected, value);
+	reclaim_lock_release(fd);
+	return r;
+}
+
+RECLAIM_EXPORT size_t reclaim_history_outside_count(const struct reclaim_history *h)
+{
+	assert_return(h, 0);
+	return h->noutside;
+}
+
+#define OUTSIDE(h, idx) (&(h)->outside[idx])
+
+RECLAIM_EXPORT const struct reclaim_knob *
+reclaim_history_outside_knob(const struct reclaim_history *h, size_t idx)
+{
+	assert_return(h && idx < h->noutside, NULL);
+	return OUTSIDE(h, idx)->knob;
+}
+
+RECLAIM_EXPORT int64_t reclaim_history_outside_time_ns(const struct reclaim_history *h, size_t idx)
+{
+	assert_return(h && idx < h->noutside, 0);
+	return OUTSIDE(h, idx)->sec * 1000000000 + OUTSIDE(h, idx)->nsec;
+}
+
+RECLAIM_EXPORT int64_t reclaim_history_outside_expected(const struct reclaim_history *h, size_t idx)
+{
+	assert_return(h && idx < h->noutside, 0);
+	return OUTSIDE(h, idx)->expected;
+}
+
+RECLAIM_EXPORT int64_t reclaim_history_outside_value(const struct reclaim_history *h, size_t idx)
+{
+	assert_return(h && idx < h->noutside, 0);
+	return OUTSIDE(h, idx)->value;
+}
+
+RECLAIM_EXPORT size_t reclaim_history_outside_after(const struct reclaim_history *h, size_t idx)
+{
+	assert_return(h && idx < h->noutside, 0);
+	return OUTSIDE(h, idx)->after;
 }

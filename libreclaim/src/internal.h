@@ -260,6 +260,8 @@ extern unsigned int reclaim_lock_timeout_ms;
 /* Sleeps @ms milliseconds, through signals. */
 void reclaim_sleep_ms(unsigned int ms);
 int reclaim_lock_take(struct reclaim_ctx *ctx, int *fd);
+/* The same without waiting: -EBUSY while another holds it. */
+int reclaim_lock_try(struct reclaim_ctx *ctx, int *fd);
 /* A file of RECLAIM_RUNDIR must be root's (or the caller's) and writable by no one else. */
 int reclaim_check_owner(struct reclaim_ctx *ctx, const char *shown, const struct stat *st);
 /*

@@ -189,7 +189,7 @@ static int run_dir(struct reclaim_ctx *ctx, int *dirfd)
 	return 0;
 }
 
-int reclaim_lock_take(struct reclaim_ctx *ctx, int *ret_fd)
+static int lock(struct reclaim_ctx *ctx, int *ret_fd, unsigned int timeout_ms)
 {
 	_cleanup_close_ int dirfd = -1;
 	unsigned int waited = 0;
@@ -221,7 +221,7 @@ int reclaim_lock_take(struct reclaim_ctx *ctx, int *ret_fd)
 			close(fd);
 			return r;
 		}
-		if (waited >= reclaim_lock_timeout_ms) {
+		if (waited >= timeout_ms) {
 			close(fd);
 			return reclaim_error(ctx, EBUSY,
 					     "another reclaimctl is changing knobs (%s held for "
@@ -233,6 +233,16 @@ int reclaim_lock_take(struct reclaim_ctx *ctx, int *ret_fd)
 	}
 	*ret_fd = fd;
 	return 0;
+}
+
+int reclaim_lock_take(struct reclaim_ctx *ctx, int *ret_fd)
+{
+	return lock(ctx, ret_fd, reclaim_lock_timeout_ms);
+}
+
+int reclaim_lock_try(struct reclaim_ctx *ctx, int *ret_fd)
+{
+	return lock(ctx, ret_fd, 0);
 }
 
 void reclaim_lock_release(int fd)
