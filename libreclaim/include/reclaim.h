@@ -920,7 +920,10 @@ enum reclaim_request_kind {
 };
 
 enum reclaim_request_flags {
-	/* Also knobs that another sysctl file sets. */
+	/*
+	 * Also knobs that another sysctl file sets; for a restore: also knobs
+	 * another writer changed since reclaimctl's record (else left alone).
+	 */
 	RECLAIM_REQUEST_FORCE = 1 << 0,
 	/* Also merge the values into RECLAIM_PERSIST_FILE; for a restore: remove that file. */
 	RECLAIM_REQUEST_PERSIST = 1 << 1,
@@ -1115,6 +1118,86 @@ int reclaim_history_swap_fstab(const struct reclaim_history *history, size_t idx
 bool reclaim_history_swap_undone(const struct reclaim_history *history, size_t idx);
 bool reclaim_history_swap_interrupted(const struct reclaim_history *history, size_t idx);
 long reclaim_history_swap_undoes(const struct reclaim_history *history, size_t idx);
+
+/*
+ * Values another writer left on knobs reclaimctl changed, as the history's
+ * "outside" entries (comments of RECLAIM_HISTORY_FILE: no change, never
+ * undone): one for each value seen since the knob's newest record, in the
+ * order of the file; "after" is the number of records before it.
+ */
+size_t reclaim_history_outside_count(const struct reclaim_history *history);
+const struct reclaim_knob *reclaim_history_outside_knob(const struct reclaim_history *history,
+							size_t idx);
+int64_t reclaim_history_outside_time_ns(const struct reclaim_history *history, size_t idx);
+/* What reclaimctl had left the knob at, and the value found instead. */
+int64_t reclaim_history_outside_expected(const struct reclaim_history *history, size_t idx);
+int64_t reclaim_history_outside_value(const struct reclaim_history *history, size_t idx);
+size_t reclaim_history_outside_after(const struct reclaim_history *history, size_t idx);
+/*
+ * Reads every knob of the history and records an "outside" entry for each
+ * one another writer changed since reclaimctl's newest record of it (once a
+ * value), under the writers' lock, without waiting for it. A caller that
+ * may not write the history records nothing: a negative errno, no harm
+ * done; reclaimctl calls this before every command.
+ */
+int reclaim_history_note_drift(struct reclaim_ctx *ctx);
+
+/*
+ * verify: each knob reclaimctl is responsible for, in the knobs' order,
+ * with the value it expects, the live value, and for one not in place who
+ * is known to have set it. Responsible for (the basis): a knob changed since
+ * boot (expected: the history's newest record), else one persisted in
+ * RECLAIM_PERSIST_FILE, else one the boot unit's preset is for (once the
+ * unit ran: what the engine's "boot" evaluation sets or finds in place).
+ * A knob another writer changed is drifted: the writer is a source of the
+ * engine's precedence that sets that value (kind "sysctl", "FILE:LINE"),
+ * else "runtime", with the time a reclaimctl command first saw the value
+ * (the history's outside entry, recorded here when there is none and the
+ * caller may write). A knob a lease holder that died left at its value is
+ * abandoned: expected is its value from before the holder, the writer kind
+ * the holder's name, the writer "PID N".
+ */
+enum reclaim_verify_basis {
+	RECLAIM_VERIFY_HISTORY = 0,
+	RECLAIM_VERIFY_PERSISTED,
+	RECLAIM_VERIFY_BOOT_PRESET,
+};
+
+enum reclaim_verify_state {
+	RECLAIM_VERIFY_OK = 0,
+	RECLAIM_VERIFY_DRIFTED,
+	RECLAIM_VERIFY_ABANDONED,
+};
+
+struct reclaim_verify;
+
+int reclaim_verify_new(struct reclaim_ctx *ctx, struct reclaim_verify **verify);
+struct reclaim_verify *reclaim_verify_ref(struct reclaim_verify *verify);
+struct reclaim_verify *reclaim_verify_unref(struct reclaim_verify *verify);
+size_t reclaim_verify_count(const struct reclaim_verify *verify);
+/* The entries drifted or abandoned. */
+size_t reclaim_verify_not_in_place(const struct reclaim_verify *verify);
+const struct reclaim_knob *reclaim_verify_knob(const struct reclaim_verify *verify, size_t idx);
+enum reclaim_verify_basis reclaim_verify_basis(const struct reclaim_verify *verify, size_t idx);
+enum reclaim_verify_state reclaim_verify_state(const struct reclaim_verify *verify, size_t idx);
+int64_t reclaim_verify_expected(const struct reclaim_verify *verify, size_t idx);
+/* False when the kernel lacks the knob: nothing to compare. */
+bool reclaim_verify_has_live(const struct reclaim_verify *verify, size_t idx);
+int64_t reclaim_verify_live(const struct reclaim_verify *verify, size_t idx);
+/* "sysctl", "runtime", "sweep", "adapt", ...; NULL when in place. */
+const char *reclaim_verify_writer_kind(const struct reclaim_verify *verify, size_t idx);
+/* "FILE:LINE", "PID N"; NULL for a writer at run time or none. */
+const char *reclaim_verify_writer(const struct reclaim_verify *verify, size_t idx);
+/* One line for an entry not in place; NULL when in place. */
+const char *reclaim_verify_reason(const struct reclaim_verify *verify, size_t idx);
+/* Drifted: when reclaimctl first saw the value (CLOCK_REALTIME, ns); 0 unknown. */
+int64_t reclaim_verify_since_ns(const struct reclaim_verify *verify, size_t idx);
+/* Drifted: the value is in the history as an outside entry. */
+bool reclaim_verify_recorded(const struct reclaim_verify *verify, size_t idx);
+/* "history", "persisted", "boot-preset". */
+const char *reclaim_verify_basis_name(enum reclaim_verify_basis basis);
+/* "ok", "drifted", "abandoned". */
+const char *reclaim_verify_state_name(enum reclaim_verify_state state);
 
 /*
  * /run/reclaimctl/boot: how the last run of the boot unit ("reclaimctl
