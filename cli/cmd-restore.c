@@ -2,6 +2,7 @@
 /* reclaimctl restore [--boot] [--dry-run] [--persist]: undo changes, from the history. */
 #include <getopt.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "abandoned.h"
 #include "apply.h"
@@ -14,16 +15,19 @@ static void restore_help(FILE *out)
 	      "preset apply, autotune --apply, boot, swap priority and restore record\n"
 	      "them), or a swap device's priority (live, and its pri= in /etc/fstab if\n"
 	      "the change was --persist'ed). Run it again to undo the change before. A\n"
-	      "knob changed since by something other than reclaimctl goes back to its\n"
-	      "value before the first change since boot, and the line says so.\n"
+	      "knob another writer changed since reclaimctl set it is left alone, with a\n"
+	      "line on stderr; with --force it goes back to its value before the first\n"
+	      "change since boot.\n"
 	      "With --boot, every knob reclaimctl changed since boot goes back to the\n"
-	      "value it had before its first change, and every swap device to its\n"
-	      "priority before its first change.\n"
+	      "value it had before its first change, but for those another writer\n"
+	      "changed since (unless --force), and every swap device to its priority\n"
+	      "before its first change.\n"
 	      "With --persist, also removes " RECLAIM_PERSIST_FILE ", the values\n"
 	      "persisted with --persist.\n"
 	      "\nOptions:\n"
 	      "      --boot     put back every knob and swap priority as before boot's changes\n"
 	      "      --dry-run  show what would be restored without writing it\n"
+	      "  -f, --force    also put back knobs another writer changed since\n"
 	      "  -p, --persist  also remove the persisted values\n"
 	      "  -J, --json     JSON output\n"
 	      "  -h, --help     this help\n",
@@ -145,12 +149,23 @@ static void print_restore(struct cli *cli, const struct reclaim_eval *e,
 
 enum { OPT_BOOT = OPT_COMMAND };
 
+/* A line on stderr for each knob left alone: another writer changed it since. */
+static void say_left_alone(const struct reclaim_eval *e, bool dry_run)
+{
+	for (size_t i = 0; i < reclaim_eval_count(e); i++)
+		if (reclaim_eval_action(e, i) == RECLAIM_ACTION_SKIPPED &&
+		    strcmp(reclaim_eval_source(e, i), "outside") == 0)
+			fprintf(stderr, "reclaimctl: restore: %s%s\n",
+				dry_run ? "would leave: " : "", reclaim_eval_reason(e, i));
+}
+
 static int run_restore(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {COMMON_LONG_OPTIONS,
 					     {"boot", no_argument, NULL, OPT_BOOT},
 					     {"dry-run", no_argument, NULL, OPT_DRY_RUN},
 					     {"persist", no_argument, NULL, 'p'},
+					     {"force", no_argument, NULL, 'f'},
 					     {0}};
 	/* A restore always says why each value. */
 	struct plan_options o = {.explain = true};
@@ -161,7 +176,7 @@ static int run_restore(struct cli *cli, int argc, char **argv)
 	bool boot = false;
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS "bp", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS "bpf", opts, NULL)) != -1) {
 		bool done;
 
 		if (c == OPT_BOOT || c == OPT_DRY_RUN) {
@@ -173,8 +188,8 @@ static int run_restore(struct cli *cli, int argc, char **argv)
 			return usage_error(
 			    "restore: -b is --bytes, for tables; --boot has no short "
 			    "option (-b was --boot before)");
-		if (c == 'p') {
-			o.flags |= RECLAIM_REQUEST_PERSIST;
+		if (c == 'p' || c == 'f') {
+			o.flags |= c == 'p' ? RECLAIM_REQUEST_PERSIST : RECLAIM_REQUEST_FORCE;
 			continue;
 		}
 		r = common_option(cli, &cmd_restore, c, argv, &done);
@@ -194,6 +209,8 @@ static int run_restore(struct cli *cli, int argc, char **argv)
 	if (r == 0)
 		print_restore(cli, e, &o, boot);
 	if (r == 0)
+		say_left_alone(e, o.dry_run);
+	if (r == 0)
 		abandoned_settle(cli, "restore", abandoned, nabandoned);
 	free(abandoned);
 	reclaim_eval_unref(e);
@@ -204,7 +221,7 @@ static int run_restore(struct cli *cli, int argc, char **argv)
 const struct command cmd_restore = {
     .name = "restore",
     .run = run_restore,
-    .args = "[--boot] [--dry-run] [--persist] [--json]",
+    .args = "[--boot] [--dry-run] [--persist] [--force] [--json]",
     .summary = "Undo the last change, or every change since boot",
     .help = restore_help,
 };

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "history-internal.h"
+#include "sources-internal.h"
 #include "swap-internal.h"
 #include "sysctl-internal.h"
 
@@ -49,6 +50,7 @@ struct eval_entry {
 	enum reclaim_action action;
 	char *reason, *source;
 	bool computed; /* the reason explains a value worked out for this machine */
+	bool foreign;  /* a restore leaves it: another writer changed it since */
 };
 
 /* A restore's swap device: back to its priority (live) and its /etc/fstab pri=. */
@@ -331,26 +333,22 @@ static char *lacks(struct reclaim_eval *e, const struct reclaim_knob *k)
 	return format(e->ctx, "the running kernel lacks %s", reclaim_knob_sysctl(k));
 }
 
-/* Another sysctl file sets @k: "FILE:LINE sets KEY = VALUE"; NULL if none does. */
+/* Another source sets @k: "FILE:LINE sets KEY = VALUE"; NULL if none does. */
 static char *set_elsewhere(struct reclaim_eval *e, const struct reclaim_knob *k)
 {
-	ssize_t at = e->conf ? reclaim_sysctl_conf_admin_entry(e->conf, k) : -1;
+	struct knob_source src;
+	char *why;
 
-	if (at < 0)
+	if (reclaim_knob_foreign_source(e->ctx, e->conf, k, &src) <= 0)
 		return NULL;
-	if (reclaim_sysctl_conf_is_tuned(e->conf, (size_t)at))
-		return format(
-		    e->ctx, "tuned's profile %s sets %s = %s at %s:%u; use --force to override it",
-		    reclaim_sysctl_conf_tuned_profile(e->conf),
-		    reclaim_sysctl_conf_key(e->conf, (size_t)at),
-		    reclaim_sysctl_conf_value(e->conf, (size_t)at),
-		    reclaim_sysctl_conf_file(e->conf, (size_t)at),
-		    reclaim_sysctl_conf_line(e->conf, (size_t)at));
-	return format(e->ctx, "%s:%u sets %s = %s; use --force to override it",
-		      reclaim_sysctl_conf_file(e->conf, (size_t)at),
-		      reclaim_sysctl_conf_line(e->conf, (size_t)at),
-		      reclaim_sysctl_conf_key(e->conf, (size_t)at),
-		      reclaim_sysctl_conf_value(e->conf, (size_t)at));
+	if (src.profile)
+		why = format(e->ctx, "tuned's profile %s sets %s = %s at %s; use --force to override it",
+			     src.profile, src.key, src.value, src.where);
+	else
+		why = format(e->ctx, "%s sets %s = %s; use --force to override it", src.where,
+			     src.key, src.value);
+	reclaim_knob_source_clear(&src);
+	return why;
 }
 
 /*
@@ -444,6 +442,8 @@ static int decide(struct reclaim_eval *e, const struct reclaim_request *req, str
 		n->reason = why;
 		n->action = RECLAIM_ACTION_SET;
 	}
+	if (restore && n->foreign)
+		n->action = RECLAIM_ACTION_SKIPPED;
 	if (restore)
 		return 0; /* puts back what was there: overrides no file */
 	why = (req->flags & RECLAIM_REQUEST_FORCE) ? NULL : set_elsewhere(e, n->knob);
@@ -740,6 +740,29 @@ static int eval_restore_boot_swaps(struct reclaim_eval *e, const struct reclaim_
 }
 
 /*
+ * An entry a restore leaves alone: @k is @now, not the @ours reclaimctl
+ * last set (@who: "change 4 set"), so another writer changed it since.
+ */
+static struct eval_entry *left_alone(struct reclaim_eval *e, const struct reclaim_knob *k,
+				     int64_t now, int64_t ours, int64_t back, char *who)
+{
+	struct eval_entry *n = NULL;
+
+	if (who)
+		n = add_entry(e, k, back,
+			      format(e->ctx,
+				     "%s is %" PRId64 ", not the %" PRId64
+				     " %s: changed since by another writer, left alone "
+				     "(--force puts back %" PRId64 ")",
+				     reclaim_knob_sysctl(k), now, ours, who, back),
+			      strdup("outside"));
+	free(who);
+	if (n)
+		n->foreign = true;
+	return n;
+}
+
+/*
  * Undoes the newest change not undone (with a change given, that one, or
  * -ESTALE): each of its knobs back to the value before it, unless the knob
  * has been changed since by something other than reclaimctl; then back to
@@ -747,10 +770,12 @@ static int eval_restore_boot_swaps(struct reclaim_eval *e, const struct reclaim_
  * records of one knob (the runs of a sweep): the knob goes back to the old
  * value of its first, and was changed since if it is not the new value of
  * its last. An interrupted change is undone the same way: its knobs may be
- * at their old or their new value, both its.
+ * at their old or their new value, both its. A knob changed since by
+ * another writer is left alone (the lease's rule), unless @force: then it
+ * goes back to its value before the first change since boot.
  */
 static int eval_restore(struct reclaim_eval *e, const struct reclaim_history *h,
-			unsigned long change)
+			unsigned long change, bool force)
 {
 	ssize_t last = reclaim_history_last_change(h);
 	const struct history_record *top = NULL;
@@ -796,13 +821,16 @@ static int eval_restore(struct reclaim_eval *e, const struct reclaim_history *h,
 					     end->interrupted ? "interrupted " : "", top->change,
 					     top->command, when),
 				      format(e->ctx, "change:%lu", top->change));
+		else if (!force)
+			n = left_alone(e, rec->knob, now, end->new_value, first->old_value,
+				       format(e->ctx, "change %lu set", top->change));
 		else
 			n = add_entry(e, rec->knob, first->old_value,
 				      format(e->ctx,
 					     "%s is %" PRId64 ", not the %" PRId64
 					     " change %lu set: changed since by something "
 					     "else; back to its value before the first change "
-					     "since boot",
+					     "since boot (--force)",
 					     reclaim_knob_sysctl(rec->knob), now, end->new_value,
 					     top->change),
 				      strdup("boot"));
@@ -815,22 +843,41 @@ static int eval_restore(struct reclaim_eval *e, const struct reclaim_history *h,
 	return 0;
 }
 
-/* Every knob of the history back to the value it had before its first change. */
-static int eval_restore_boot(struct reclaim_eval *e, const struct reclaim_history *h)
+/*
+ * Every knob of the history back to the value it had before its first
+ * change; one another writer changed since reclaimctl's newest record of
+ * it is left alone, unless @force.
+ */
+static int eval_restore_boot(struct reclaim_eval *e, const struct reclaim_history *h, bool force)
 {
 	ssize_t last;
 
 	for (size_t k = 0; k < reclaim_knob_count(); k++) {
 		const struct reclaim_knob *knob = reclaim_knob_get(k);
 		ssize_t first = reclaim_history_first(h, knob);
+		int64_t back, now, ours;
+		struct eval_entry *n;
+		int r;
 
 		if (first < 0)
 			continue;
-		if (!add_entry(e, knob, h->records[first].old_value,
-			       format(e->ctx, "its value before change %lu, the first since boot",
-				      h->records[first].change),
-			       strdup("boot")))
+		back = h->records[first].old_value;
+		r = reclaim_knob_read(e->ctx, knob, &now);
+		if (r < 0)
+			return r;
+		if (!force && reclaim_history_expect(h, knob, now, &ours) == 1)
+			n = left_alone(e, knob, now, ours, back,
+				       format(e->ctx, "reclaimctl set last"));
+		else
+			n = add_entry(e, knob, back,
+				      format(e->ctx,
+					     "its value before change %lu, the first since boot",
+					     h->records[first].change),
+				      strdup("boot"));
+		if (!n)
 			return -ENOMEM;
+		n->old_value = now;
+		n->has_old = true;
 	}
 	last = reclaim_history_last_change(h);
 	e->undoes = last >= 0 ? h->records[last].change : 0;
@@ -876,13 +923,14 @@ static int note_persisted(struct reclaim_eval *e)
 
 static int eval_history(struct reclaim_eval *e, const struct reclaim_request *req)
 {
+	bool force = req->flags & RECLAIM_REQUEST_FORCE;
 	struct reclaim_history *h = NULL;
 	int r = reclaim_history_load(e->ctx, &h);
 
 	if (r < 0)
 		return r;
-	r = req->kind == RECLAIM_REQUEST_RESTORE ? eval_restore(e, h, req->change)
-						 : eval_restore_boot(e, h);
+	r = req->kind == RECLAIM_REQUEST_RESTORE ? eval_restore(e, h, req->change, force)
+						 : eval_restore_boot(e, h, force);
 	reclaim_history_unref(h);
 	if (r == 0 && (req->flags & RECLAIM_REQUEST_PERSIST)) {
 		r = reclaim_persist_read(e->ctx, &e->unpersisted);
@@ -1016,8 +1064,12 @@ static bool restores(const struct reclaim_eval *e)
 /* Whether applying has anything to do: a knob to set, the persisted file, an undo to record. */
 static bool has_work(const struct reclaim_eval *e)
 {
-	return reclaim_eval_changed(e) ||
-	       (restores(e) && e->undoes > 0 && (e->count > 0 || e->nswaps > 0));
+	bool any = e->nswaps > 0;
+
+	/* a restore of knobs all left alone records nothing: the change stays to undo */
+	for (size_t i = 0; i < e->count; i++)
+		any |= e->entries[i].action != RECLAIM_ACTION_SKIPPED;
+	return reclaim_eval_changed(e) || (restores(e) && e->undoes > 0 && any);
 }
 
 static bool swap_changes(const struct eval_swap *sw)

@@ -10,8 +10,9 @@
 #include "internal.h"
 
 struct knob_source {
-	const char *kind; /* "sysctl" */
+	const char *kind; /* "sysctl", "tuned" */
 	char *where;	  /* "FILE:LINE" */
+	char *profile;	  /* tuned's active profile, for "tuned"; else NULL */
 	char *key;	  /* the key as written there */
 	char *value;	  /* the value as written there */
 };

@@ -13,7 +13,10 @@
 typedef int (*source_finder)(struct reclaim_ctx *ctx, const struct reclaim_sysctl_conf *conf,
 			     const struct reclaim_knob *knob, struct knob_source *src);
 
-/* A sysctl file other than reclaimctl's that sets the knob: the line that would win. */
+/*
+ * A sysctl file other than reclaimctl's, or tuned's profile (its values are
+ * entries of the same configuration), that sets the knob: the line that wins.
+ */
 static int sysctl_file(struct reclaim_ctx *ctx, const struct reclaim_sysctl_conf *conf,
 		       const struct reclaim_knob *k, struct knob_source *src)
 {
@@ -23,6 +26,12 @@ static int sysctl_file(struct reclaim_ctx *ctx, const struct reclaim_sysctl_conf
 	if (at < 0)
 		return 0;
 	src->kind = "sysctl";
+	if (reclaim_sysctl_conf_is_tuned(conf, (size_t)at)) {
+		src->kind = "tuned";
+		src->profile = strdup(reclaim_sysctl_conf_tuned_profile(conf));
+		if (!src->profile)
+			return -ENOMEM;
+	}
 	if (asprintf(&src->where, "%s:%u", reclaim_sysctl_conf_file(conf, (size_t)at),
 		     reclaim_sysctl_conf_line(conf, (size_t)at)) < 0) {
 		src->where = NULL;
@@ -40,6 +49,7 @@ static const source_finder finders[] = {
 void reclaim_knob_source_clear(struct knob_source *src)
 {
 	free(src->where);
+	free(src->profile);
 	free(src->key);
 	free(src->value);
 	*src = (struct knob_source){0};

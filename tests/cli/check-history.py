@@ -420,15 +420,28 @@ class Checker(checker.Checker):
         self.set_knob(root, "swappiness", "20")
         self.set_knob(root, "swappiness", "30")
         self.write_knob(root, "swappiness", 45)
+        # another writer's value is left alone (issue 30): skipped, and said why
         doc = self.restore(root)
         e = self.entries(doc, "restore").get("swappiness")
-        self.expect(e is not None and e["old"] == 45 and e["new"] == 60 and e["action"] == "set",
+        self.expect(e is not None and e["old"] == 45 and e["action"] == "skipped" and
+                    e["source"] == "outside",
                     f"restore of a change overwritten since (45, not 30): entry {e}, expected "
-                    "old 45 new 60 (the value before the first change since boot)")
-        self.expect(e["reason"] and re.search(r"45|since|changed", e["reason"]),
+                    "it skipped (another writer's value)")
+        self.expect(e["reason"] and re.search(r"45.*another writer", e["reason"]),
                     f"the entry does not say the knob changed since: reason {e['reason']!r}")
+        self.expect(self.knob(root, "swappiness") == 45,
+                    f"swappiness is {self.knob(root, 'swappiness')} after the restore, expected 45")
+        # with --force it goes back to its value before the first change since boot
+        dry = self.run(root, "restore", "--force", "--dry-run").doc
+        done = self.run(root, "restore", "--force").doc
+        e = self.entries(done, "restore").get("swappiness")
+        self.expect(dry["entries"] == done["entries"] and e is not None and e["old"] == 45 and
+                    e["new"] == 60 and e["action"] == "set",
+                    f"restore --force of a change overwritten since: entry {e}, expected "
+                    "old 45 new 60 (the value before the first change since boot)")
         self.expect(self.knob(root, "swappiness") == 60,
-                    f"swappiness is {self.knob(root, 'swappiness')} after the restore, expected 60")
+                    f"swappiness is {self.knob(root, 'swappiness')} after restore --force, "
+                    "expected 60")
         text = self.run(root, "restore", "--dry-run", json_out=False)
         self.expect(text.returncode == 0, f"restore --dry-run after: {text.stderr!r}")
         self.compare_text(root)
@@ -450,6 +463,13 @@ class Checker(checker.Checker):
             stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(int(r["time"])))
             want = stamp.split() + [str(r["change"]), r["command"], r["source"], r["knob"],
                                     str(r["old"]), str(r["new"])]
+            if r.get("outside"):
+                # another writer's value: no change of reclaimctl's
+                want = (stamp.split() + ["-", "outside", "another", "writer", r["knob"],
+                                         str(r["old"]), str(r["new"])] +
+                        (["changed", "outside", "reclaimctl"] if head[7:] else []))
+                self.expect(row == want, f"history row {row} vs --json {want}")
+                continue
             if head[7:]:
                 what = ("undone" if r.get("undone") else
                         f"undoes {r['undoes']}" if r.get("undoes") is not None else "")

@@ -400,16 +400,22 @@ static void apply_set(struct fixture *f, const char *name, int value)
 	reclaim_request_unref(req);
 }
 
-static struct reclaim_eval *restore(struct fixture *f, enum reclaim_request_kind kind, bool apply)
+static struct reclaim_eval *restore_flags(struct fixture *f, enum reclaim_request_kind kind,
+					  unsigned int flags, bool apply)
 {
 	struct reclaim_request *req;
 	struct reclaim_eval *e;
 
-	assert_int_equal(reclaim_request_new(f->ctx, kind, 0, &req), 0);
+	assert_int_equal(reclaim_request_new(f->ctx, kind, flags, &req), 0);
 	assert_int_equal(apply ? reclaim_request_apply(req, &e) : reclaim_request_evaluate(req, &e),
 			 0);
 	reclaim_request_unref(req);
 	return e;
+}
+
+static struct reclaim_eval *restore(struct fixture *f, enum reclaim_request_kind kind, bool apply)
+{
+	return restore_flags(f, kind, 0, apply);
 }
 
 /* Each restore undoes one change, newest first; then there is nothing to undo. */
@@ -437,7 +443,11 @@ static void test_restore_is_a_stack(void **state)
 	reclaim_eval_unref(e);
 }
 
-/* A knob changed behind reclaimctl's back goes to its boot value, and the reason says so. */
+/*
+ * A knob changed behind reclaimctl's back is left alone, and the reason says
+ * so; with FORCE it goes to its boot value. Applied, the restore without
+ * FORCE writes and records nothing: the change stays to undo.
+ */
 static void test_restore_of_a_knob_changed_since(void **state)
 {
 	struct fixture *f = *state;
@@ -446,14 +456,47 @@ static void test_restore_of_a_knob_changed_since(void **state)
 	apply_set(f, "throttle", 2);
 	apply_set(f, "throttle", 5);
 	tmproot_write(f->root, VM "max_direct_reclaimers", "9\n");
-	e = restore(f, RECLAIM_REQUEST_RESTORE, false);
+	e = restore(f, RECLAIM_REQUEST_RESTORE, true);
+	assert_entry(e, "throttle", RECLAIM_ACTION_SKIPPED, 9, 0);
+	assert_string_equal(reclaim_eval_source(e, 0), "outside");
+	assert_string_equal(reason(e, "throttle"),
+			    "vm.max_direct_reclaimers is 9, not the 5 change 2 set: changed since "
+			    "by another writer, left alone (--force puts back 0)");
+	assert_false(reclaim_eval_applied(e));
+	reclaim_eval_unref(e);
+	assert_file(f, VM "max_direct_reclaimers", "9\n");
+	e = restore_flags(f, RECLAIM_REQUEST_RESTORE, RECLAIM_REQUEST_FORCE, false);
 	assert_entry(e, "throttle", RECLAIM_ACTION_SET, 9, 0);
 	assert_string_equal(reclaim_eval_source(e, 0), "boot");
 	assert_string_equal(reason(e, "throttle"),
 			    "vm.max_direct_reclaimers is 9, not the 5 change 2 set: changed since "
 			    "by something else; back to its value before the first change since "
-			    "boot");
+			    "boot (--force)");
 	reclaim_eval_unref(e);
+}
+
+/* restore --boot leaves a knob another writer changed since its newest record, unless FORCE. */
+static void test_restore_boot_of_a_knob_changed_since(void **state)
+{
+	struct fixture *f = *state;
+	struct reclaim_eval *e;
+
+	apply_set(f, "throttle", 2);
+	apply_set(f, "swappiness", 20);
+	tmproot_write(f->root, VM "max_direct_reclaimers", "9\n");
+	e = restore(f, RECLAIM_REQUEST_RESTORE_BOOT, true);
+	assert_entry(e, "throttle", RECLAIM_ACTION_SKIPPED, 9, 0);
+	assert_string_equal(reason(e, "throttle"),
+			    "vm.max_direct_reclaimers is 9, not the 2 reclaimctl set last: changed "
+			    "since by another writer, left alone (--force puts back 0)");
+	assert_entry(e, "swappiness", RECLAIM_ACTION_SET, 20, 60);
+	reclaim_eval_unref(e);
+	assert_file(f, VM "max_direct_reclaimers", "9\n");
+	assert_file(f, VM "swappiness", "60\n");
+	e = restore_flags(f, RECLAIM_REQUEST_RESTORE_BOOT, RECLAIM_REQUEST_FORCE, true);
+	assert_entry(e, "throttle", RECLAIM_ACTION_SET, 9, 0);
+	reclaim_eval_unref(e);
+	assert_file(f, VM "max_direct_reclaimers", "0\n");
 }
 
 /*
@@ -690,14 +733,14 @@ static void test_restore_of_a_joined_knob_changed_since(void **state)
 	assert_int_equal(join_set(f, 2, NULL, "swappiness", 20), 0);
 	/* at the new value of the knob's first record of change 2, not its last */
 	tmproot_write(f->root, VM "max_direct_reclaimers", "5\n");
-	e = restore(f, RECLAIM_REQUEST_RESTORE, false);
+	e = restore_flags(f, RECLAIM_REQUEST_RESTORE, RECLAIM_REQUEST_FORCE, false);
 	assert_int_equal(reclaim_eval_undoes(e), 2);
 	assert_int_equal(reclaim_eval_count(e), 2);
 	assert_entry(e, "throttle", RECLAIM_ACTION_SET, 5, 0);
 	assert_string_equal(reason(e, "throttle"),
 			    "vm.max_direct_reclaimers is 5, not the 6 change 2 set: changed since "
 			    "by something else; back to its value before the first change since "
-			    "boot");
+			    "boot (--force)");
 	assert_entry(e, "swappiness", RECLAIM_ACTION_SET, 20, 60);
 	assert_non_null(strstr(reason(e, "swappiness"), "undoes change 2 (set at "));
 	reclaim_eval_unref(e);
@@ -804,7 +847,7 @@ static void test_restore_of_an_interrupted_join(void **state)
 	assert_string_equal(reclaim_eval_source(e, 0), "change:1");
 	reclaim_eval_unref(e);
 	e = restore_of(f, history, "7\n", false);
-	assert_string_equal(reclaim_eval_source(e, 0), "boot");
+	assert_string_equal(reclaim_eval_source(e, 0), "outside");
 	reclaim_eval_unref(e);
 }
 
@@ -881,6 +924,7 @@ int main(void)
 	    T(test_persist_of_unchanged_value),
 	    T(test_restore_is_a_stack),
 	    T(test_restore_of_a_knob_changed_since),
+	    T(test_restore_boot_of_a_knob_changed_since),
 	    T(test_restore_of_a_knob_back_already),
 	    T(test_restore_says_persisted_value_stays),
 	    T(test_restore_boot),
