@@ -20,6 +20,7 @@ static const struct command *const commands[] = {
     &cmd_restore,
     &cmd_history,
     &cmd_check,
+    &cmd_verify,
     &cmd_boot,
     &cmd_adapt,
     &cmd_monitor,
@@ -212,6 +213,9 @@ int main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	optind = 0; /* reset getopt for the command's own options */
+	/* another writer's value on a knob reclaimctl changed: into the history, if we may write it
+	 */
+	(void)reclaim_history_note_drift(cli.ctx);
 	r = cmd->run(&cli, argc, argv);
 	reclaim_unref(cli.ctx);
 	/* a command that failed said why already (sweep: "cannot write to standard output") */

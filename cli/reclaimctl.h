@@ -43,7 +43,7 @@ extern const struct command cmd_status, cmd_get, cmd_set, cmd_threads;
 extern const struct command cmd_swap;
 extern const struct command cmd_monitor, cmd_stalls, cmd_record, cmd_report;
 extern const struct command cmd_autotune, cmd_preset, cmd_restore, cmd_boot, cmd_check;
-extern const struct command cmd_history, cmd_adapt, cmd_sweep, cmd_figures;
+extern const struct command cmd_history, cmd_adapt, cmd_sweep, cmd_figures, cmd_verify;
 /* reclaimctl.c: every command, in the order of --help. */
 const struct command *const *command_table(size_t *n);
 

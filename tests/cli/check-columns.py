@@ -81,6 +81,7 @@ RUNS = {
     "preset show": (P, ["preset", "show", "balanced"], ["preset", "show", "balanced", "--json"]),
     "history": (P, ["history"], ["history", "--json"]),
     "check": (U, ["check"], ["check", "--json"]),
+    "verify": (P, ["verify"], ["verify", "--json"]),
     "figures": (P, ["figures"], ["figures", "--json"]),
 }
 # where the rows of "status rings" are: under the "swap" key of status
