@@ -14,6 +14,7 @@
 #include "abandoned.h"
 #include "apply.h"
 #include "reclaimctl.h"
+#include "verify.h"
 
 /* Exit status bits, documented in reclaimctl(8); 1 and 2 as for every command. */
 enum {
@@ -22,6 +23,7 @@ enum {
 	CHECK_OVERRIDDEN = 16, /* a persisted value does not decide its knob at boot */
 	CHECK_PROBLEM = 32,    /* a malformed line, a foreign persisted file, ... */
 	CHECK_ABANDONED = 64,  /* a sweep or adapt that died left knobs at its values */
+	CHECK_DRIFTED = 128,   /* another writer changed a knob reclaimctl is responsible for */
 };
 
 struct problem {
@@ -37,10 +39,12 @@ struct findings {
 	size_t nproblems;
 	struct abandoned *abandoned;
 	size_t nabandoned;
-	size_t own;		   /* values in reclaimctl's file */
-	bool kernel;		   /* the root has /proc/sys/vm: the kernel's knobs are known */
-	char *missing;		   /* the patched knobs it lacks, "vm.a, vm.b"; NULL if none */
-	struct reclaim_eval *boot; /* what reclaimctl boot would do now; NULL if it fails */
+	size_t own;		       /* values in reclaimctl's file */
+	bool kernel;		       /* the root has /proc/sys/vm: the kernel's knobs are known */
+	char *missing;		       /* the patched knobs it lacks, "vm.a, vm.b"; NULL if none */
+	struct reclaim_eval *boot;     /* what reclaimctl boot would do now; NULL if it fails */
+	struct reclaim_verify *verify; /* the knobs reclaimctl answers for; NULL if it fails */
+	size_t ndrifted;
 };
 
 static void add_problem(struct findings *f, const char *file, unsigned int line,
@@ -265,6 +269,8 @@ static void print_json(struct cli *cli, const struct findings *f)
 	abandoned = cJSON_AddArrayToObject(root, "abandoned");
 	for (size_t i = 0; i < f->nabandoned; i++)
 		cJSON_AddItemToArray(abandoned, abandoned_json(&f->abandoned[i]));
+	cJSON_AddItemToObject(root, "drifted",
+			      f->verify ? verify_json_drifted(cli, f->verify) : cJSON_CreateNull());
 	if (!f->kernel) {
 		cJSON_AddNullToObject(root, "kernel_lacks");
 	} else {
@@ -382,6 +388,8 @@ static void print_summary(const struct findings *f)
 		printf("%zu problem%s\n", f->nproblems, f->nproblems == 1 ? "" : "s");
 	for (size_t i = 0; i < f->nabandoned; i++)
 		abandoned_print(&f->abandoned[i]);
+	if (f->verify)
+		verify_print_drifted(f->verify);
 }
 
 /* What boot would do, as "reclaimctl boot --dry-run" says it. */
@@ -430,6 +438,7 @@ static int status_bits(const struct findings *f)
 		bits |= is_overridden(f, reclaim_knob_get(k)) ? CHECK_OVERRIDDEN : 0;
 	}
 	bits |= f->nabandoned > 0 ? CHECK_ABANDONED : 0;
+	bits |= f->ndrifted > 0 ? CHECK_DRIFTED : 0;
 	return bits | (f->nproblems > 0 ? CHECK_PROBLEM : 0);
 }
 
@@ -450,8 +459,9 @@ static void check_help(FILE *out)
 	      "Last, what the boot unit would do now (reclaimctl boot --dry-run).\n"
 	      "Exit status: 0 nothing found, else the sum of: 4 the kernel lacks knobs\n"
 	      "of the patches, 8 conflicts, 16 a persisted value overridden at boot,\n"
-	      "32 problems, 64 knobs left by a sweep or adapt that died (1: check itself\n"
-	      "failed, 2: usage error).\n"
+	      "32 problems, 64 knobs left by a sweep or adapt that died, 128 knobs\n"
+	      "another writer changed since reclaimctl set them (see reclaimctl verify;\n"
+	      "1: check itself failed, 2: usage error).\n"
 	      "\nOptions:\n"
 	      "  -J, --json   JSON output\n"
 	      "  -h, --help   this help\n",
@@ -484,6 +494,14 @@ static int run_check(struct cli *cli, int argc, char **argv)
 		return lib_fail(cli, EXIT_FAILURE, NULL);
 	collect(cli, &f);
 	f.nabandoned = abandoned_knobs(cli, &f.abandoned);
+	if (reclaim_verify_new(cli->ctx, &f.verify) == 0) {
+		for (size_t i = 0; i < reclaim_verify_count(f.verify); i++)
+			f.ndrifted += reclaim_verify_state(f.verify, i) == RECLAIM_VERIFY_DRIFTED;
+	} else {
+		add_problem(
+		    &f, RECLAIM_HISTORY_FILE, 0, NULL,
+		    xasprintf("cannot tell which knobs drifted: %s", reclaim_strerror(cli->ctx)));
+	}
 	entries = reclaim_sysctl_conf_count(f.conf);
 	bits = status_bits(&f);
 	if (!cli->json)
@@ -522,6 +540,7 @@ static int run_check(struct cli *cli, int argc, char **argv)
 	free(f.abandoned);
 	reclaim_sysctl_conf_unref(f.conf);
 	reclaim_eval_unref(f.boot);
+	reclaim_verify_unref(f.verify);
 	free(f.missing);
 	return bits;
 }

@@ -14,11 +14,15 @@ static void history_help(FILE *out)
 	    "change's number (the knobs of one change share it), the command (set,\n"
 	    "preset, autotune, boot, restore, restore-boot, swap-priority), where the\n"
 	    "value came from, the knob (\"swap DEVICE\" for a swap priority change, with\n"
-	    "the /etc/fstab pri= it replaced in NOTE), and its old and new value. A change a restore undid\n"
-	    "is marked, and so is one interrupted: recorded, then cut off (a SIGKILL,\n"
-	    "a crash) before it was marked done, its knobs at the old or the new\n"
-	    "value; restore undoes it like any other. The history, " RECLAIM_HISTORY_FILE ",\n"
-	    "ends with the boot; it keeps the first record of each knob and the last %d.\n"
+	    "the /etc/fstab pri= it replaced in NOTE), and its old and new value. A\n"
+	    "change a restore undid is marked, and so is one interrupted: recorded,\n"
+	    "then cut off (a SIGKILL, a crash) before it was marked done, its knobs at\n"
+	    "the old or the new value; restore undoes it like any other. A value\n"
+	    "another writer left on a knob reclaimctl changed is an entry \"outside\"\n"
+	    "(changed outside reclaimctl), recorded by the first reclaimctl command\n"
+	    "that reads it and may write the history; restore never undoes it. The\n"
+	    "history, " RECLAIM_HISTORY_FILE ", ends with the boot; it keeps the first\n"
+	    "record of each knob and the last %d.\n"
 	    "\nOptions:\n"
 	    "  -J, --json   JSON output\n"
 	    "  -h, --help   this help\n",
@@ -114,6 +118,7 @@ static void fill_swap(struct table *t, const struct reclaim_history *h, size_t i
 	table_set_int(t, H_NEW, reclaim_history_swap_new(h, i));
 	table_json_add(t, "undone", cJSON_CreateBool(reclaim_history_swap_undone(h, i)));
 	table_json_add(t, "interrupted", cJSON_CreateBool(reclaim_history_swap_interrupted(h, i)));
+	table_json_add(t, "outside", cJSON_CreateBool(false));
 	set_swap_note(t, h, i);
 	table_json_add(t, "device", cJSON_CreateString(reclaim_history_swap_device(h, i)));
 	if (reclaim_history_swap_fstab(h, i, &before) != 1)
@@ -126,7 +131,39 @@ static void fill_swap(struct table *t, const struct reclaim_history *h, size_t i
 	free(device);
 }
 
-/* In the JSON's order of keys; the swap changes among the knobs', by change number. */
+/*
+ * A value another writer left on a knob, seen by a reclaimctl command: no
+ * change of reclaimctl's (no number), OLD what reclaimctl had left, NEW
+ * the value seen.
+ */
+static void outside_row(struct table *t, const struct reclaim_history *h, size_t i)
+{
+	table_row(t);
+	table_set_value(t, H_CHANGE, "-", NULL);
+	table_set_time(t, H_TIME, reclaim_history_outside_time_ns(h, i));
+	table_set_str(t, H_COMMAND, "outside");
+	table_set_str(t, H_SOURCE, "another writer");
+	table_set_str(t, H_KNOB, reclaim_knob_name(reclaim_history_outside_knob(h, i)));
+	table_set_int(t, H_OLD, reclaim_history_outside_expected(h, i));
+	table_set_int(t, H_NEW, reclaim_history_outside_value(h, i));
+	table_json_add(t, "undone", cJSON_CreateBool(false));
+	table_json_add(t, "interrupted", cJSON_CreateBool(false));
+	table_json_add(t, "outside", cJSON_CreateBool(true));
+	table_set_value(t, H_NOTE, "changed outside reclaimctl", NULL);
+}
+
+/* The outside entries that came after @after records. */
+static void outside_rows(struct table *t, const struct reclaim_history *h, size_t after)
+{
+	for (size_t i = 0; i < reclaim_history_outside_count(h); i++)
+		if (reclaim_history_outside_after(h, i) == after)
+			outside_row(t, h, i);
+}
+
+/*
+ * In the JSON's order of keys; the swap changes among the knobs', by change
+ * number, and the outside entries where they are in the file.
+ */
 static struct table *fill(struct cli *cli, const struct reclaim_history *h)
 {
 	struct table *t = table_new(cli, &history_columns);
@@ -137,6 +174,7 @@ static struct table *fill(struct cli *cli, const struct reclaim_history *h)
 		       (i == reclaim_history_count(h) ||
 			reclaim_history_swap_change(h, sw) < reclaim_history_change(h, i)))
 			fill_swap(t, h, sw++);
+		outside_rows(t, h, i);
 		if (i == reclaim_history_count(h))
 			break;
 		table_row(t);
@@ -150,6 +188,7 @@ static struct table *fill(struct cli *cli, const struct reclaim_history *h)
 		table_json_add(t, "undone", cJSON_CreateBool(reclaim_history_undone(h, i)));
 		table_json_add(t, "interrupted",
 			       cJSON_CreateBool(reclaim_history_interrupted(h, i)));
+		table_json_add(t, "outside", cJSON_CreateBool(false));
 		set_note(t, h, i);
 	}
 	return t;
@@ -174,7 +213,8 @@ static void history_table(struct cli *cli, const struct reclaim_history *h)
 	if (reclaim_history_trimmed(h))
 		note(cli, "(%" PRIu64 " older records dropped; the first of each knob is kept)",
 		     reclaim_history_trimmed(h));
-	if (reclaim_history_count(h) == 0 && reclaim_history_swap_count(h) == 0) {
+	if (reclaim_history_count(h) == 0 && reclaim_history_swap_count(h) == 0 &&
+	    reclaim_history_outside_count(h) == 0) {
 		note(cli, "no changes since boot");
 		return;
 	}

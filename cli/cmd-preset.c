@@ -21,7 +21,8 @@ static void preset_help(FILE *out)
 	    "  list       the presets: name, origin and description (the default)\n"
 	    "  show NAME  the preset's entries, with its auto values worked out for this machine\n"
 	    "  diff NAME  what preset apply NAME would do: each knob of the preset, its\n"
-	    "             current value, the preset's value, the action and why\n"
+	    "             current value, the preset's value, the action and why; exit\n"
+	    "             status 1 when apply would change something, as diff(1)\n"
 	    "  apply NAME set the knobs to the preset's values, as one change (undo it with\n"
 	    "             reclaimctl restore); knobs the kernel lacks or a sysctl file sets\n"
 	    "             are left alone\n"
@@ -362,6 +363,9 @@ static int preset_apply(struct cli *cli, const char *name, const struct plan_opt
 		if (diff || reclaim_eval_count(e) == 0)
 			plan_print_summary(e, o);
 	}
+	/* as diff(1): 1 when applying would change something */
+	if (r == 0 && diff && reclaim_eval_changed(e))
+		r = EXIT_FAILURE;
 	reclaim_eval_unref(e);
 	reclaim_request_unref(req);
 	reclaim_preset_unref(p);

@@ -12,6 +12,7 @@
 #include "status-tables.h"
 #include "swap-tables.h"
 #include "thread-table.h"
+#include "verify.h"
 
 /* The value of knob @id, or NULL when the kernel lacks it (the id is the knob's index). */
 static const int64_t *knob_value(const struct snapshot *s, enum reclaim_knob_id id)
@@ -108,6 +109,41 @@ static void print_abandoned(struct cli *cli)
 	free(list);
 }
 
+/* The knobs another writer changed since reclaimctl set them (check's exit bit 128). */
+static cJSON *json_drifted(struct cli *cli)
+{
+	struct reclaim_verify *v = NULL;
+	cJSON *a;
+
+	if (reclaim_verify_new(cli->ctx, &v) < 0) {
+		warnmsg("%s: no drifted knobs", reclaim_strerror(cli->ctx));
+		return cJSON_CreateNull();
+	}
+	a = verify_json_drifted(cli, v);
+	reclaim_verify_unref(v);
+	return a;
+}
+
+static void print_drifted(struct cli *cli)
+{
+	struct reclaim_verify *v = NULL;
+	size_t i;
+
+	if (reclaim_verify_new(cli->ctx, &v) < 0) {
+		warnmsg("%s: cannot tell which knobs drifted", reclaim_strerror(cli->ctx));
+		return;
+	}
+	for (i = 0; i < reclaim_verify_count(v); i++)
+		if (reclaim_verify_state(v, i) == RECLAIM_VERIFY_DRIFTED)
+			break;
+	if (i < reclaim_verify_count(v)) {
+		printf("\n");
+		heading(cli, "Changed by another writer (see reclaimctl verify)");
+		verify_print_drifted(v);
+	}
+	reclaim_verify_unref(v);
+}
+
 static void status_json(struct cli *cli, const struct snapshot *s, const char *only_key)
 {
 	cJSON *root = json_document(), *o;
@@ -128,6 +164,7 @@ static void status_json(struct cli *cli, const struct snapshot *s, const char *o
 	o = cJSON_AddObjectToObject(root, "swap");
 	json_add_swap(cli, o, s->swaps, knob_value(s, RECLAIM_KNOB_SWAP_ROUND_ROBIN_QUOTA_KB));
 	cJSON_AddItemToObject(root, "abandoned", json_abandoned(cli));
+	cJSON_AddItemToObject(root, "drifted", json_drifted(cli));
 	if (only_key) {
 		cJSON *part = json_document();
 
@@ -263,6 +300,7 @@ static void status_text(struct cli *cli, const struct snapshot *s, const struct 
 	}
 	print_kernel(cli, s);
 	print_abandoned(cli);
+	print_drifted(cli);
 	for (size_t i = 0; i < ARRAY_LEN(sections); i++) {
 		const char *title = sections[i].title;
 

@@ -111,8 +111,9 @@ static const struct metric_info {
 		     "Value of a reclaim sysctl that is a size, in bytes (the kernel's KiB times "
 		     "1024)."},
     [M_KNOB_DRIFTED] = {"reclaim_knob_drifted", "gauge",
-			"1 if the knob's value is no longer the one reclaimctl last applied since "
-			"boot (someone else wrote it); knobs reclaimctl changed since boot."},
+			"1 if another writer changed the knob since reclaimctl set it (reclaimctl "
+			"verify: drifted; check, exit bit 128); knobs reclaimctl changed since "
+			"boot, persisted, or set by the boot preset."},
     [M_CHECK_CONFLICT] = {"reclaim_check_conflict", "gauge",
 			  "1 if a sysctl file other than reclaimctl's sets the knob (reclaimctl "
 			  "check, exit bit 8)."},
@@ -196,28 +197,30 @@ static void knobs(struct prom *p, const struct snapshot *s)
 	}
 }
 
-/* Knobs whose value is not the one reclaimctl last applied (the history since boot). */
+/*
+ * The knobs reclaimctl is responsible for (reclaimctl verify's), 1 for one
+ * another writer changed: verify's "drifted" and check's exit bit 128.
+ */
 static void drift(struct prom *p, const struct snapshot *s)
 {
-	struct reclaim_history *h = NULL;
+	struct reclaim_verify *v = NULL;
 	bool any = false;
 
-	if (reclaim_history_new(p->cli->ctx, &h) < 0) {
+	(void)s;
+	if (reclaim_verify_new(p->cli->ctx, &v) < 0) {
 		warnmsg("%s: no reclaim_knob_drifted", reclaim_strerror(p->cli->ctx));
 		return;
 	}
-	for (size_t i = 0; i < reclaim_knob_count(); i++) {
-		const struct reclaim_knob *k = reclaim_knob_get(i);
-		int64_t applied;
-
-		if (!s->has_knob[i] || reclaim_history_applied(h, k, &applied) < 0)
+	for (size_t i = 0; i < reclaim_verify_count(v); i++) {
+		if (!reclaim_verify_has_live(v, i))
 			continue;
 		if (!any)
 			family_of(p, M_KNOB_DRIFTED);
 		any = true;
-		knob_sample(p, M_KNOB_DRIFTED, k, applied != s->knob_value[i]);
+		knob_sample(p, M_KNOB_DRIFTED, reclaim_verify_knob(v, i),
+			    reclaim_verify_state(v, i) == RECLAIM_VERIFY_DRIFTED);
 	}
-	reclaim_history_unref(h);
+	reclaim_verify_unref(v);
 }
 
 /* What reclaimctl check reports with its bits 8 and 16, per knob. */

@@ -18,7 +18,8 @@ for byte with NAME beside the expected file (UPDATE=1 writes NAME).
 Files the command adds are shown whole ("added: PATH:"), removed ones by name
 ("removed: PATH"), changed ones as the lines that changed, in unified diff
 form ("changed: PATH:"); the times in the history and in a restore's reasons
-are replaced by T and HH:MM:SS. The shipped presets are those of the source
+are replaced by T and HH:MM:SS, and so is the time a value of another
+writer was first seen ("first seen T"). The shipped presets are those of the source
 tree (RECLAIMCTL_PRESET_DIR, presets/ unless set), shown as $PRESETS; admin
 presets are made by setup lines in the copy's etc/reclaimctl/presets.
 
@@ -39,7 +40,9 @@ SRCDIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file_
 TEXTFILE_TIME = (re.compile(rb"^( *reclaim_textfile_timestamp_seconds) [0-9.e+]+$", re.M), rb"\1 T")
 # the history's times, a restore's HH:MM:SS
 CLOCK = [(re.compile(rb"time=[0-9]+\.[0-9]{9}"), b"time=T"),
-         (re.compile(rb" at [0-9]{2}:[0-9]{2}:[0-9]{2}\)"), b" at HH:MM:SS)"), TEXTFILE_TIME]
+         (re.compile(rb" at [0-9]{2}:[0-9]{2}:[0-9]{2}\)"), b" at HH:MM:SS)"), TEXTFILE_TIME,
+         # when a command first saw another writer's value (verify, status, check)
+         (re.compile(rb"first seen [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8}\)"), b"first seen T)")]
 
 
 def fields(case_text, key):

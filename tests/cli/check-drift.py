@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Drift on a copy of a fixture root, as a property: after any sequence of
+reclaimctl changes (set, restore, restore --boot) and writes of another
+writer (the knob's file written directly), chosen at random (seeded),
+
+- verify --json reports as drifted exactly the knobs whose live value
+  differs from the new value of reclaimctl's newest record of them in the
+  history (the test reads the file itself); its exit status is 1 exactly
+  then;
+- status --prometheus's reclaim_knob_drifted is 1 for exactly those knobs
+  (and 0 for the others verify reports), and check sets its exit bit 128
+  exactly then: the four answers agree;
+- restore and restore --boot change none of the knobs another writer
+  changed since reclaimctl's record, and say so on stderr; with --force
+  they may;
+- the history stays readable, with an outside entry for each drifted
+  value seen.
+
+Usage: check-drift.py RECLAIMCTL FIXTURES [SEED [STEPS]]
+"""
+
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import time
+
+import checker
+
+PATCHED = "patched-2node-3threads"
+HISTORY = "run/reclaimctl/history"
+KNOBS = {  # knob: values to choose from, within its range
+    "max_direct_reclaimers": [0, 1, 2, 3, 5, 8],
+    "swappiness": [0, 10, 30, 60, 100],
+    "watermark_scale_factor": [10, 50, 200],
+    "zone_reclaim_mode": [0, 1],
+}
+TIME_BUDGET = 20.0
+
+
+class Checker(checker.Checker):
+    def __init__(self, reclaimctl, fixtures, seed, steps):
+        super().__init__(reclaimctl, fixtures, "drift")
+        self.seed, self.steps = seed, steps
+
+    def run_cli(self, root, *args):
+        return subprocess.run([self.reclaimctl, "--sysroot", root, *args], capture_output=True,
+                              text=True, env=self.env, timeout=60)
+
+    @staticmethod
+    def live(root, knob):
+        with open(os.path.join(root, "proc/sys/vm", knob)) as f:
+            return int(f.read())
+
+    @staticmethod
+    def foreign_write(root, knob, value):
+        with open(os.path.join(root, "proc/sys/vm", knob), "w") as f:
+            f.write(f"{value}\n")
+
+    @staticmethod
+    def last_records(root):
+        """knob: the new value of its newest record, from the history file itself."""
+        last = {}
+        try:
+            with open(os.path.join(root, HISTORY)) as f:
+                for line in f:
+                    m = re.match(r"change=\d+ time=\S+ command=\S+ source=\S+ knob=(\S+) "
+                                 r"old=-?\d+ new=(-?\d+)", line)
+                    if m:
+                        last[m.group(1)] = int(m.group(2))
+        except FileNotFoundError:
+            pass
+        return last
+
+    def drifted_by_model(self, root):
+        return {k for k, v in self.last_records(root).items() if self.live(root, k) != v}
+
+    def check_agree(self, root, step, ctx):
+        want = self.drifted_by_model(root)
+        v = self.run_cli(root, "verify", "--json")
+        self.expect(v.returncode in (0, 1), f"step {step} ({ctx}): verify failed: {v.stderr}")
+        doc = json.loads(v.stdout)
+        got = {k["knob"] for k in doc["knobs"] if k["state"] == "drifted"}
+        self.expect(got == want, f"step {step} ({ctx}): verify says drifted {sorted(got)}, "
+                    f"the history and the live values {sorted(want)}")
+        self.expect(v.returncode == (1 if want else 0),
+                    f"step {step} ({ctx}): verify exit {v.returncode} with drifted {sorted(want)}")
+        reported = {k["knob"] for k in doc["knobs"]}
+        self.expect(reported == set(self.last_records(root)),
+                    f"step {step} ({ctx}): verify reports {sorted(reported)}")
+        prom = self.run_cli(root, "status", "--prometheus")
+        self.expect(prom.returncode == 0, f"step {step}: status --prometheus: {prom.stderr}")
+        metric = dict(re.findall(r'^reclaim_knob_drifted\{knob="(\w+)"\} ([01])$', prom.stdout,
+                                 re.M))
+        self.expect({k for k, x in metric.items() if x == "1"} == want and
+                    set(metric) == reported,
+                    f"step {step} ({ctx}): reclaim_knob_drifted {metric}, verify {sorted(want)}")
+        chk = self.run_cli(root, "check")
+        self.expect(chk.returncode in range(0, 256) and bool(chk.returncode & 128) == bool(want),
+                    f"step {step} ({ctx}): check exit {chk.returncode}, drifted {sorted(want)}")
+        for k in want:
+            self.expect(k in chk.stdout, f"step {step} ({ctx}): check does not name {k}")
+        return want
+
+    def restore(self, root, step, boot, force):
+        before = {k: self.live(root, k) for k in KNOBS}
+        foreign = self.drifted_by_model(root)
+        args = ["restore"] + (["--boot"] if boot else []) + (["--force"] if force else [])
+        r = self.run_cli(root, *args)
+        self.expect(r.returncode == 0, f"step {step}: {' '.join(args)}: {r.stderr}")
+        if force:
+            return
+        for k in foreign:
+            self.expect(self.live(root, k) == before[k],
+                        f"step {step}: {' '.join(args)} changed {k} from {before[k]} to "
+                        f"{self.live(root, k)}, another writer's value")
+        # a knob of the change undone (or of restore --boot) left alone says so on stderr
+        for line in r.stdout.splitlines():
+            if "changed since by another writer" in line:
+                knob = line.split(":")[0].removeprefix("vm.")
+                self.expect(f"vm.{knob} is" in r.stderr,
+                            f"step {step}: {' '.join(args)} left vm.{knob} alone silently")
+
+    def test_random_sequences(self):
+        rng = random.Random(self.seed)
+        root = self.root(PATCHED)
+        os.makedirs(os.path.join(root, "run/reclaimctl"), mode=0o700, exist_ok=True)
+        start = time.monotonic()
+        done = 0
+        for step in range(self.steps):
+            if time.monotonic() - start > TIME_BUDGET and done >= 40:
+                break
+            op = rng.choices(["set", "foreign", "restore", "restore-boot", "force"],
+                             weights=[5, 4, 2, 1, 1])[0]
+            knob = rng.choice(sorted(KNOBS))
+            value = rng.choice(KNOBS[knob])
+            if op == "set":
+                r = self.run_cli(root, "set", knob, str(value))
+                self.expect(r.returncode == 0, f"step {step}: set {knob} {value}: {r.stderr}")
+                ctx = f"set {knob} {value}"
+            elif op == "foreign":
+                self.foreign_write(root, knob, value)
+                ctx = f"another writer {knob}={value}"
+            else:
+                self.restore(root, step, op == "restore-boot", op == "force")
+                ctx = op
+            self.check_agree(root, step, ctx)
+            done += 1
+        # every value seen drifted is in the history, once
+        outside = [l for l in open(os.path.join(root, HISTORY)) if l.startswith("# outside ")]
+        self.expect(len(outside) == len(set(outside)), "an outside entry was recorded twice")
+        h = self.run_cli(root, "history", "--json")
+        self.expect(h.returncode == 0, f"history after the sequence: {h.stderr}")
+        print(f"# seed {self.seed}: {done} steps in {time.monotonic() - start:.1f} s, "
+              f"{len(outside)} outside entries")
+
+
+def main():
+    reclaimctl, fixtures = sys.argv[1], sys.argv[2]
+    seed = int(sys.argv[3]) if len(sys.argv) > 3 else 30
+    steps = int(sys.argv[4]) if len(sys.argv) > 4 else 300
+    return checker.run(Checker(reclaimctl, fixtures, seed, steps), "drift")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
