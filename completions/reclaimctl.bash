@@ -6,7 +6,7 @@
 # _reclaimctl_command_opts and, if its operands complete to something, a case
 # in _reclaimctl_operand.
 
-_reclaimctl_commands='status get set threads swap autotune preset restore history check boot adapt monitor stalls record report sweep figures help'
+_reclaimctl_commands='status get set threads swap autotune preset restore history check verify boot adapt monitor stalls record report sweep figures help'
 
 _reclaimctl_global_opts='--sysroot --json -J --color --no-color --help -h --version -V'
 
@@ -49,7 +49,7 @@ _reclaimctl_command_opts()
 	shift 2
 	# --sysroot, --color and --no-color are accepted after the command too.
 	case $cmd in
-	status | threads | swap | autotune | preset | history | check | stalls | figures)
+	status | threads | swap | autotune | preset | history | check | verify | stalls | figures)
 		case $cmd:$sub in
 		swap:priority | preset:apply | preset:diff) ;;
 		autotune:*) _reclaimctl_has_opt a apply "$@" || echo "$_reclaimctl_table_opts" ;;
@@ -90,8 +90,8 @@ _reclaimctl_command_opts()
 		esac
 		echo '--json -J --help -h --sysroot --color --no-color'
 		;;
-	restore) echo '--boot --dry-run --persist -p --json -J --help -h --sysroot --color --no-color' ;;
-	history | figures) echo '--json -J --help -h --sysroot --color --no-color' ;;
+	restore) echo '--boot --dry-run --persist -p --force -f --json -J --help -h --sysroot --color --no-color' ;;
+	history | verify | figures) echo '--json -J --help -h --sysroot --color --no-color' ;;
 	boot) echo '--dry-run --json -J --help -h --sysroot --color --no-color' ;;
 	adapt)
 		# --replay and --reset are modes of their own: the daemon's options
@@ -144,7 +144,7 @@ _reclaimctl_option_arg()
 	status:--textfile) _reclaimctl_dirs "$cur" ;;
 	status:-o | status:--output | threads:-o | threads:--output | swap:-o | swap:--output | \
 		autotune:-o | autotune:--output | preset:-o | preset:--output | history:-o | \
-		history:--output | check:-o | check:--output | stalls:-o | stalls:--output | \
+		history:--output | check:-o | check:--output | verify:-o | verify:--output | stalls:-o | stalls:--output | \
 		figures:-o | figures:--output)
 		_reclaimctl_columns "$cmd" "$sub" "$cur"
 		;;

@@ -22,6 +22,7 @@ function __reclaimctl_commands
         sweep 'Run a workload under each knob value, record each run, compare them' \
         figures 'List the figures monitor, record, report and sweep measure' \
         check 'Find sysctl files that set the knobs, and what wins at boot' \
+        verify 'Check that the knobs reclaimctl set are still as it left them' \
         preset 'List, show, compare and apply presets of knob values' \
         restore 'Undo the last change, or every change since boot' \
         history 'List the knob changes since boot' \
@@ -130,7 +131,7 @@ complete -c reclaimctl -n 'not __reclaimctl_needs_command; and not __reclaimctl_
 # -o completes the columns the command's --help lists.
 function __reclaimctl_table
     set -l w (__reclaimctl_words)
-    set -q w[1]; and contains -- $w[1] status threads swap autotune preset history check stalls figures
+    set -q w[1]; and contains -- $w[1] status threads swap autotune preset history check verify stalls figures
     or return 1
     not contains -- priority $w; and not contains -- apply $w; and not contains -- diff $w
 end
@@ -237,11 +238,12 @@ complete -c reclaimctl -n '__reclaimctl_using autotune; and __reclaimctl_seen a 
 complete -c reclaimctl -n '__reclaimctl_using autotune; and __reclaimctl_seen a apply' -s f -l force -d 'Also set knobs that a sysctl file sets'
 complete -c reclaimctl -n '__reclaimctl_using autotune' -s e -l explain -d 'The reason for each value, under its row'
 
-# restore, boot; history and figures have the common options only
+# restore, boot; history, verify and figures have the common options only
 complete -c reclaimctl -n '__reclaimctl_using restore' -l boot -d "Put back every knob and swap priority as before boot's changes"
 complete -c reclaimctl -n '__reclaimctl_using restore' -l dry-run -d 'Show what would be restored without writing it'
 complete -c reclaimctl -n '__reclaimctl_using boot' -l dry-run -d 'Show what would change without writing it'
 complete -c reclaimctl -n '__reclaimctl_using restore' -s p -l persist -d 'Also remove the persisted values'
+complete -c reclaimctl -n '__reclaimctl_using restore' -s f -l force -d 'Also put back knobs another writer changed since'
 
 # status [SECTION] --prometheus
 complete -c reclaimctl -n '__reclaimctl_operand status 0' -a 'knobs nodes threads throttle swap rings devices zones counters pressure'

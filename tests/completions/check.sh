@@ -172,7 +172,7 @@ else
 	result fail "syntax ($shell -n)" "$out"
 fi
 
-commands='adapt autotune boot check figures get help history monitor preset record report restore set stalls status swap sweep threads'
+commands='adapt autotune boot check figures get help history monitor preset record report restore set stalls status swap sweep threads verify'
 knobs='kswapd_threads max_direct_reclaimers swap_round_robin_quota_kb swappiness
 watermark_scale_factor watermark_boost_factor min_free_kbytes zone_reclaim_mode
 threads throttle swap-quota'
@@ -244,8 +244,8 @@ lacks 'reclaimctl autotune -n -' --persist --force
 
 # restore, boot: options only
 expect 'reclaimctl re' record report restore
-contains 'reclaimctl restore -' --dry-run --persist --json --help
-lacks 'reclaimctl restore -' --force --values
+contains 'reclaimctl restore -' --dry-run --persist --force --json --help
+lacks 'reclaimctl restore -' --values --apply
 lacks 'reclaimctl restore ' $knobs
 contains 'reclaimctl restore -' --boot
 # -b is --bytes in every command: restore --boot has no short option
