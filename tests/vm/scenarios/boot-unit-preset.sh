@@ -18,7 +18,16 @@
 #    before its done line;
 #  - `reclaimctl restore` then undoes the unit's change: the kernel's values
 #    again, one kswapd thread per node, change 2 in the history undoes 1;
-#    a second restore has nothing to do.
+#    a second restore has nothing to do;
+#  - another writer after the boot unit's change (reclaimctl boot again,
+#    then vm.max_direct_reclaimers written as sysctl -w does; the image has
+#    no procps): verify exits 1 naming the knob (expected 5, live 7, a
+#    writer at run time), status prints a line for it and has it in its
+#    JSON, check sets exit bit 128, the textfile's reclaim_knob_drifted is
+#    1 for it and 0 for kswapd_threads and the preset's quota (its value
+#    already: verify's for the boot preset), the history has one outside entry;
+#    restore --boot leaves it at 7 (a line on stderr) and puts
+#    kswapd_threads back; restore --boot --force then puts it back too.
 #
 # vm-root: debian
 # vm-enable: reclaimctl-autotune.service
@@ -66,4 +75,50 @@ assert_eq "nothing to restore: no change since boot or the last restore" \
 assert_file_eq "$KNOB_THREADS" 1 "vm.kswapd_threads still 1"
 assert_file_eq "$KNOB_THROTTLE" 0 "vm.max_direct_reclaimers still 0"
 assert_rc 1 "/run/reclaimctl/saved is no more" -- test -e /run/reclaimctl/saved
+
+step "another writer after the boot unit's change: verify, status, check, the metric"
+assert_rc 0 "reclaimctl boot applies the preset again" -- reclaimctl boot
+assert_file_eq "$KNOB_THROTTLE" 5 "vm.max_direct_reclaimers at the preset's 5"
+wait_threads 3
+assert_rc 0 "verify: all in place" -- reclaimctl verify
+knob_write "$KNOB_THROTTLE" 7 || fail "cannot write vm.max_direct_reclaimers"
+assert_rc 1 "verify: a knob drifted" -- reclaimctl verify
+reclaimctl verify --json >/tmp/verify.json || true
+json_load /tmp/verify.json || fail "verify --json is no JSON"
+drifted=
+for ((i = 0; i < ${JSON[.knobs:len]:-0}; i++)); do
+	[[ $(jv ".knobs[$i].state") == drifted ]] &&
+		drifted+="$(jv ".knobs[$i].knob") $(jv ".knobs[$i].expected") $(jv ".knobs[$i].live") $(jv ".knobs[$i].writer_kind");"
+done
+assert_eq "max_direct_reclaimers 5 7 runtime;" "$drifted" "verify --json: the drifted knob, expected, live, writer"
+assert_match 'vm\.max_direct_reclaimers is 7, not the 5 reclaimctl set last: changed at run time by another writer' \
+	"$(reclaimctl status)" "status: a line for the drifted knob"
+reclaimctl status --json >/tmp/status.json || fail "status --json failed"
+json_load /tmp/status.json || fail "status --json is no JSON"
+assert_eq "1 max_direct_reclaimers" "$(jv .drifted:len) $(jv '.drifted[0].knob')" "status --json: drifted"
+rc=0
+reclaimctl check >/tmp/check.out 2>&1 || rc=$?
+run cat /tmp/check.out
+assert_eq 128 $((rc & 128)) "check: exit bit 128 (exit $rc)"
+assert_match 'vm\.max_direct_reclaimers is 7' "$(cat /tmp/check.out)" "check names the knob"
+mkdir -p /run/textfile
+assert_rc 0 "status --textfile" -- reclaimctl status --textfile /run/textfile
+assert_eq "$(printf '%s\n' 'reclaim_knob_drifted{knob="kswapd_threads"} 0' \
+	'reclaim_knob_drifted{knob="max_direct_reclaimers"} 1' \
+	'reclaim_knob_drifted{knob="swap_round_robin_quota_kb"} 0')" \
+	"$(grep '^reclaim_knob_drifted' /run/textfile/reclaimctl.prom | sort)" "the textfile metric agrees"
+assert_eq 1 "$(grep -c '^# outside time=[0-9.]* knob=max_direct_reclaimers expected=5 value=7$' \
+	/run/reclaimctl/history)" "the history has the outside entry once"
+
+step "restore --boot leaves another writer's value alone, unless --force"
+out=$(reclaimctl restore --boot 2>&1 >/dev/null) || fail "restore --boot failed: $out"
+assert_match '^reclaimctl: restore: vm\.max_direct_reclaimers is 7, not the 5 .*left alone' "$out" \
+	"restore --boot: one line on stderr"
+assert_file_eq "$KNOB_THROTTLE" 7 "vm.max_direct_reclaimers left at the other writer's 7"
+assert_file_eq "$KNOB_THREADS" 1 "vm.kswapd_threads back to 1"
+wait_threads 1
+assert_rc 1 "verify: still drifted" -- reclaimctl verify
+assert_rc 0 "restore --boot --force" -- reclaimctl restore --boot --force
+assert_file_eq "$KNOB_THROTTLE" 0 "vm.max_direct_reclaimers back to 0 with --force"
+assert_rc 0 "verify: all in place" -- reclaimctl verify
 check_dmesg_clean
