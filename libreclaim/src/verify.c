@@ -373,7 +373,9 @@ RECLAIM_EXPORT int reclaim_history_note_drift(struct reclaim_ctx *ctx)
 		const struct history_outside *last;
 		int64_t now, ours;
 
-		if (reclaim_knob_read(ctx, k, &now) < 0 ||
+		/* only the knobs of the history are read */
+		if (reclaim_history_applied(h, k, &ours) < 0 ||
+		    reclaim_knob_read(ctx, k, &now) < 0 ||
 		    reclaim_history_expect(h, k, now, &ours) != 1)
 			continue;
 		last = reclaim_history_outside_last(h, k);
