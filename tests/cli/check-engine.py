@@ -522,7 +522,7 @@ def check_triple(ctx, base, rname, t, rules):
         verifiable = trim_threads(a, threads[0]["new"])
         again = ctx.run(a, t.preview)
         try:
-            same = again.returncode == 0 and json.loads(again.stdout) == plan
+            same = again.returncode == prev.returncode and json.loads(again.stdout) == plan
         except ValueError:
             same = False
         if not same:
