@@ -356,7 +356,8 @@ RECLAIM_EXPORT int reclaim_verify_new(struct reclaim_ctx *ctx, struct reclaim_ve
 		verify_free(v);
 		return reclaim_error(ctx, ENOMEM, "out of memory");
 	}
-	qsort(v->entries, v->count, sizeof(*v->entries), by_knob);
+	if (v->count > 1) /* qsort() takes no NULL, even for nothing */
+		qsort(v->entries, v->count, sizeof(*v->entries), by_knob);
 	*ret = v;
 	return 0;
 }
