@@ -4,8 +4,10 @@
  * input is active_profile, an administrator's profile in /etc/tuned (named
  * "admin"), a shipped one in /usr/lib/tuned ("base"), a second shipped one
  * ("other") and tuned-main.conf. The profile is read or refused with one
- * line naming where; a refused profile leaves no entry of tuned's, and an
- * entry of tuned's is one of a knob, at a line of a profile file.
+ * line naming where; a refused profile (a problem of a profile file that
+ * names no knob) leaves no entry of tuned's, and an entry of tuned's is one
+ * of a knob, at a line of a profile file. A value the kernel refuses is a
+ * problem of its knob's line, kept as an entry, as in a sysctl file.
  */
 #include "fuzz.h"
 
@@ -47,7 +49,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const char *m = reclaim_sysctl_conf_problem_message(conf, i);
 
 		fuzz_check(m && m[0] && !strchr(m, '\n'), "problem %zu: \"%s\"", i, m);
-		refused += is_profile_file(reclaim_sysctl_conf_problem_file(conf, i));
+		refused += is_profile_file(reclaim_sysctl_conf_problem_file(conf, i)) &&
+			   !reclaim_sysctl_conf_problem_knob(conf, i);
 	}
 	fuzz_check(r < 0 || refused == 0 || tuned == 0, "%zu entries of a refused profile", tuned);
 	for (size_t i = 0; r == 0 && i < reclaim_knob_count(); i++) {

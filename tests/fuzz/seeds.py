@@ -131,7 +131,9 @@ def seeds(target, fx):
                             b"reapply_sysctl = 0\n"]),
                   SEP.join([b"base other\n", b"", b"[variables]\nv=5\n[sysctl]\n"
                             b"vm.min_free_kbytes=>${v}\nreplace=1\n", b"[main]\ninclude=-admin;base\n",
-                            b""])],
+                            b""]),
+                  # a value the kernel refuses: a problem of its line, not a refused profile
+                  SEP.join([b"base\n", b"", b"[sysctl]\nvm.min_free_kbytes=>6x\n", b"", b""])],
         "persist": [PERSIST_HEADER + b"vm.kswapd_threads = 4\nvm.swappiness = 60\n",
                     PERSIST_HEADER],
         "preset": f("*/etc/reclaimctl/presets/*.preset", "../../presets/*.preset"),
