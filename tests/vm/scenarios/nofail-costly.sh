@@ -12,8 +12,7 @@
 # frees a cache of order-4 blocks for it alone). It must complete within 5 s
 # (the throttle's timeout is 0.5 s), having reclaimed that cache, and the wait
 # must show in direct_reclaim_throttle_timeout.
-# The series before the fix: nofail_ms=19473, the allocation finished only
-# when the holder let the slot go.
+# The series before the fix: not measured yet.
 # The page allocator warns once about __GFP_NOFAIL with order > 1: expected.
 #
 # vm-timeout: 180
