@@ -54,12 +54,16 @@ round() {
 	stallprobe /tmp/probe.stop >/tmp/probe.out &
 	probe=$!
 	t0=$SECONDS
+	# they hold their memory until the first OOM kill (or 120 s)
 	for ((i = 0; i < tasks; i++)); do
-		memhog -m "$size" -p 0 -H 2 -q >/dev/null 2>&1 &
+		memhog -m "$size" -p 0 -H 300 -q >/dev/null 2>&1 &
 		pids+=($!)
 	done
+	wait_for 120 "an OOM kill" -- vmstat_above oom_kill "$oom0" || true
+	sleep 1
+	kill -9 "${pids[@]}" 2>/dev/null || true
 	for i in "${pids[@]}"; do
-		wait "$i" || true
+		wait "$i" 2>/dev/null || true
 	done
 	touch /tmp/probe.stop
 	wait "$probe" || true
