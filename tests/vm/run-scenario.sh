@@ -31,6 +31,10 @@
 #       SIZE (NNNM, NNNG), /dev/vda in the guest, whose every 4 KiB block
 #       differs from the others; thrown away after the run
 #   # vm-append: ARGS                extra kernel command line
+#   # vm-expect-warning: ERE         a kernel WARNING the scenario causes on
+#       purpose: "WARNING: ..." lines matching ERE (e.g. the place
+#       "at mm/page_alloc.c:[0-9]+ __alloc_pages_slowpath") do not fail it;
+#       every other warning, and every other problem, still does
 #   # vm-root: initramfs|debian      (default initramfs) what the kernel boots:
 #       initramfs  busybox /init runs the scenario (guest/init)
 #       debian     systemd as PID 1 on an ext4 root on virtio-blk (/dev/vda):
@@ -158,6 +162,7 @@ main() {
 	[[ $boots == 1 || $vmroot == debian ]] || die "vm-boots: $boots needs vm-root: debian (a disk that persists)"
 	maxmem=$(header maxmem)
 	monitor=$(header monitor)
+	expect_warning=$(header expect-warning)
 	monitor=${monitor:-no}
 	case $monitor in
 	yes | no) ;;
@@ -402,6 +407,9 @@ with open(sys.argv[1], "wb") as f:
 		*) reasons+=("no result marker on the console (guest crashed, hung or never ran the scenario)") ;;
 		esac
 		bad_lines=$(grep -anE "$bad_re" "$clean_log" || true)
+		if [[ -n $expect_warning && -n $bad_lines ]]; then
+			bad_lines=$(grep -vE "^[0-9]+:.*WARNING: .*($expect_warning)" <<<"$bad_lines" || true)
+		fi
 		if [[ -n $bad_lines ]]; then
 			reasons+=("the kernel log has warnings/errors")
 		fi

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # selftests: the kernel selftests of the series, tools/testing/selftests/mm/
-# kswapd_threads, max_direct_reclaimers and swap_round_robin_quota (added by
+# kswapd_threads, max_direct_reclaimers, direct_reclaim_throttle (destructive
+# upstream: run_vmtests.sh -d) and swap_round_robin_quota (added by
 # kernel/patches/*selftests*.patch, built statically by build-selftests.sh,
 # in the initramfs with the helpers), run one after the other; each one's
 # TAP output goes to the console as it is.
@@ -14,10 +15,11 @@
 #  - every program must put back the sysctls it changed (all three are
 #    compared before and after each program), leave the swap devices as it
 #    found them and one kswapd thread per node with memory.
-# max_direct_reclaimers needs swap: a 256M zram device at the default
-# priority; swap_round_robin_quota makes its own, of a higher priority.
+# max_direct_reclaimers and direct_reclaim_throttle need swap: a 256M zram
+# device at the default priority; swap_round_robin_quota makes its own, of a
+# higher priority. direct_reclaim_throttle reads tracefs (mounted here).
 #
-# vm-timeout: 300
+# vm-timeout: 420
 # vm-share: 2
 # vm-numa: 128M:0 128M:1 128M 128M
 set -euo pipefail
@@ -25,7 +27,7 @@ set -euo pipefail
 source /vm/lib.sh
 
 require_patched_kernel
-programs=(kswapd_threads max_direct_reclaimers swap_round_robin_quota)
+programs=(kswapd_threads max_direct_reclaimers direct_reclaim_throttle swap_round_robin_quota)
 for p in "${programs[@]}"; do
 	command -v "$p" >/dev/null ||
 		die "selftest $p is not in the initramfs (no kernel/patches/*selftests*.patch when the build ran?)"
@@ -33,6 +35,8 @@ done
 
 knobs() { printf '%s ' "$(readf "$KNOB_THREADS")" "$(readf "$KNOB_THROTTLE")" "$(readf "$KNOB_QUOTA")"; }
 swaps() { awk 'NR > 1 {printf "%s ", $1}' /proc/swaps; }
+
+[[ -d /sys/kernel/tracing/events ]] || mount -t tracefs nodev /sys/kernel/tracing
 
 step "swap on zram for max_direct_reclaimers"
 swap=$(zram_swap 256M)
