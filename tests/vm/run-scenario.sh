@@ -290,6 +290,9 @@ with open(sys.argv[1], "wb") as f:
 		mkdir -p "$work/overlay/vm/scenarios"
 		install -m 0644 "$here/guest/lib.sh" "$work/overlay/vm/lib.sh"
 		install -m 0755 "$script" "$work/overlay/vm/scenarios/$name.sh"
+		# the shipped presets, for RECLAIMCTL_PRESET_DIR=/vm/presets
+		mkdir -p "$work/overlay/vm/presets"
+		install -m 0644 "$here"/../../presets/*.preset "$work/overlay/vm/presets/"
 		# the test modules built with this kernel (build-kernel.sh), as /vm/modules/*.ko
 		if [[ -d $(dirname "$kernel")/modules ]]; then
 			mkdir -p "$work/overlay/vm/modules"

@@ -9,9 +9,12 @@
 # direct reclaim (an allocation that failed the fast path) to the first OOM
 # kill (oom:mark_victim), and the longest stall of an unrelated small task
 # (stallprobe: a page mapped, written and unmapped every 10 ms, OOM-immune)
-# meanwhile. The table is printed ("TABLE:"). Bound: with the throttle on, at
-# most 2 x the time with it off plus 1 s (the time off is a few hundred ms under
-# TCG, where 2 x alone would measure scheduling noise) and at most 10 s.
+# meanwhile. Three rounds of each, interleaved (a single round under TCG
+# varies by more than 10 x); the table of medians and of each round is printed
+# ("TABLE:"). Bounds: with the throttle on, every round at most 10 s; and the
+# median at most 2 x the median with it off, or else the shipped
+# balanced preset (the boot unit's default, read from /vm/presets) must not
+# turn the throttle on: the preset's choice is checked against the figures.
 #
 # vm-timeout: 300
 # vm-numa: 320M:0-1
@@ -21,6 +24,7 @@ source /vm/lib.sh
 
 require_patched_kernel
 tasks=${THROTTLE_OOM_LATENCY_TASKS:-32}
+rounds=3
 extra_mb=64
 T=/sys/kernel/tracing
 
@@ -90,26 +94,54 @@ assert_rc 0 "reclaimctl set throttle auto" -- reclaimctl set throttle auto
 auto=$(readf "$KNOB_THROTTLE")
 log "auto: max_direct_reclaimers=$auto"
 
+# median LIST...: the middle value (the lower middle of an even count)
+median() { printf '%s\n' "$@" | sort -n | sed -n "$((($# + 1) / 2))p"; }
+
 declare -A LAT STALL KILL
-for limit in 0 1 "$auto"; do
-	step "max_direct_reclaimers=$limit"
-	round "$limit"
-	LAT[$limit]=$LAT_MS STALL[$limit]=$STALL_MS KILL[$limit]=$KILLS
-	assert_gt "$KILLS" 0 "limit $limit: the OOM killer killed"
-	assert_ge "$LAT_MS" 0 "limit $limit: first direct reclaim and OOM kill both traced"
+for ((r = 1; r <= rounds; r++)); do
+	# interleaved, so that a slow spell of the host falls on every limit
+	for limit in 0 1 "$auto"; do
+		step "round $r of $rounds: max_direct_reclaimers=$limit"
+		round "$limit"
+		LAT[$limit]+=" $LAT_MS" STALL[$limit]+=" $STALL_MS" KILL[$limit]+=" $KILLS"
+		assert_gt "$KILLS" 0 "limit $limit: the OOM killer killed"
+		assert_ge "$LAT_MS" 0 "limit $limit: first direct reclaim and OOM kill both traced"
+	done
 done
 assert_rc 0 "reclaimctl set throttle 0" -- reclaimctl set throttle 0
 
-log "TABLE: T=$tasks tasks, (MemAvailable + $extra_mb MiB) in all, no swap"
-log "TABLE: max_direct_reclaimers  first-reclaim-to-OOM-kill  longest-probe-stall  kills"
+declare -A MED
+log "TABLE: T=$tasks tasks, (MemAvailable + $extra_mb MiB) in all, no swap; $rounds rounds, median (each round)"
+log "TABLE: max_direct_reclaimers  first-reclaim-to-OOM-kill     longest-probe-stall"
 for limit in 0 1 "$auto"; do
 	label=$limit
 	((limit != 0)) || label="0 (off)"
 	[[ $limit != "$auto" ]] || label="$limit (auto)"
-	log "$(printf 'TABLE: %-24s %10s ms %21s ms %6s' "$label" "${LAT[$limit]}" "${STALL[$limit]}" "${KILL[$limit]}")"
+	# shellcheck disable=SC2086 # lists of numbers
+	MED[$limit]=$(median ${LAT[$limit]})
+	# shellcheck disable=SC2086
+	log "$(printf 'TABLE: %-22s %6s ms (%s) %6s ms (%s)' "$label" "${MED[$limit]}" "${LAT[$limit]# }" \
+		"$(median ${STALL[$limit]})" "${STALL[$limit]# }")"
 done
-bound=$((2 * LAT[0] + 1000))
-((bound <= 10000)) || bound=10000
+met=yes
 for limit in 1 "$auto"; do
-	assert_le "${LAT[$limit]}" "$bound" "limit $limit: OOM kill within 2 x off + 1 s and 10 s ($bound ms)"
+	for v in ${LAT[$limit]}; do
+		assert_le "$v" 10000 "limit $limit: OOM kill within 10 s"
+	done
+	((MED[$limit] <= 2 * MED[0])) || met=no
 done
+log "TABLE: median OOM kill within 2 x the median with the throttle off, at 1 and auto: $met"
+
+step "the balanced preset's choice agrees with the figures"
+RECLAIMCTL_PRESET_DIR=/vm/presets reclaimctl preset show balanced --json >/tmp/balanced.json ||
+	die "reclaimctl preset show balanced failed"
+json_load /tmp/balanced.json || die "preset show balanced --json: not JSON"
+sets_throttle=no
+for ((i = 0; i < ${JSON[.entries:len]}; i++)); do
+	[[ ${JSON[.entries[$i].knob]} != max_direct_reclaimers ]] || sets_throttle=yes
+done
+if [[ $met == no ]]; then
+	assert_eq no "$sets_throttle" "balanced does not turn the throttle on (2 x bound not met)"
+else
+	log "the 2 x bound is met: balanced may turn the throttle on (it does: $sets_throttle)"
+fi
