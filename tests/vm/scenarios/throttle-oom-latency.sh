@@ -3,18 +3,19 @@
 #
 # throttle-oom-latency: at a real OOM the throttle does not delay the OOM
 # killer much. T tasks (32) at once write (MemAvailable + 64 MiB) / T each,
-# with no swap: nothing can be reclaimed and the OOM killer must kill. Three
-# rounds, max_direct_reclaimers off (0), 1 and auto (2 here: one node with 2
+# with no swap: nothing can be reclaimed and the OOM killer must kill, with
+# max_direct_reclaimers off (0), 1 and auto (2 here: one node with 2
 # CPUs), each measuring from the kernel's trace clock the time from the first
 # direct reclaim (an allocation that failed the fast path) to the first OOM
 # kill (oom:mark_victim), and the longest stall of an unrelated small task
 # (stallprobe: a page mapped, written and unmapped every 10 ms, OOM-immune)
 # meanwhile. Three rounds of each, interleaved (a single round under TCG
 # varies by more than 10 x); the table of medians and of each round is printed
-# ("TABLE:"). Bounds: with the throttle on, every round at most 10 s; and the
-# median at most 2 x the median with it off, or else the shipped
-# balanced preset (the boot unit's default, read from /vm/presets) must not
-# turn the throttle on: the preset's choice is checked against the figures.
+# ("TABLE:"). Bounds: with the throttle on, every round at most 10 s; and, as
+# long as the shipped balanced preset (the boot unit's default, read from
+# /vm/presets) turns the throttle on at auto, the median at auto at most
+# 2 x the median with it off. Whether limit 1 (no preset's value) is within
+# 2 x is printed, not checked.
 #
 # vm-timeout: 300
 # vm-numa: 320M:0-1
@@ -123,25 +124,26 @@ for limit in 0 1 "$auto"; do
 	log "$(printf 'TABLE: %-22s %6s ms (%s) %6s ms (%s)' "$label" "${MED[$limit]}" "${LAT[$limit]# }" \
 		"$(median ${STALL[$limit]})" "${STALL[$limit]# }")"
 done
-met=yes
+within() { ((MED[$1] <= 2 * MED[0])) && echo yes || echo no; }
 for limit in 1 "$auto"; do
 	for v in ${LAT[$limit]}; do
 		assert_le "$v" 10000 "limit $limit: OOM kill within 10 s"
 	done
-	((MED[$limit] <= 2 * MED[0])) || met=no
+	log "TABLE: limit $limit: median OOM kill within 2 x the median with the throttle off: $(within "$limit")"
 done
-log "TABLE: median OOM kill within 2 x the median with the throttle off, at 1 and auto: $met"
 
 step "the balanced preset's choice agrees with the figures"
 RECLAIMCTL_PRESET_DIR=/vm/presets reclaimctl preset show balanced --json >/tmp/balanced.json ||
 	die "reclaimctl preset show balanced failed"
 json_load /tmp/balanced.json || die "preset show balanced --json: not JSON"
-sets_throttle=no
+sets=no
 for ((i = 0; i < ${JSON[.entries:len]}; i++)); do
-	[[ ${JSON[.entries[$i].knob]} != max_direct_reclaimers ]] || sets_throttle=yes
+	[[ ${JSON[.entries[$i].knob]} != max_direct_reclaimers ]] || sets=${JSON[.entries[$i].value]}
 done
-if [[ $met == no ]]; then
-	assert_eq no "$sets_throttle" "balanced does not turn the throttle on (2 x bound not met)"
+if [[ $sets == no ]]; then
+	log "balanced leaves the throttle alone"
 else
-	log "the 2 x bound is met: balanced may turn the throttle on (it does: $sets_throttle)"
+	assert_eq "$auto" "$sets" "balanced sets the throttle to auto ($auto here)"
+	assert_eq yes "$(within "$auto")" \
+		"balanced turns the throttle on: at auto the median OOM kill is within 2 x the median off (${MED[$auto]} ms, ${MED[0]} ms)"
 fi
