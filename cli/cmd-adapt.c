@@ -739,9 +739,12 @@ static int run_adapt(struct cli *cli, int argc, char **argv)
 	else if (o.reset) {
 		/* ExecStopPost=: the baseline put back goes to the journal too */
 		journal_use(reclaim_is_live(cli->ctx));
+		drift_note(cli);
 		r = reset_dead(cli, &o, false);
-	} else
+	} else {
+		drift_note(cli);
 		r = run_daemon(cli, &o);
+	}
 	free(o.param);
 	free(o.param_set);
 	return r;
@@ -754,4 +757,5 @@ const struct command cmd_adapt = {
 	    "--reset",
     .summary = "Scale kswapd threads with the measured load",
     .help = adapt_help,
+    .reads_knobs = true,
 };

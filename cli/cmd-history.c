@@ -8,25 +8,24 @@
 
 static void history_help(FILE *out)
 {
-	fprintf(
-	    out,
-	    "Lists the knob changes reclaimctl made since boot, oldest first: when, the\n"
-	    "change's number (the knobs of one change share it), the command (set,\n"
-	    "preset, autotune, boot, restore, restore-boot, swap-priority), where the\n"
-	    "value came from, the knob (\"swap DEVICE\" for a swap priority change, with\n"
-	    "the /etc/fstab pri= it replaced in NOTE), and its old and new value. A\n"
-	    "change a restore undid is marked, and so is one interrupted: recorded,\n"
-	    "then cut off (a SIGKILL, a crash) before it was marked done, its knobs at\n"
-	    "the old or the new value; restore undoes it like any other. A value\n"
-	    "another writer left on a knob reclaimctl changed is an entry \"outside\"\n"
-	    "(changed outside reclaimctl), recorded by the first reclaimctl command\n"
-	    "that reads it and may write the history; restore never undoes it. The\n"
-	    "history, " RECLAIM_HISTORY_FILE ", ends with the boot; it keeps the first\n"
-	    "record of each knob and the last %d.\n"
-	    "\nOptions:\n"
-	    "  -J, --json   JSON output\n"
-	    "  -h, --help   this help\n",
-	    RECLAIM_HISTORY_KEEP);
+	fprintf(out,
+		"Lists the knob changes reclaimctl made since boot, oldest first: when, the\n"
+		"change's number (the knobs of one change share it), the command (set,\n"
+		"preset, autotune, boot, restore, restore-boot, swap-priority), where the\n"
+		"value came from, the knob (\"swap DEVICE\" for a swap priority change, with\n"
+		"the /etc/fstab pri= it replaced in NOTE), and its old and new value. A\n"
+		"change a restore undid is marked, and so is one interrupted: recorded,\n"
+		"then cut off (a SIGKILL, a crash) before it was marked done, its knobs at\n"
+		"the old or the new value; restore undoes it like any other. A value\n"
+		"another writer left on a knob reclaimctl changed is an entry \"outside\"\n"
+		"(changed outside reclaimctl), recorded by the first reclaimctl command\n"
+		"that reads it and may write the history; restore never undoes it. The\n"
+		"history, " RECLAIM_HISTORY_FILE ", ends with the boot; it keeps the first\n"
+		"record of each knob and the last %d.\n"
+		"\nOptions:\n"
+		"  -J, --json   JSON output\n"
+		"  -h, --help   this help\n",
+		RECLAIM_HISTORY_KEEP);
 }
 
 enum { H_TIME, H_CHANGE, H_COMMAND, H_SOURCE, H_KNOB, H_OLD, H_NEW, H_NOTE };
@@ -243,6 +242,8 @@ static int run_history(struct cli *cli, int argc, char **argv)
 	r = table_check(cli, "history", &history_columns);
 	if (r)
 		return r;
+	/* another writer's value first: the history shows its entry */
+	drift_note(cli);
 	if (reclaim_history_new(cli->ctx, &h) < 0)
 		return lib_fail(cli, EXIT_FAILURE, NULL);
 	if (cli->json)
@@ -260,4 +261,5 @@ const struct command cmd_history = {
     .summary = "List the knob changes since boot",
     .help = history_help,
     .tables = (const struct coltable *const[]){&history_columns, NULL},
+    .reads_knobs = true,
 };

@@ -225,4 +225,5 @@ const struct command cmd_verify = {
     .summary = "Check that the knobs reclaimctl set are still as it left them",
     .help = verify_help,
     .tables = (const struct coltable *const[]){&verify_columns, NULL},
+    .reads_knobs = true,
 };

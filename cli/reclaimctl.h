@@ -22,6 +22,7 @@ struct outopts {
 
 struct cli {
 	struct reclaim_ctx *ctx;
+	const struct command *cmd;
 	bool json;
 	bool color;
 	struct outopts out;
@@ -37,6 +38,12 @@ struct command {
 	void (*help)(FILE *out);
 	/* The tables it prints, for --help's column lists; NULL-terminated. */
 	const struct coltable *const *tables;
+	/*
+	 * It reads knobs: another writer's value on a knob reclaimctl changed
+	 * goes into the history once its command line is valid (drift_note(),
+	 * or reclaim_verify_new() where the command judges the knobs anyway).
+	 */
+	bool reads_knobs;
 };
 
 extern const struct command cmd_status, cmd_get, cmd_set, cmd_threads;
@@ -226,6 +233,12 @@ int common_option(struct cli *cli, const struct command *cmd, int opt, char **ar
  * "CMD: OLD is deprecated, use NOW (...)".
  */
 void deprecated_option(const char *cmd, const char *old, const char *now);
+/*
+ * The command line is valid: for a command that reads knobs, another
+ * writer's value on a knob reclaimctl changed goes into the history as an
+ * "outside" entry. Never for --help or a usage error.
+ */
+void drift_note(struct cli *cli);
 /* A one-line usage error for getopt's '?' or ':' (the option is argv[optind - 1]). */
 int option_error(const char *where, int opt, char **argv);
 
