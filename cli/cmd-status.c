@@ -319,7 +319,7 @@ static void status_help(FILE *out)
 	      "rings, devices, zones, counters or pressure (with --json, only its key).\n"
 	      "-o and --output-all need a section with one table.\n"
 	      "\nOptions:\n"
-	      "  -J, --json          JSON output (schema 1, see reclaimctl(8))\n"
+	      "  -J, --json          JSON output (schema 2, see reclaimctl(8))\n"
 	      "      --prometheus    Prometheus text format (see PROMETHEUS METRICS in\n"
 	      "                      reclaimctl(8)); -P was its short option once\n"
 	      "      --textfile DIR  write it to DIR/reclaimctl.prom, atomically (for\n"
