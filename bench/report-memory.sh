@@ -43,7 +43,7 @@ def step(key, o=last, f=first):
     return (o.get(key) or 0) - (f.get(key) or 0)
 
 
-period = {k: step(k) for k in ("elapsed", "timestamp") + TOTALS}
+period = {k: step(k) for k in ("elapsed", "epoch", "timestamp") + TOTALS}
 counters = {k: v - first["counters"].get(k, 0) for k, v in last["counters"].items()}
 threads = {t["name"]: t["cpu_seconds"] - next(
     (f["cpu_seconds"] for f in first["threads"] if f["name"] == t["name"]), 0)

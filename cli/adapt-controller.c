@@ -5,6 +5,7 @@
  * it up from the command line and print its decisions.
  */
 #include <stdlib.h>
+#include <time.h>
 
 #include "adapt.h"
 #include "sampling.h"
@@ -20,16 +21,28 @@ int adapt_configure(struct cli *cli, struct reclaim_adapt *adapt, const struct a
 	return 0;
 }
 
-void adapt_print(struct cli *cli, FILE *out, double elapsed, const char *time, int64_t old,
+/* "12:00:31", local time. */
+static void clock_text(char *buf, size_t size, int64_t ns)
+{
+	time_t sec = (time_t)(ns / 1000000000);
+	struct tm tm;
+
+	if (!localtime_r(&sec, &tm) || strftime(buf, size, "%H:%M:%S", &tm) == 0)
+		snprintf(buf, size, "?");
+}
+
+void adapt_print(struct cli *cli, FILE *out, double elapsed, int64_t realtime_ns, int64_t old,
 		 int64_t new, const char *reason, bool dry_run)
 {
+	char time[16];
+
 	if (cli->json) {
 		cJSON *o = cJSON_CreateObject();
 		char *text;
 
 		cJSON_AddNumberToObject(o, "elapsed", round_to(elapsed, 3));
-		if (time)
-			cJSON_AddStringToObject(o, "time", time);
+		if (realtime_ns)
+			json_add_time(o, "time", realtime_ns);
 		cJSON_AddNumberToObject(o, "old", (double)old);
 		cJSON_AddNumberToObject(o, "new", (double)new);
 		cJSON_AddStringToObject(o, "reason", reason);
@@ -41,7 +54,8 @@ void adapt_print(struct cli *cli, FILE *out, double elapsed, const char *time, i
 		fprintf(out, "%s\n", text);
 		free(text);
 		cJSON_Delete(o);
-	} else if (time) {
+	} else if (realtime_ns) {
+		clock_text(time, sizeof(time), realtime_ns);
 		fprintf(out, "%s kswapd_threads %lld -> %lld%s: %s\n", time, (long long)old,
 			(long long)new, dry_run ? " (dry run)" : "", reason);
 	} else {

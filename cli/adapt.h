@@ -26,10 +26,11 @@ struct adapt_options {
 int adapt_configure(struct cli *cli, struct reclaim_adapt *adapt, const struct adapt_options *o);
 
 /*
- * One decision to @out, as text ("+31.0 s" or "12:00:31", then "kswapd_threads 1 -> 2: REASON")
- * or, with --json, one JSON object per line {"elapsed", ["time",] "old", "new", "reason"}.
+ * One decision to @out, as text ("+31.0 s", or "12:00:31" at @realtime_ns when not 0, then
+ * "kswapd_threads 1 -> 2: REASON") or, with --json, one JSON object per line {"elapsed",
+ * ["time", "epoch",] "old", "new", "reason"}.
  */
-void adapt_print(struct cli *cli, FILE *out, double elapsed, const char *time, int64_t old,
+void adapt_print(struct cli *cli, FILE *out, double elapsed, int64_t realtime_ns, int64_t old,
 		 int64_t new, const char *reason, bool dry_run);
 
 /* adapt-replay.c */

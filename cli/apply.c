@@ -7,8 +7,10 @@
 int plan_run(struct cli *cli, struct reclaim_request *req, const struct plan_options *o,
 	     struct reclaim_eval **eval)
 {
-	int r = o->dry_run ? reclaim_request_evaluate(req, eval) : reclaim_request_apply(req, eval);
+	int r;
 
+	drift_note(cli);
+	r = o->dry_run ? reclaim_request_evaluate(req, eval) : reclaim_request_apply(req, eval);
 	if (r < 0)
 		return lib_fail(cli, EXIT_FAILURE, NULL);
 	return 0;

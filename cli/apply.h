@@ -21,7 +21,7 @@ struct plan_options {
  */
 int plan_run(struct cli *cli, struct reclaim_request *req, const struct plan_options *o,
 	     struct reclaim_eval **eval);
-/* The plan as the JSON document of schema 1 (see reclaimctl(8), JSON OUTPUT). */
+/* The plan as the JSON document of the current schema (see reclaimctl(8), JSON OUTPUT). */
 cJSON *plan_json(const struct reclaim_eval *e, const struct plan_options *o);
 /* The entries, one line each; then the threads check and the persisted file. */
 void plan_print_text(const struct reclaim_eval *e, const struct plan_options *o);

@@ -15,6 +15,8 @@ bool parse_count(const char *s, long *n);
 /* Sleeps until @deadline_ns of CLOCK_MONOTONIC; false if a signal woke it first. */
 bool sleep_until(uint64_t deadline_ns);
 uint64_t monotonic_ns(void);
+/* CLOCK_REALTIME: now, for the times of the output. */
+int64_t realtime_ns(void);
 /*
  * The tick to sleep until next, start + tick * step: @tick, or, when that is
  * already past (the machine stalled), the next one in the future: missed

@@ -65,15 +65,6 @@ struct daemon {
 
 /* ---- output ---- */
 
-static void clock_text(char *buf, size_t size)
-{
-	time_t now = time(NULL);
-	struct tm tm;
-
-	localtime_r(&now, &tm);
-	strftime(buf, size, "%H:%M:%S", &tm);
-}
-
 static double elapsed_of(const struct daemon *d)
 {
 	return (double)(reclaim_sample_monotonic_ns(d->prev) - d->start_ns) / 1e9;
@@ -147,9 +138,8 @@ static void apply_change(struct daemon *d, int64_t old)
 {
 	int64_t new = reclaim_adapt_threads(d->adapt);
 	const char *reason = reclaim_adapt_reason(d->adapt);
-	char when[16];
+	int64_t when = realtime_ns();
 
-	clock_text(when, sizeof(when));
 	if (!d->o->dry_run && write_threads(d, new, reason) < 0) {
 		const char *err = reclaim_strerror(d->cli->ctx);
 
@@ -405,7 +395,6 @@ static int stop(struct daemon *d)
 static void once_keep(const struct daemon *d)
 {
 	int64_t now = reclaim_adapt_threads(d->adapt);
-	char when[16];
 
 	if (now != d->baseline)
 		return; /* the change is printed */
@@ -413,9 +402,8 @@ static void once_keep(const struct daemon *d)
 		notice(d, "adapt: %s", reclaim_adapt_reason(d->adapt));
 		return;
 	}
-	clock_text(when, sizeof(when));
-	adapt_print(d->cli, stdout, elapsed_of(d), when, now, now, reclaim_adapt_reason(d->adapt),
-		    d->o->dry_run);
+	adapt_print(d->cli, stdout, elapsed_of(d), realtime_ns(), now, now,
+		    reclaim_adapt_reason(d->adapt), d->o->dry_run);
 }
 
 static int run_daemon(struct cli *cli, const struct adapt_options *o)
@@ -739,9 +727,12 @@ static int run_adapt(struct cli *cli, int argc, char **argv)
 	else if (o.reset) {
 		/* ExecStopPost=: the baseline put back goes to the journal too */
 		journal_use(reclaim_is_live(cli->ctx));
+		drift_note(cli);
 		r = reset_dead(cli, &o, false);
-	} else
+	} else {
+		drift_note(cli);
 		r = run_daemon(cli, &o);
+	}
 	free(o.param);
 	free(o.param_set);
 	return r;
@@ -754,4 +745,5 @@ const struct command cmd_adapt = {
 	    "--reset",
     .summary = "Scale kswapd threads with the measured load",
     .help = adapt_help,
+    .reads_knobs = true,
 };

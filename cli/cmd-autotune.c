@@ -362,4 +362,5 @@ const struct command cmd_autotune = {
     .summary = "Plan knobs and swap priorities for this machine; apply the plan",
     .help = autotune_help,
     .tables = (const struct coltable *const[]){&swap_columns, NULL},
+    .reads_knobs = true,
 };

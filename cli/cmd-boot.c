@@ -88,6 +88,7 @@ static int run_boot(struct cli *cli, int argc, char **argv)
 	}
 	if (optind < argc)
 		return usage_error("boot: unexpected argument '%s'", argv[optind]);
+	drift_note(cli);
 	journal_use(reclaim_is_live(cli->ctx) && !o.dry_run);
 	if (reclaim_request_new(cli->ctx, RECLAIM_REQUEST_BOOT, 0, &req) < 0 ||
 	    (o.dry_run ? reclaim_request_evaluate(req, &e) : reclaim_request_apply(req, &e)) < 0) {
@@ -121,4 +122,5 @@ const struct command cmd_boot = {
     .args = "[--dry-run] [--json]",
     .summary = "Apply the configured preset, as the boot unit does",
     .help = boot_help,
+    .reads_knobs = true,
 };

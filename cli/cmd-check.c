@@ -552,4 +552,5 @@ const struct command cmd_check = {
     .summary = "Check the kernel's knobs and the sysctl files that set them",
     .help = check_help,
     .tables = (const struct coltable *const[]){&entries_columns, NULL},
+    .reads_knobs = true,
 };

@@ -8,31 +8,30 @@
 
 static void history_help(FILE *out)
 {
-	fprintf(
-	    out,
-	    "Lists the knob changes reclaimctl made since boot, oldest first: when, the\n"
-	    "change's number (the knobs of one change share it), the command (set,\n"
-	    "preset, autotune, boot, restore, restore-boot, swap-priority), where the\n"
-	    "value came from, the knob (\"swap DEVICE\" for a swap priority change, with\n"
-	    "the /etc/fstab pri= it replaced in NOTE), and its old and new value. A\n"
-	    "change a restore undid is marked, and so is one interrupted: recorded,\n"
-	    "then cut off (a SIGKILL, a crash) before it was marked done, its knobs at\n"
-	    "the old or the new value; restore undoes it like any other. A value\n"
-	    "another writer left on a knob reclaimctl changed is an entry \"outside\"\n"
-	    "(changed outside reclaimctl), recorded by the first reclaimctl command\n"
-	    "that reads it and may write the history; restore never undoes it. The\n"
-	    "history, " RECLAIM_HISTORY_FILE ", ends with the boot; it keeps the first\n"
-	    "record of each knob and the last %d.\n"
-	    "\nOptions:\n"
-	    "  -J, --json   JSON output\n"
-	    "  -h, --help   this help\n",
-	    RECLAIM_HISTORY_KEEP);
+	fprintf(out,
+		"Lists the knob changes reclaimctl made since boot, oldest first: when, the\n"
+		"change's number (the knobs of one change share it), the command (set,\n"
+		"preset, autotune, boot, restore, restore-boot, swap-priority), where the\n"
+		"value came from, the knob (\"swap DEVICE\" for a swap priority change, with\n"
+		"the /etc/fstab pri= it replaced in NOTE), and its old and new value. A\n"
+		"change a restore undid is marked, and so is one interrupted: recorded,\n"
+		"then cut off (a SIGKILL, a crash) before it was marked done, its knobs at\n"
+		"the old or the new value; restore undoes it like any other. A value\n"
+		"another writer left on a knob reclaimctl changed is an entry \"outside\"\n"
+		"(changed outside reclaimctl), recorded by the first reclaimctl command\n"
+		"that reads it and may write the history; restore never undoes it. The\n"
+		"history, " RECLAIM_HISTORY_FILE ", ends with the boot; it keeps the first\n"
+		"record of each knob and the last %d.\n"
+		"\nOptions:\n"
+		"  -J, --json   JSON output\n"
+		"  -h, --help   this help\n",
+		RECLAIM_HISTORY_KEEP);
 }
 
 enum { H_TIME, H_CHANGE, H_COMMAND, H_SOURCE, H_KNOB, H_OLD, H_NEW, H_NOTE };
 
 static const struct colinfo history_cols[] = {
-    [H_TIME] = {"TIME", 0, 0, "when, in local time", "time", CJ_NUMBER},
+    [H_TIME] = {"TIME", 0, 0, "when, in local time", "time", CJ_STRING},
     [H_CHANGE] = {"CHANGE", 0, COL_RIGHT, "number of the change: its knobs share it", "change",
 		  CJ_NUMBER},
     [H_COMMAND] = {"COMMAND", 0, 0, "command that made it", "command", CJ_STRING},
@@ -46,6 +45,13 @@ static const struct colinfo history_cols[] = {
 
 static const struct coltable history_columns =
     COLTABLE("history", history_cols, "TIME,CHANGE,COMMAND,SOURCE,KNOB,OLD,NEW,NOTE", "records[]");
+
+/* TIME, and in the JSON "epoch" after "time": the same instant, for arithmetic. */
+static void set_time(struct table *t, int64_t ns)
+{
+	table_set_time(t, H_TIME, ns);
+	table_json_add(t, "epoch", cJSON_CreateNumber(epoch_of(ns)));
+}
 
 /*
  * NOTE: "undone", or the change it undid, after "interrupted" for a record
@@ -110,7 +116,7 @@ static void fill_swap(struct table *t, const struct reclaim_history *h, size_t i
 		abort();
 	table_row(t);
 	table_set_uint(t, H_CHANGE, reclaim_history_swap_change(h, i));
-	table_set_time(t, H_TIME, reclaim_history_swap_time_ns(h, i));
+	set_time(t, reclaim_history_swap_time_ns(h, i));
 	table_set_str(t, H_COMMAND, reclaim_history_swap_command(h, i));
 	table_set_str(t, H_SOURCE, reclaim_history_swap_source(h, i));
 	table_set_value(t, H_KNOB, knob, cJSON_CreateNull());
@@ -140,7 +146,7 @@ static void outside_row(struct table *t, const struct reclaim_history *h, size_t
 {
 	table_row(t);
 	table_set_value(t, H_CHANGE, "-", NULL);
-	table_set_time(t, H_TIME, reclaim_history_outside_time_ns(h, i));
+	set_time(t, reclaim_history_outside_time_ns(h, i));
 	table_set_str(t, H_COMMAND, "outside");
 	table_set_str(t, H_SOURCE, "another writer");
 	table_set_str(t, H_KNOB, reclaim_knob_name(reclaim_history_outside_knob(h, i)));
@@ -179,7 +185,7 @@ static struct table *fill(struct cli *cli, const struct reclaim_history *h)
 			break;
 		table_row(t);
 		table_set_uint(t, H_CHANGE, reclaim_history_change(h, i));
-		table_set_time(t, H_TIME, reclaim_history_time_ns(h, i));
+		set_time(t, reclaim_history_time_ns(h, i));
 		table_set_str(t, H_COMMAND, reclaim_history_command(h, i));
 		table_set_str(t, H_SOURCE, reclaim_history_source(h, i));
 		table_set_str(t, H_KNOB, reclaim_knob_name(reclaim_history_knob(h, i)));
@@ -243,6 +249,8 @@ static int run_history(struct cli *cli, int argc, char **argv)
 	r = table_check(cli, "history", &history_columns);
 	if (r)
 		return r;
+	/* another writer's value first: the history shows its entry */
+	drift_note(cli);
 	if (reclaim_history_new(cli->ctx, &h) < 0)
 		return lib_fail(cli, EXIT_FAILURE, NULL);
 	if (cli->json)
@@ -260,4 +268,5 @@ const struct command cmd_history = {
     .summary = "List the knob changes since boot",
     .help = history_help,
     .tables = (const struct coltable *const[]){&history_columns, NULL},
+    .reads_knobs = true,
 };

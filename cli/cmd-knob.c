@@ -72,6 +72,7 @@ static int run_get(struct cli *cli, int argc, char **argv)
 				    reclaim_is_live(cli->ctx) ? "" : reclaim_get_sysroot(cli->ctx));
 		}
 	}
+	drift_note(cli);
 	if (cli->json)
 		t = table_new_json(cli, &knobs_columns);
 	for (size_t i = 0; i < n; i++) {
@@ -229,6 +230,7 @@ const struct command cmd_get = {
     .args = "[--values | --sysctl | --json] [KNOB...]",
     .summary = "Print knob values",
     .help = get_help,
+    .reads_knobs = true,
 };
 
 const struct command cmd_set = {
@@ -237,4 +239,5 @@ const struct command cmd_set = {
     .args = "[--dry-run] [--persist] [--force] [--json] KNOB VALUE [KNOB VALUE]...",
     .summary = "Set knobs, checking their range first and their effect after",
     .help = set_help,
+    .reads_knobs = true,
 };

@@ -177,8 +177,7 @@ static void print_json(const struct monitor *m, const struct reclaim_sample *fir
 	char *s;
 
 	cJSON_AddNumberToObject(o, "schema", JSON_SCHEMA);
-	cJSON_AddNumberToObject(o, "timestamp",
-				round_to((double)reclaim_sample_realtime_ns(cur) / 1e9, 3));
+	json_add_time(o, "time", (int64_t)reclaim_sample_realtime_ns(cur));
 	cJSON_AddNumberToObject(o, "elapsed", round_to(reclaim_sample_interval(first, cur), 3));
 	row_compute(&r, prev, cur, -1);
 	cJSON_AddNumberToObject(o, "interval", round_to(r.interval, 3));

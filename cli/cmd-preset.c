@@ -453,4 +453,5 @@ const struct command cmd_preset = {
     .summary = "List, show, compare and apply presets of knob values",
     .help = preset_help,
     .tables = (const struct coltable *const[]){&list_columns, &show_columns, NULL},
+    .reads_knobs = true,
 };

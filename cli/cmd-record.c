@@ -90,6 +90,7 @@ static int run_record(struct cli *cli, int argc, char **argv)
 	r = parse_options(cli, &rec, argc, argv);
 	if (r)
 		return r < 0 ? 0 : r;
+	drift_note(cli);
 	record_catch_signals();
 	r = record_run(cli, &rec);
 	record_restore_signals();
@@ -105,4 +106,5 @@ const struct command cmd_record = {
     .args = "[-i SECONDS] [-d DURATION] --file FILE [-- COMMAND...]",
     .summary = "Record rates, kswapd CPU, pressure and knobs into a file",
     .help = record_help,
+    .reads_knobs = true,
 };

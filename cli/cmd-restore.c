@@ -224,4 +224,5 @@ const struct command cmd_restore = {
     .args = "[--boot] [--dry-run] [--persist] [--force] [--json]",
     .summary = "Undo the last change, or every change since boot",
     .help = restore_help,
+    .reads_knobs = true,
 };

@@ -110,27 +110,22 @@ static void print_abandoned(struct cli *cli)
 }
 
 /* The knobs another writer changed since reclaimctl set them (check's exit bit 128). */
-static cJSON *json_drifted(struct cli *cli)
+static cJSON *json_drifted(struct cli *cli, const struct snapshot *s)
 {
-	struct reclaim_verify *v = NULL;
-	cJSON *a;
-
-	if (reclaim_verify_new(cli->ctx, &v) < 0) {
-		warnmsg("%s: no drifted knobs", reclaim_strerror(cli->ctx));
+	if (!s->verify) {
+		warnmsg("%s: no drifted knobs", s->verify_error);
 		return cJSON_CreateNull();
 	}
-	a = verify_json_drifted(cli, v);
-	reclaim_verify_unref(v);
-	return a;
+	return verify_json_drifted(cli, s->verify);
 }
 
-static void print_drifted(struct cli *cli)
+static void print_drifted(struct cli *cli, const struct snapshot *s)
 {
-	struct reclaim_verify *v = NULL;
+	const struct reclaim_verify *v = s->verify;
 	size_t i;
 
-	if (reclaim_verify_new(cli->ctx, &v) < 0) {
-		warnmsg("%s: cannot tell which knobs drifted", reclaim_strerror(cli->ctx));
+	if (!v) {
+		warnmsg("%s: cannot tell which knobs drifted", s->verify_error);
 		return;
 	}
 	for (i = 0; i < reclaim_verify_count(v); i++)
@@ -141,7 +136,6 @@ static void print_drifted(struct cli *cli)
 		heading(cli, "Changed by another writer (see reclaimctl verify)");
 		verify_print_drifted(v);
 	}
-	reclaim_verify_unref(v);
 }
 
 static void status_json(struct cli *cli, const struct snapshot *s, const char *only_key)
@@ -164,7 +158,7 @@ static void status_json(struct cli *cli, const struct snapshot *s, const char *o
 	o = cJSON_AddObjectToObject(root, "swap");
 	json_add_swap(cli, o, s->swaps, knob_value(s, RECLAIM_KNOB_SWAP_ROUND_ROBIN_QUOTA_KB));
 	cJSON_AddItemToObject(root, "abandoned", json_abandoned(cli));
-	cJSON_AddItemToObject(root, "drifted", json_drifted(cli));
+	cJSON_AddItemToObject(root, "drifted", json_drifted(cli, s));
 	if (only_key) {
 		cJSON *part = json_document();
 
@@ -300,7 +294,7 @@ static void status_text(struct cli *cli, const struct snapshot *s, const struct 
 	}
 	print_kernel(cli, s);
 	print_abandoned(cli);
-	print_drifted(cli);
+	print_drifted(cli, s);
 	for (size_t i = 0; i < ARRAY_LEN(sections); i++) {
 		const char *title = sections[i].title;
 
@@ -325,7 +319,7 @@ static void status_help(FILE *out)
 	      "rings, devices, zones, counters or pressure (with --json, only its key).\n"
 	      "-o and --output-all need a section with one table.\n"
 	      "\nOptions:\n"
-	      "  -J, --json          JSON output (schema 1, see reclaimctl(8))\n"
+	      "  -J, --json          JSON output (schema 2, see reclaimctl(8))\n"
 	      "      --prometheus    Prometheus text format (see PROMETHEUS METRICS in\n"
 	      "                      reclaimctl(8)); -P was its short option once\n"
 	      "      --textfile DIR  write it to DIR/reclaimctl.prom, atomically (for\n"
@@ -401,6 +395,8 @@ static int run_status(struct cli *cli, int argc, char **argv)
 	if (prometheus && only)
 		return usage_error("status: --prometheus exports every section");
 	r = snapshot_read(cli, &s);
+	if (r == 0)
+		snapshot_verify(cli, &s);
 	if (r == 0) {
 		if (prometheus)
 			r = prometheus_status(cli, &s, textfile);
@@ -423,4 +419,5 @@ const struct command cmd_status = {
     .tables = (const struct coltable *const[]){&knobs_columns, &nodes_columns, &threads_columns,
 					       &rings_columns, &devices_columns, &zones_columns,
 					       &counters_columns, &pressure_columns, NULL},
+    .reads_knobs = true,
 };

@@ -383,6 +383,7 @@ static int swap_main(struct cli *cli, int argc, char **argv)
 		r = swap_tables(cli, sub, &parts);
 		if (r)
 			return r;
+		drift_note(cli);
 		return swap_show(cli, parts);
 	}
 	if (strcmp(sub, "priority") == 0) {
@@ -410,4 +411,5 @@ const struct command cmd_swap = {
     .summary = "Show the swap rings; change a device's priority safely",
     .help = swap_help,
     .tables = (const struct coltable *const[]){&rings_columns, &devices_columns, NULL},
+    .reads_knobs = true,
 };

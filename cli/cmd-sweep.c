@@ -1118,8 +1118,10 @@ static int run_sweep(struct cli *cli, int argc, char **argv)
 		s.progress = isatty(STDERR_FILENO);
 		r = check_all(&s);
 	}
-	if (r == 0)
+	if (r == 0) {
+		drift_note(cli);
 		r = sweep(&s);
+	}
 	sweep_free(&s);
 	return r < 0 ? 0 : r;
 }
@@ -1131,4 +1133,5 @@ const struct command cmd_sweep = {
 	    "--dir DIR KNOB=VALUE[,VALUE...]... -- COMMAND [ARGS...]",
     .summary = "Run a workload under each knob value, record each run, compare them",
     .help = sweep_help,
+    .reads_knobs = true,
 };

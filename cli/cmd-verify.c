@@ -28,7 +28,7 @@ static const struct colinfo verify_cols[] = {
     [V_WRITER] = {"WRITER", 0, 0,
 		  "who set the live value: sysctl FILE:LINE, runtime, a holder and its PID",
 		  "writer", CJ_STRING},
-    [V_SINCE] = {"SINCE", 0, 0, "when reclaimctl first saw the live value", "since", CJ_NUMBER},
+    [V_SINCE] = {"SINCE", 0, 0, "when reclaimctl first saw the live value", "since", CJ_STRING},
     [V_REASON] = {"REASON", 0, COL_TRUNC, "one line on what is not in place", "reason", CJ_STRING},
 };
 
@@ -225,4 +225,5 @@ const struct command cmd_verify = {
     .summary = "Check that the knobs reclaimctl set are still as it left them",
     .help = verify_help,
     .tables = (const struct coltable *const[]){&verify_columns, NULL},
+    .reads_knobs = true,
 };

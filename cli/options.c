@@ -72,6 +72,12 @@ void deprecated_option(const char *cmd, const char *old, const char *now)
 		cmd, old, now);
 }
 
+void drift_note(struct cli *cli)
+{
+	if (cli->cmd && cli->cmd->reads_knobs)
+		(void)reclaim_history_note_drift(cli->ctx);
+}
+
 /* lsblk's exclusive output formats: -J, -P, -r. */
 static int formats_check(const struct cli *cli, const struct command *cmd)
 {

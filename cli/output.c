@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "reclaimctl.h"
@@ -154,6 +155,49 @@ cJSON *json_cpus(const unsigned int *cpus, size_t n)
 	for (size_t i = 0; i < n; i++)
 		cJSON_AddItemToArray(a, cJSON_CreateNumber(cpus[i]));
 	return a;
+}
+
+/* Whole milliseconds, rounded down, before and after the epoch alike. */
+static int64_t ms_of(int64_t ns)
+{
+	return ns / 1000000 - (ns % 1000000 < 0);
+}
+
+void format_time(char *buf, size_t size, int64_t ns)
+{
+	int64_t ms = ms_of(ns);
+	time_t sec = (time_t)(ms / 1000 - (ms % 1000 < 0));
+	struct tm tm;
+	char date[24], zone[8];
+
+	if (!localtime_r(&sec, &tm) ||
+	    strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S", &tm) == 0 ||
+	    strftime(zone, sizeof(zone), "%z", &tm) != 5) {
+		snprintf(buf, size, "?");
+		return;
+	}
+	/* %z is +hhmm: RFC 3339 has +hh:mm */
+	snprintf(buf, size, "%s.%03d%.3s:%s", date, (int)(ms - (int64_t)sec * 1000), zone,
+		 zone + 3);
+}
+
+double epoch_of(int64_t ns)
+{
+	return (double)ms_of(ns) / 1e3;
+}
+
+cJSON *json_time(int64_t ns)
+{
+	char buf[TIME_TEXT_MAX];
+
+	format_time(buf, sizeof(buf), ns);
+	return cJSON_CreateString(buf);
+}
+
+void json_add_time(cJSON *o, const char *key, int64_t ns)
+{
+	cJSON_AddItemToObject(o, key, json_time(ns));
+	cJSON_AddNumberToObject(o, "epoch", epoch_of(ns));
 }
 
 cJSON *json_document(void)

@@ -203,12 +203,11 @@ static void knobs(struct prom *p, const struct snapshot *s)
  */
 static void drift(struct prom *p, const struct snapshot *s)
 {
-	struct reclaim_verify *v = NULL;
+	const struct reclaim_verify *v = s->verify;
 	bool any = false;
 
-	(void)s;
-	if (reclaim_verify_new(p->cli->ctx, &v) < 0) {
-		warnmsg("%s: no reclaim_knob_drifted", reclaim_strerror(p->cli->ctx));
+	if (!v) {
+		warnmsg("%s: no reclaim_knob_drifted", s->verify_error);
 		return;
 	}
 	for (size_t i = 0; i < reclaim_verify_count(v); i++) {
@@ -220,7 +219,6 @@ static void drift(struct prom *p, const struct snapshot *s)
 		knob_sample(p, M_KNOB_DRIFTED, reclaim_verify_knob(v, i),
 			    reclaim_verify_state(v, i) == RECLAIM_VERIFY_DRIFTED);
 	}
-	reclaim_verify_unref(v);
 }
 
 /* What reclaimctl check reports with its bits 8 and 16, per knob. */

@@ -213,9 +213,7 @@ int main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	optind = 0; /* reset getopt for the command's own options */
-	/* another writer's value on a knob reclaimctl changed: into the history, if we may write it
-	 */
-	(void)reclaim_history_note_drift(cli.ctx);
+	cli.cmd = cmd;
 	r = cmd->run(&cli, argc, argv);
 	reclaim_unref(cli.ctx);
 	/* a command that failed said why already (sweep: "cannot write to standard output") */

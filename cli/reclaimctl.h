@@ -12,8 +12,11 @@
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Bumped only when a key is renamed or removed; new keys keep the schema. */
-#define JSON_SCHEMA 1
+/*
+ * Bumped only when a key is renamed, removed or changes its type; new keys
+ * keep the schema. 2: times are RFC 3339 strings, with an "epoch" key.
+ */
+#define JSON_SCHEMA 2
 
 struct outopts {
 	const char *columns; /* -o LIST; "+LIST" adds to the defaults */
@@ -22,6 +25,7 @@ struct outopts {
 
 struct cli {
 	struct reclaim_ctx *ctx;
+	const struct command *cmd;
 	bool json;
 	bool color;
 	struct outopts out;
@@ -37,6 +41,12 @@ struct command {
 	void (*help)(FILE *out);
 	/* The tables it prints, for --help's column lists; NULL-terminated. */
 	const struct coltable *const *tables;
+	/*
+	 * It reads knobs: another writer's value on a knob reclaimctl changed
+	 * goes into the history once its command line is valid (drift_note(),
+	 * or reclaim_verify_new() where the command judges the knobs anyway).
+	 */
+	bool reads_knobs;
 };
 
 extern const struct command cmd_status, cmd_get, cmd_set, cmd_threads;
@@ -185,7 +195,7 @@ void table_set_fixed(struct table *t, int id, double v, int decimals);
 void table_set_size(struct table *t, int id, uint64_t kb);
 /* "yes" or "no". */
 void table_set_bool(struct table *t, int id, bool v);
-/* Local time to the second; seconds since the epoch in the JSON. */
+/* Local time to the second; json_time()'s RFC 3339 in the JSON. */
 void table_set_time(struct table *t, int id, int64_t ns);
 /* @text, and @json (taken; NULL: null) where the two differ: it must be of the column's type. */
 void table_set_value(struct table *t, int id, const char *text, cJSON *json);
@@ -213,6 +223,19 @@ void json_print(cJSON *root);
 cJSON *json_cpus(const unsigned int *cpus, size_t n);
 cJSON *json_document(void);
 
+/*
+ * Every time of the JSON output: RFC 3339 in local time with its offset and
+ * milliseconds, "2026-12-05T05:30:00.123+00:00" (TIME_TEXT_MAX with the NUL),
+ * and the same instant as seconds since the epoch, to the millisecond, for
+ * arithmetic ("epoch").
+ */
+#define TIME_TEXT_MAX 32
+void format_time(char *buf, size_t size, int64_t ns);
+double epoch_of(int64_t ns);
+cJSON *json_time(int64_t ns);
+/* @key: the time as text, then "epoch": the same as a number. */
+void json_add_time(cJSON *o, const char *key, int64_t ns);
+
 /* options.c: a command's command line. */
 /* Prints the command's help to stdout; returns 0 for "return show_help(...)". */
 int show_help(const struct command *cmd);
@@ -226,6 +249,12 @@ int common_option(struct cli *cli, const struct command *cmd, int opt, char **ar
  * "CMD: OLD is deprecated, use NOW (...)".
  */
 void deprecated_option(const char *cmd, const char *old, const char *now);
+/*
+ * The command line is valid: for a command that reads knobs, another
+ * writer's value on a knob reclaimctl changed goes into the history as an
+ * "outside" entry. Never for --help or a usage error.
+ */
+void drift_note(struct cli *cli);
 /* A one-line usage error for getopt's '?' or ':' (the option is argv[optind - 1]). */
 int option_error(const char *where, int opt, char **argv);
 

@@ -17,6 +17,18 @@ void snapshot_free(struct snapshot *s)
 	free(s->swaps_missing);
 	free(s->has_knob);
 	free(s->knob_value);
+	reclaim_verify_unref(s->verify);
+	free(s->verify_error);
+}
+
+void snapshot_verify(struct cli *cli, struct snapshot *s)
+{
+	if (reclaim_verify_new(cli->ctx, &s->verify) < 0) {
+		s->verify = NULL;
+		s->verify_error = strdup(reclaim_strerror(cli->ctx));
+		if (!s->verify_error)
+			abort();
+	}
 }
 
 /* A knob the kernel lacks is reported as such; one that cannot be read is an error. */

@@ -17,10 +17,19 @@ struct snapshot {
 	int64_t *knob_value;
 	/* false for a root without sysctls (a dump): nothing is known of the knobs */
 	bool sysctls;
+	/* The knobs reclaimctl answers for, judged; NULL and why if that failed. */
+	struct reclaim_verify *verify;
+	char *verify_error;
 };
 
 /* Reads everything; 0 or an exit status (the error already printed). */
 int snapshot_read(struct cli *cli, struct snapshot *s);
+/*
+ * Judges the knobs reclaimctl answers for (reclaim_verify_new, which notes
+ * another writer's value in the history): one read of the history for
+ * every part of status.
+ */
+void snapshot_verify(struct cli *cli, struct snapshot *s);
 void snapshot_free(struct snapshot *s);
 
 /* prometheus.c: status --prometheus; to stdout, or to DIR/reclaimctl.prom when @textfile_dir. */

@@ -326,10 +326,10 @@ void table_set_time(struct table *t, int id, int64_t ns)
 	struct tm tm;
 	char buf[32];
 
-	json_expect(t, id, CJ_NUMBER);
+	json_expect(t, id, CJ_STRING);
 	if (!localtime_r(&sec, &tm) || strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", &tm) == 0)
 		snprintf(buf, sizeof(buf), "?");
-	table_set_value(t, id, buf, cJSON_CreateNumber((double)ns / 1e9));
+	table_set_value(t, id, buf, json_time(ns));
 }
 
 void table_set_key(struct table *t, int id, const char *key)

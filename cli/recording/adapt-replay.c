@@ -176,7 +176,7 @@ static int replay_sample(void *data, struct run *run, const cJSON *o)
 	rp->changes++;
 	if (reclaim_adapt_threads(rp->adapt) > rp->top)
 		rp->top = reclaim_adapt_threads(rp->adapt);
-	adapt_print(rp->cli, rp->out, rp->elapsed, NULL, old, reclaim_adapt_threads(rp->adapt),
+	adapt_print(rp->cli, rp->out, rp->elapsed, 0, old, reclaim_adapt_threads(rp->adapt),
 		    reclaim_adapt_reason(rp->adapt), false);
 	return 0;
 }

@@ -98,9 +98,11 @@ static struct reclaim_sample *sample_of(const struct reader *rd, cJSON *o)
 {
 	struct reclaim_sample *smp;
 	const cJSON *c;
-	double elapsed = number_of(o, "elapsed", 0), ts = number_of(o, "timestamp", 0);
+	double elapsed = number_of(o, "elapsed", 0);
+	/* "epoch" since schema 2 ("time" is its text), a number "timestamp" before */
+	double ts = number_of(o, "epoch", number_of(o, "timestamp", 0));
 
-	/* elapsed is checked (at most ELAPSED_MAX), the timestamp is not: beyond 2500, none */
+	/* elapsed is checked (at most ELAPSED_MAX), the epoch is not: beyond 2500, none */
 	if (reclaim_sample_new(rd->cli->ctx, (uint64_t)(elapsed * 1e9),
 			       ts > 0 && ts < 1.7e10 ? (uint64_t)(ts * 1e9) : 0, &smp) < 0)
 		abort();

@@ -144,8 +144,7 @@ static cJSON *line_new(const char *type, const struct recorder *rec,
 	cJSON *o = cJSON_CreateObject();
 
 	cJSON_AddStringToObject(o, "type", type);
-	cJSON_AddNumberToObject(o, "timestamp",
-				round_to((double)reclaim_sample_realtime_ns(at) / 1e9, 3));
+	json_add_time(o, "time", (int64_t)reclaim_sample_realtime_ns(at));
 	cJSON_AddNumberToObject(o, "elapsed", round_to(reclaim_sample_interval(rec->first, at), 3));
 	return o;
 }
@@ -164,15 +163,6 @@ static cJSON *json_knobs(const struct reclaim_sample *smp)
 			cJSON_AddNullToObject(o, reclaim_knob_name(k));
 	}
 	return o;
-}
-
-static void iso_time(char *buf, size_t size, uint64_t ns)
-{
-	time_t t = (time_t)(ns / 1000000000u);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
 /* The nodes' CPUs and memory: what adapt --replay takes its default bounds from. */
@@ -204,15 +194,12 @@ static int write_header(struct recorder *rec)
 	cJSON *o = cJSON_CreateObject(), *a;
 	const char *release = reclaim_kernel_release(rec->cli->ctx);
 	const char *sysroot = reclaim_get_sysroot(rec->cli->ctx);
-	char host[256], start[32];
+	char host[256];
 
 	cJSON_AddStringToObject(o, "type", "header");
 	cJSON_AddNumberToObject(o, "schema", RECORD_SCHEMA);
 	cJSON_AddStringToObject(o, "version", RECLAIMCTL_VERSION);
-	iso_time(start, sizeof(start), reclaim_sample_realtime_ns(rec->first));
-	cJSON_AddStringToObject(o, "start", start);
-	cJSON_AddNumberToObject(o, "timestamp",
-				round_to((double)reclaim_sample_realtime_ns(rec->first) / 1e9, 3));
+	json_add_time(o, "start", (int64_t)reclaim_sample_realtime_ns(rec->first));
 	if (reclaim_is_live(rec->cli->ctx) && gethostname(host, sizeof(host)) == 0) {
 		host[sizeof(host) - 1] = '\0';
 		cJSON_AddStringToObject(o, "hostname", host);

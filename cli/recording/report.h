@@ -16,7 +16,7 @@
 struct cli;
 
 /* The version of the record format record writes, and the newest the reader reads. */
-#define RECORD_SCHEMA 1
+#define RECORD_SCHEMA 2
 
 /* The width of a chart's plot, in pixels: its columns (report-svg.c). */
 #define CHART_COLUMNS 480

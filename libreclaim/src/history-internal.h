@@ -121,10 +121,12 @@ const struct history_outside *reclaim_history_outside_last(const struct reclaim_
  * Appends "# outside time=T knob=NAME expected=E value=V" under the
  * writers' lock, unless the last such line of @knob since its newest
  * record says @value already: the history reloaded under the lock decides.
- * -EBUSY without waiting when another writer holds the lock; -EACCES and
- * the like when the caller may not write (the caller goes on without).
+ * *@seen_ns: the time of that line, written now or found, 0 if there is none
+ * (a history full or torn). -EBUSY without waiting when another writer
+ * holds the lock; -EACCES and the like when the caller may not write (the
+ * caller goes on without).
  */
 int reclaim_history_note_outside(struct reclaim_ctx *ctx, const struct reclaim_knob *knob,
-				 int64_t expected, int64_t value);
+				 int64_t expected, int64_t value, int64_t *seen_ns);
 
 #endif

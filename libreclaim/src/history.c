@@ -1114,7 +1114,7 @@ const struct history_outside *reclaim_history_outside_last(const struct reclaim_
 
 /* Under the lock: the history as it is now decides whether the line is new. */
 static int note_locked(struct reclaim_ctx *ctx, const struct reclaim_knob *k, int64_t expected,
-		       int64_t value)
+		       int64_t value, int64_t *seen_ns)
 {
 	struct reclaim_history *h = NULL;
 	const struct history_outside *last;
@@ -1128,6 +1128,8 @@ static int note_locked(struct reclaim_ctx *ctx, const struct reclaim_knob *k, in
 	if (r < 0)
 		return r;
 	last = reclaim_history_outside_last(h, k);
+	if (last && last->value == value)
+		*seen_ns = last->sec * 1000000000 + last->nsec;
 	/* a line cut short by a crash is dropped by the next change, not joined to this one */
 	if ((last && last->value == value) || h->noutside >= reclaim_history_keep || h->torn) {
 		reclaim_history_unref(h);
@@ -1140,17 +1142,20 @@ static int note_locked(struct reclaim_ctx *ctx, const struct reclaim_knob *k, in
 	if (f)
 		format_outside(f, &o);
 	r = !f || fclose(f) != 0 ? -ENOMEM : append_text(h, text, len);
+	if (r == 0)
+		*seen_ns = o.sec * 1000000000 + o.nsec;
 	reclaim_history_unref(h);
 	return r;
 }
 
 int reclaim_history_note_outside(struct reclaim_ctx *ctx, const struct reclaim_knob *k,
-				 int64_t expected, int64_t value)
+				 int64_t expected, int64_t value, int64_t *seen_ns)
 {
 	int fd = -1, r = reclaim_lock_try(ctx, &fd);
 
+	*seen_ns = 0;
 	if (r == 0)
-		r = note_locked(ctx, k, expected, value);
+		r = note_locked(ctx, k, expected, value, seen_ns);
 	reclaim_lock_release(fd);
 	return r;
 }

@@ -252,24 +252,20 @@ static int name_writer(struct reclaim_verify *v, const struct reclaim_sysctl_con
 /*
  * When reclaimctl first saw @n's knob changed: the history's first
  * "outside" line since its newest record, recorded now if there is none
- * for this value (not when the caller may not write the history).
+ * for this value (not when the caller may not write the history). @h is
+ * the history as read before: a line added now is the only one since.
  */
 static void seen(struct reclaim_verify *v, const struct reclaim_history *h, struct verify_entry *n)
 {
-	const struct history_outside *first, *last = reclaim_history_outside_last(h, n->knob);
-	struct reclaim_history *now = NULL;
+	const struct history_outside *first = reclaim_history_outside_first(h, n->knob);
+	const struct history_outside *last = reclaim_history_outside_last(h, n->knob);
+	int64_t noted = 0;
 
 	n->recorded = last && last->value == n->live;
 	if (!n->recorded &&
-	    reclaim_history_note_outside(v->ctx, n->knob, n->expected, n->live) == 0 &&
-	    reclaim_history_load(v->ctx, &now) == 0) {
-		last = reclaim_history_outside_last(now, n->knob);
-		n->recorded = last && last->value == n->live;
-		h = now;
-	}
-	first = reclaim_history_outside_first(h, n->knob);
-	n->since_ns = first ? first->sec * 1000000000 + first->nsec : 0;
-	reclaim_history_unref(now);
+	    reclaim_history_note_outside(v->ctx, n->knob, n->expected, n->live, &noted) == 0)
+		n->recorded = noted > 0;
+	n->since_ns = first ? first->sec * 1000000000 + first->nsec : noted;
 }
 
 /* Each knob read and judged. */
@@ -372,7 +368,7 @@ RECLAIM_EXPORT int reclaim_history_note_drift(struct reclaim_ctx *ctx)
 	for (size_t i = 0; r == 0 && i < reclaim_knob_count(); i++) {
 		const struct reclaim_knob *k = reclaim_knob_get(i);
 		const struct history_outside *last;
-		int64_t now, ours;
+		int64_t now, ours, noted;
 
 		/* only the knobs of the history are read */
 		if (reclaim_history_applied(h, k, &ours) < 0 ||
@@ -381,7 +377,7 @@ RECLAIM_EXPORT int reclaim_history_note_drift(struct reclaim_ctx *ctx)
 			continue;
 		last = reclaim_history_outside_last(h, k);
 		if (!last || last->value != now)
-			r = reclaim_history_note_outside(ctx, k, ours, now);
+			r = reclaim_history_note_outside(ctx, k, ours, now, &noted);
 	}
 	reclaim_history_unref(h);
 	reclaim_error_reset(ctx);

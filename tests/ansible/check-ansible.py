@@ -433,7 +433,7 @@ class Checker:
         run = self.play(root)
         self.expect_ok(run, False)
         facts = run.result["ansible_facts"]["reclaimctl_facts"]
-        self.expect(facts["schema"] == 1 and all(facts["kernel"]["features"].values()),
+        self.expect(facts["schema"] == 2 and all(facts["kernel"]["features"].values()),
                     f"kernel: {facts.get('kernel')}")
         self.expect(facts["knobs"]["kswapd_threads"]["value"] == 3, f"knobs: {facts['knobs']}")
         self.expect([n["id"] for n in facts["nodes"]] == [0, 1], "nodes")

@@ -211,7 +211,7 @@ for root in (roots[P], roots[S]):
     whole = json.loads(run(root, ["status", "--json"]).stdout)
     for section, key in SECTION_KEYS.items():
         part = json.loads(run(root, ["status", section, "--json"]).stdout)
-        check(part == {"schema": 1, key: whole[key]},
+        check(part == {"schema": 2, key: whole[key]},
               f"status {section} --json is not status --json's {key} ({root})")
 swap = json.loads(run(roots[S], ["swap", "--json"]).stdout)
 want = [[d["path"].replace(" ", "\\x20"), str(d["size_kb"] * 1024), str(d["used_kb"] * 1024)]

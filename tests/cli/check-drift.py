@@ -17,6 +17,12 @@ writer (the knob's file written directly), chosen at random (seeded),
 - the history stays readable, with an outside entry for each drifted
   value seen.
 
+And, on a root with one drifted knob, that the outside entry is written
+only once a command's line is valid: a usage error or --help leaves the
+history byte for byte, status appends exactly one entry and a second
+status none; status and verify read the history once (strace, where it
+runs).
+
 Usage: check-drift.py RECLAIMCTL FIXTURES [SEED [STEPS]]
 """
 
@@ -24,6 +30,7 @@ import json
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -156,6 +163,50 @@ class Checker(checker.Checker):
         self.expect(h.returncode == 0, f"history after the sequence: {h.stderr}")
         print(f"# seed {self.seed}: {done} steps in {time.monotonic() - start:.1f} s, "
               f"{len(outside)} outside entries")
+
+    def history_reads(self, root, *args):
+        """How often the command opens the history (strace), or None without strace."""
+        if not shutil.which("strace"):
+            return None
+        log = os.path.join(self.tmp, "strace.log")
+        r = subprocess.run(["strace", "-f", "-qq", "-o", log, "-e", "trace=open,openat,openat2",
+                            self.reclaimctl, "--sysroot", root, *args], capture_output=True,
+                           text=True, env=self.env, timeout=60)
+        if r.returncode != 0 and "ptrace" in r.stderr:
+            return None
+        with open(log) as f:
+            return sum(1 for line in f if re.search(r'"(run/reclaimctl/)?history".*O_RDONLY', line))
+
+    def test_note_after_options(self):
+        root = self.root(PATCHED)
+        os.makedirs(os.path.join(root, "run/reclaimctl"), mode=0o700, exist_ok=True)
+        r = self.run_cli(root, "set", "swappiness", "10")
+        self.expect(r.returncode == 0, f"set swappiness 10: {r.stderr}")
+        self.foreign_write(root, "swappiness", 30)
+        path = os.path.join(root, HISTORY)
+        before = open(path, "rb").read()
+        for args, rc in [(["status", "--bogus"], 2), (["verify", "--help"], 0),
+                         (["verify", "extra"], 2), (["history", "--bogus"], 2),
+                         (["get", "nosuchknob"], 2), (["get", "--help"], 0),
+                         (["check", "-o", "NOSUCHCOLUMN"], 2), (["set", "swappiness"], 2),
+                         (["restore", "--help"], 0), (["status", "nosection"], 2)]:
+            r = self.run_cli(root, *args)
+            self.expect(r.returncode == rc, f"{' '.join(args)}: exit {r.returncode}, not {rc}")
+            self.expect(open(path, "rb").read() == before,
+                        f"{' '.join(args)} changed the history of a drifted root")
+        r = self.run_cli(root, "status")
+        self.expect(r.returncode == 0, f"status: {r.stderr}")
+        after = open(path, "rb").read()
+        added = after[len(before):].decode().splitlines()
+        self.expect(after.startswith(before) and len(added) == 1 and
+                    re.fullmatch(r"# outside time=\d+\.\d{9} knob=swappiness expected=10 "
+                                 r"value=30", added[0]) is not None,
+                    f"status added {added}, not one outside entry")
+        for args in (["status"], ["verify"]):
+            reads = self.history_reads(root, *args)
+            self.expect(reads in (None, 1), f"{args[0]} read the history {reads} times, not once")
+            self.expect(open(path, "rb").read() == after,
+                        f"{args[0]} after status added to the history")
 
 
 def main():

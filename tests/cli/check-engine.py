@@ -381,8 +381,8 @@ def parse_plan(where, what, proc, ctx):
 def check_plan_shape(ctx, where, t, doc, dry_run, rules, root_state):
     """What one plan must say by itself, whatever the root."""
     f = lambda msg: ctx.fail(where, msg)  # noqa: E731
-    if doc.get("schema") != 1:
-        f(f"schema is {doc.get('schema')!r}, not 1")
+    if doc.get("schema") != 2:
+        f(f"schema is {doc.get('schema')!r}, not 2")
     if doc.get("command") != t.command:
         f(f"command is {doc.get('command')!r}, expected {t.command!r}")
     if doc.get("dry_run") is not dry_run:

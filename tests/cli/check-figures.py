@@ -222,6 +222,27 @@ class Checker(checker.Checker):
         self.expect(row and "<td>\u2014</td>" in row.group(0),
                     f"report: a figure with no source is not shown as unknown: {row}")
 
+    def test_record_formats(self):
+        """vm-quiet-schema2.jsonl is vm-quiet.jsonl in record format 2 (times as RFC
+        3339 and epoch, not a number timestamp): report and adapt --replay read
+        both alike, but for the file's name and the header's start as written."""
+        pages, steps = [], []
+        for name in ("vm-quiet.jsonl", "vm-quiet-schema2.jsonl"):
+            src, html = os.path.join(self.records, name), self.path(name + ".html")
+            with open(src) as f:
+                head = json.loads(f.readline())
+            self.expect(head["schema"] == (2 if "schema2" in name else 1),
+                        f"{name}: schema {head['schema']}")
+            self.run("report", src, "--html", html)
+            with open(html) as f:
+                page = f.read().replace(src, "FILE").replace(head["start"], "START")
+            pages.append(page)
+            steps.append(self.run("adapt", "--replay", src).stdout)
+        self.expect(pages[0] == pages[1] and "START" in pages[0],
+                    "report: the page of record format 2 is not that of format 1")
+        self.expect(steps[0] == steps[1] and "27 samples over 25.1 s" in steps[0],
+                    f"adapt --replay: format 2 gives {steps[1][:200]!r}, 1 {steps[0][:200]!r}")
+
     def test_newer_schema(self):
         src = os.path.join(self.records, "vm-quiet.jsonl")
         out = self.path("newer.jsonl")
@@ -229,13 +250,13 @@ class Checker(checker.Checker):
             for i, line in enumerate(fi):
                 o = json.loads(line)
                 if i == 0:
-                    o["schema"] = 2
+                    o["schema"] = 3
                 fo.write(json.dumps(o) + "\n")
         for args in (["adapt", "--replay", out], ["report", out, "--html", self.path("n.html")]):
             p = self.run(*args, ok=False)
             self.expect(p.returncode == 1 and p.stderr.count("\n") == 1 and
-                        "record format 2 is newer" in p.stderr,
-                        f"{args[0]} of schema 2: {p.returncode} {p.stderr!r}")
+                        "record format 3 is newer" in p.stderr,
+                        f"{args[0]} of schema 3: {p.returncode} {p.stderr!r}")
         self.expect(not os.path.exists(self.path("n.html")), "report wrote a page anyway")
 
 

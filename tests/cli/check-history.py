@@ -38,6 +38,7 @@ On copies of the patched fixture root:
 
 usage: check-history.py RECLAIMCTL FIXTURES_DIR PRESET_DIR
 """
+import datetime
 import json
 import os
 import re
@@ -146,7 +147,7 @@ class Checker(checker.Checker):
 
     def history_json(self, root):
         doc = self.run(root, "history").doc
-        self.expect(doc.get("schema") == 1 and isinstance(doc.get("records"), list)
+        self.expect(doc.get("schema") == 2 and isinstance(doc.get("records"), list)
                     and "trimmed" in doc, f"history --json: {json.dumps(doc)[:300]}")
         return doc
 
@@ -460,7 +461,13 @@ class Checker(checker.Checker):
         self.expect(len(rows) == len(doc["records"]),
                     f"history: {len(rows)} rows, --json {len(doc['records'])} records")
         for row, r in zip(rows, doc["records"]):
-            stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(int(r["time"])))
+            # one instant twice: RFC 3339 with the offset, and seconds since the epoch
+            at = datetime.datetime.fromisoformat(r["time"])
+            self.expect(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d",
+                                     r["time"]) is not None and
+                        abs(at.timestamp() - r["epoch"]) < 1e-6,
+                        f"history --json: time {r['time']!r} is not epoch {r['epoch']!r}")
+            stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(int(r["epoch"])))
             want = stamp.split() + [str(r["change"]), r["command"], r["source"], r["knob"],
                                     str(r["old"]), str(r["new"])]
             if r.get("outside"):
@@ -572,6 +579,31 @@ class Checker(checker.Checker):
         p = self.run(root, "restore", json_out=False)
         self.expect(p.returncode == 0 and NOTHING in p.stdout,
                     f"restore on a fresh root: exit {p.returncode} {p.stdout!r} {p.stderr!r}")
+
+    def test_time_format(self):
+        """One form of time in the JSON: RFC 3339 in local time with its offset and
+        milliseconds (rounded down), and "epoch", the same instant, in seconds."""
+        root = self.root()
+        os.makedirs(os.path.join(root, "run/reclaimctl"), mode=0o700, exist_ok=True)
+        with open(os.path.join(root, HISTORY), "w") as f:
+            f.write("change=1 time=1796000000.123456789 command=set source=value "
+                    "knob=swappiness old=60 new=10\n"
+                    "# outside time=1796000099.999999999 knob=swappiness expected=10 value=30\n")
+        self.write_knob(root, "swappiness", 30)
+        # POSIX TZ strings, no zoneinfo needed: UTC-3:30 and UTC+5:45
+        for tz, first, outside in [
+                ("XST+3:30", "2026-11-29T21:23:20.123-03:30", "2026-11-29T21:24:59.999-03:30"),
+                ("YST-5:45", "2026-11-30T06:38:20.123+05:45", "2026-11-30T06:39:59.999+05:45"),
+                ("UTC0", "2026-11-30T00:53:20.123+00:00", "2026-11-30T00:54:59.999+00:00")]:
+            doc = self.run(root, "history", env={"TZ": tz}).doc
+            got = [(r["time"], r["epoch"]) for r in doc["records"]]
+            self.expect(got == [(first, 1796000000.123), (outside, 1796000099.999)],
+                        f"history --json with TZ={tz}: {got}")
+            p = self.run(root, "verify", ok=False, env={"TZ": tz})
+            self.expect(p.returncode == 1, f"verify: exit {p.returncode}, not 1 (drifted)")
+            doc = json.loads(p.stdout)
+            since = [k["since"] for k in doc["knobs"] if k["knob"] == "swappiness"]
+            self.expect(since == [outside], f"verify --json with TZ={tz}: since {since}")
 
 
 def main():

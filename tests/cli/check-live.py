@@ -52,8 +52,8 @@ def main():
     before = vmstat_now()
     status = json.loads(run(reclaimctl, "status", "--json"))
     after = vmstat_now()
-    if status["schema"] != 1:
-        errors.append("schema is not 1")
+    if status["schema"] != 2:
+        errors.append("schema is not 2")
     if status["kernel"]["release"] != os.uname().release:
         errors.append(f"release {status['kernel']['release']} != {os.uname().release}")
 

@@ -11,10 +11,13 @@ them with pread). Line 1 sees nothing change; line 2 sees known increases;
 line 3 sees pgscan_kswapd go backwards (a reset: rate 0, not 2^64), a thread
 that came (its CPU counted from 0) and one that went. Then `record` runs a
 command while the test changes a knob, and `report` renders the file.
+Every time in monitor's, record's and adapt --once's JSON is RFC 3339 in
+local time with its offset, and "epoch" the same instant.
 
 usage: check-sampling.py RECLAIMCTL FIXTURES_DIR [OUTPUT_DIR]
 OUTPUT_DIR keeps record.jsonl and report.html (for the browser test).
 """
+import datetime
 import fcntl
 import json
 import os
@@ -65,6 +68,27 @@ def set_counters(root, changes):
     write_in_place(path, "".join(lines))
 
 
+RFC3339 = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d")
+
+
+def times(objs, key, what, start=None):
+    """Each object's @key is RFC 3339 and its "epoch" the same instant; in order, near now."""
+    epochs = []
+    for o in objs:
+        text, epoch = o.get(key), o.get("epoch")
+        if not check(isinstance(text, str) and RFC3339.fullmatch(text) is not None and
+                     isinstance(epoch, (int, float)) and "timestamp" not in o,
+                     f"{what}: {key} {text!r}, epoch {epoch!r}"):
+            return
+        at = datetime.datetime.fromisoformat(text)
+        check(abs(at.timestamp() - epoch) < 1e-6 and at.utcoffset() == datetime.datetime.fromtimestamp(
+              epoch).astimezone().utcoffset(), f"{what}: {text} is not epoch {epoch} in local time")
+        epochs.append(epoch)
+    check(epochs == sorted(epochs), f"{what}: times out of order {epochs}")
+    check(all(abs(e - datetime.datetime.now().timestamp()) < 300 for e in epochs),
+          f"{what}: times not now: {epochs}")
+
+
 def near(got, want, interval, what):
     # got is a rate; times the interval it must give back the delta (±1 for rounding)
     check(got is not None and abs(got * interval - want) <= 1.0 + want * 0.01,
@@ -103,6 +127,7 @@ def monitor(reclaimctl, root):
     if not check(len(lines) == 3, f"monitor printed {len(lines)} lines, not 3"):
         return
     first, second, third = lines
+    times(lines, "time", "monitor --json")
     for key in ("pgscan_kswapd", "pgscan_direct", "allocstall", "direct_reclaim_throttled",
                 "pswpout", "workingset_refault"):
         check(first[key] == 0, f"line 1: {key} = {first[key]}, nothing changed")
@@ -125,6 +150,14 @@ def monitor(reclaimctl, root):
     check(third["kswapd_busiest"] == "kswapd1:3", f"line 3 busiest {third['kswapd_busiest']}")
     near(third["kswapd_cpu_percent"] / 100, 0.25, iv, "line 3 kswapd CPU (the new thread)")
     check(third["psi_some_avg10"] == 0.42, "line 3 PSI some avg10")
+
+
+def adapt(reclaimctl, root):
+    p = subprocess.run([reclaimctl, "--sysroot", root, "adapt", "--once", "--dry-run", "-i", "0.1",
+                        "--json"], capture_output=True, text=True)
+    steps = [json.loads(line) for line in p.stdout.splitlines()]
+    if check(p.returncode == 0 and len(steps) == 1, f"adapt --once --json: {p.returncode} {steps}"):
+        times(steps, "time", "adapt --json")
 
 
 def monitor_text(reclaimctl, root):
@@ -181,6 +214,10 @@ def record(reclaimctl, root, out):
     check(types[0] == "header" and types[-1] == "end", f"record: lines {types}")
     check(lines[0]["command"] == ["sh", "-c", "sleep 3.5; exit 3"], "record: command")
     check(lines[0]["knobs"]["kswapd_threads"] == 3, "record: knobs in the header")
+    check(lines[0]["schema"] == 2, f"record: header schema {lines[0]['schema']}")
+    times(lines[:1], "start", "record: header")
+    times(lines[1:], "time", "record: a line")
+    check(lines[0]["epoch"] == lines[1]["epoch"], "record: the header starts with the first sample")
     samples = [l for l in lines if l["type"] == "sample"]
     check(len(samples) >= 5, f"record: {len(samples)} samples")
     check(samples[0]["interval"] is None and samples[0]["pgscan_kswapd"] is None,
@@ -228,6 +265,7 @@ def main():
         shutil.copytree(os.path.join(fixtures, FIXTURE), root, symlinks=True)
         monitor(reclaimctl, root)
         monitor_text(reclaimctl, root)
+        adapt(reclaimctl, root)
         shutil.rmtree(root)
         shutil.copytree(os.path.join(fixtures, FIXTURE), root, symlinks=True)
         if out:

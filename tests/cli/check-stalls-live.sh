@@ -27,7 +27,7 @@ if "$bin" stalls -i 0.5 -t 3 --json >"$work/out" 2>"$work/err"; then
 	if python3 - "$work/out" <<'PY'; then
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["schema"] == 1 and d["interval"] == 0.5, d
+assert d["schema"] == 2 and d["interval"] == 0.5, d
 assert d["taskstats_version"] >= 8 and d["processes"] > 0, d
 for t in d["tasks"]:
     assert set(t) == {"pid", "comm", "reclaim", "thrashing", "swapin", "compact"}, t

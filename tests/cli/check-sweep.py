@@ -155,7 +155,7 @@ class Checker(checker.Checker):
         self.expect(hist.returncode == 0 and len(json.loads(hist.stdout)["records"]) == 5,
                     f"history --json: {hist.stdout[:300]}")
         doc = self.summary(out)
-        self.expect(doc["schema"] == 1 and doc["knobs"] == ["max_direct_reclaimers"]
+        self.expect(doc["schema"] == 2 and doc["knobs"] == ["max_direct_reclaimers"]
                     and doc["before"] == {"max_direct_reclaimers": 3} and doc["repeat"] == 2
                     and doc["interleave"] is True and doc["metrics"] == ["bw"]
                     and doc["ratio_of"] == "bw" and doc["complete"] is True

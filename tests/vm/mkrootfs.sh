@@ -31,10 +31,12 @@ set -euo pipefail
 
 # The packages on top of --variant=minbase. reclaimctl's libraries (ldd of the
 # installed binary; run-scenario.sh checks them again in every image):
-# libreclaim.so.1 itself comes from the build, the rest from these.
+# libreclaim.so.1 itself comes from the build, the rest from these. procps:
+# sysctl(8), the other writer of the knobs that scenarios play.
 PACKAGES=(
 	systemd systemd-sysv
 	libmount1 libnl-3-200 libnl-genl-3-200 libcjson1 libsmartcols1 libsystemd0
+	procps
 )
 
 # All in a function: bash parses it completely before running it, so editing

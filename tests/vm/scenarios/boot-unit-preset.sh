@@ -20,12 +20,13 @@
 #    again, one kswapd thread per node, change 2 in the history undoes 1;
 #    a second restore has nothing to do;
 #  - another writer after the boot unit's change (reclaimctl boot again,
-#    then vm.max_direct_reclaimers written as sysctl -w does; the image has
-#    no procps): verify exits 1 naming the knob (expected 5, live 7, a
-#    writer at run time), status prints a line for it and has it in its
-#    JSON, check sets exit bit 128, the textfile's reclaim_knob_drifted is
-#    1 for it and 0 for kswapd_threads and the preset's quota (its value
-#    already: verify's for the boot preset), the history has one outside entry;
+#    then `sysctl -w vm.max_direct_reclaimers=7`, procps' sysctl, which
+#    prints "vm.max_direct_reclaimers = 7"): verify exits 1 naming the knob
+#    (expected 5, live 7, a writer at run time), status prints a line for
+#    it and has it in its JSON, check sets exit bit 128, the textfile's
+#    reclaim_knob_drifted is 1 for it and 0 for kswapd_threads and the
+#    preset's quota (its value already: verify's for the boot preset), the
+#    history has one outside entry;
 #    restore --boot leaves it at 7 (a line on stderr) and puts
 #    kswapd_threads back; restore --boot --force then puts it back too.
 #
@@ -81,7 +82,9 @@ assert_rc 0 "reclaimctl boot applies the preset again" -- reclaimctl boot
 assert_file_eq "$KNOB_THROTTLE" 5 "vm.max_direct_reclaimers at the preset's 5"
 wait_threads 3
 assert_rc 0 "verify: all in place" -- reclaimctl verify
-knob_write "$KNOB_THROTTLE" 7 || fail "cannot write vm.max_direct_reclaimers"
+assert_eq "vm.max_direct_reclaimers = 7" "$(sysctl -w vm.max_direct_reclaimers=7)" \
+	"sysctl -w vm.max_direct_reclaimers=7"
+assert_file_eq "$KNOB_THROTTLE" 7 "vm.max_direct_reclaimers written by sysctl"
 assert_rc 1 "verify: a knob drifted" -- reclaimctl verify
 reclaimctl verify --json >/tmp/verify.json || true
 json_load /tmp/verify.json || fail "verify --json is no JSON"

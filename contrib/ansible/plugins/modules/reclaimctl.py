@@ -172,7 +172,7 @@ plan:
   returned: when a change was asked for
   type: dict
   sample:
-    schema: 1
+    schema: 2
     command: set
     dry_run: false
     changed: true
@@ -261,7 +261,8 @@ class Reclaimctl(object):
         except ValueError:
             self.module.fail_json(msg="%s printed no JSON document" % " ".join(cmd),
                                   cmd=cmd, stdout=out, stderr=err)
-        if not isinstance(doc, dict) or doc.get("schema") != 1:
+        # 2 changed the times only, which the module does not read
+        if not isinstance(doc, dict) or doc.get("schema") not in (1, 2):
             self.module.fail_json(msg="%s printed JSON of an unknown schema" % " ".join(cmd),
                                   cmd=cmd, stdout=out, stderr=err)
         return doc
