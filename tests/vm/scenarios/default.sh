@@ -59,7 +59,7 @@ echo "----- status.json -----"
 cat /tmp/status.json
 echo "-----------------------"
 json_load /tmp/status.json || die "reclaimctl status --json is not valid JSON"
-assert_eq 1 "$(jv .schema)" "schema"
+assert_eq 2 "$(jv .schema)" "schema"
 assert_eq "$(uname -r)" "$(jv .kernel.release)" "kernel.release"
 want_feature=false
 ((patched)) && want_feature=true
