@@ -21,16 +21,6 @@ int adapt_configure(struct cli *cli, struct reclaim_adapt *adapt, const struct a
 	return 0;
 }
 
-/* "12:00:31", local time. */
-static void clock_text(char *buf, size_t size, int64_t ns)
-{
-	time_t sec = (time_t)(ns / 1000000000);
-	struct tm tm;
-
-	if (!localtime_r(&sec, &tm) || strftime(buf, size, "%H:%M:%S", &tm) == 0)
-		snprintf(buf, size, "?");
-}
-
 void adapt_print(struct cli *cli, FILE *out, double elapsed, int64_t realtime_ns, int64_t old,
 		 int64_t new, const char *reason, bool dry_run)
 {
@@ -55,7 +45,7 @@ void adapt_print(struct cli *cli, FILE *out, double elapsed, int64_t realtime_ns
 		free(text);
 		cJSON_Delete(o);
 	} else if (realtime_ns) {
-		clock_text(time, sizeof(time), realtime_ns);
+		format_local(time, sizeof(time), realtime_ns, false);
 		fprintf(out, "%s kswapd_threads %lld -> %lld%s: %s\n", time, (long long)old,
 			(long long)new, dry_run ? " (dry run)" : "", reason);
 	} else {

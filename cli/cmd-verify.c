@@ -99,16 +99,6 @@ cJSON *verify_json_drifted(struct cli *cli, const struct reclaim_verify *v)
 	return rows;
 }
 
-/* "2026-12-05 09:10:00", local time, as the tables show it. */
-static void since_text(char *buf, size_t size, int64_t ns)
-{
-	time_t sec = (time_t)(ns / 1000000000);
-	struct tm tm;
-
-	if (!localtime_r(&sec, &tm) || strftime(buf, size, "%Y-%m-%d %H:%M:%S", &tm) == 0)
-		snprintf(buf, size, "?");
-}
-
 size_t verify_print_drifted(const struct reclaim_verify *v)
 {
 	size_t n = 0;
@@ -120,7 +110,7 @@ size_t verify_print_drifted(const struct reclaim_verify *v)
 			continue;
 		n++;
 		if (reclaim_verify_since_ns(v, i) > 0) {
-			since_text(when, sizeof(when), reclaim_verify_since_ns(v, i));
+			format_local(when, sizeof(when), reclaim_verify_since_ns(v, i), true);
 			printf("%s (first seen %s)\n", reclaim_verify_reason(v, i), when);
 		} else {
 			printf("%s\n", reclaim_verify_reason(v, i));

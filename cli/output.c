@@ -181,6 +181,16 @@ void format_time(char *buf, size_t size, int64_t ns)
 		 zone + 3);
 }
 
+void format_local(char *buf, size_t size, int64_t ns, bool date)
+{
+	time_t sec = (time_t)(ns / 1000000000);
+	struct tm tm;
+
+	if (!localtime_r(&sec, &tm) ||
+	    strftime(buf, size, date ? "%Y-%m-%d %H:%M:%S" : "%H:%M:%S", &tm) == 0)
+		snprintf(buf, size, "?");
+}
+
 double epoch_of(int64_t ns)
 {
 	return (double)ms_of(ns) / 1e3;

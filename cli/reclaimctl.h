@@ -231,6 +231,8 @@ cJSON *json_document(void);
  */
 #define TIME_TEXT_MAX 32
 void format_time(char *buf, size_t size, int64_t ns);
+/* The local time as tables and lines show it: "2026-12-05 09:10:00", or "09:10:00" */
+void format_local(char *buf, size_t size, int64_t ns, bool date);
 double epoch_of(int64_t ns);
 cJSON *json_time(int64_t ns);
 /* @key: the time as text, then "epoch": the same as a number. */

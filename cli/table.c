@@ -322,13 +322,10 @@ void table_set_bool(struct table *t, int id, bool v)
 
 void table_set_time(struct table *t, int id, int64_t ns)
 {
-	time_t sec = (time_t)(ns / 1000000000);
-	struct tm tm;
 	char buf[32];
 
 	json_expect(t, id, CJ_STRING);
-	if (!localtime_r(&sec, &tm) || strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", &tm) == 0)
-		snprintf(buf, sizeof(buf), "?");
+	format_local(buf, sizeof(buf), ns, true);
 	table_set_value(t, id, buf, json_time(ns));
 }
 

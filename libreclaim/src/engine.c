@@ -327,9 +327,10 @@ static char *lacks(struct reclaim_eval *e, const struct reclaim_knob *k)
 			      "no " RECLAIM_SYSCTL_DIR " under this root: the kernel's knobs "
 			      "are unknown");
 	if (reclaim_knob_needs_patch(k))
-		return format(e->ctx,
-			      "the running kernel lacks %s: it needs reclaimctl's kernel patches (KNOBS in reclaimctl(8))",
-			      reclaim_knob_sysctl(k));
+		return format(
+		    e->ctx,
+		    "the running kernel lacks %s: it needs reclaimctl's kernel patches (KNOBS in reclaimctl(8))",
+		    reclaim_knob_sysctl(k));
 	return format(e->ctx, "the running kernel lacks %s", reclaim_knob_sysctl(k));
 }
 
@@ -342,7 +343,8 @@ static char *set_elsewhere(struct reclaim_eval *e, const struct reclaim_knob *k)
 	if (reclaim_knob_foreign_source(e->ctx, e->conf, k, &src) <= 0)
 		return NULL;
 	if (src.profile)
-		why = format(e->ctx, "tuned's profile %s sets %s = %s at %s; use --force to override it",
+		why = format(e->ctx,
+			     "tuned's profile %s sets %s = %s at %s; use --force to override it",
 			     src.profile, src.key, src.value, src.where);
 	else
 		why = format(e->ctx, "%s sets %s = %s; use --force to override it", src.where,
@@ -586,16 +588,6 @@ static int eval_boot(struct reclaim_eval *e)
 	return r;
 }
 
-/* "09:10:00" of a history record, local time, for the reasons. */
-static void clock_text(char *buf, size_t size, const struct history_record *rec)
-{
-	time_t t = (time_t)rec->sec;
-	struct tm tm;
-
-	if (!localtime_r(&t, &tm) || strftime(buf, size, "%H:%M:%S", &tm) == 0)
-		snprintf(buf, size, "?");
-}
-
 /*
  * Whether a knob now at @now is still the change's: at the value before it
  * (@first, the old value of its first record in the change), or at the new
@@ -704,10 +696,9 @@ static int add_swap(struct reclaim_eval *e, const char *device, int prio, int ex
 /* The newest change is a swap priority change: its device back. */
 static int eval_restore_swap(struct reclaim_eval *e, const struct history_swap *rec)
 {
-	struct history_record fake = {.sec = rec->sec, .nsec = rec->nsec};
 	char when[32];
 
-	clock_text(when, sizeof(when), &fake);
+	history_clock(when, sizeof(when), rec->sec);
 	e->undoes = rec->change;
 	return add_swap(e, rec->device, rec->old_prio, rec->new_prio, rec->fstab_old,
 			format(e->ctx, "undoes %schange %lu (%s at %s)",
@@ -793,7 +784,7 @@ static int eval_restore(struct reclaim_eval *e, const struct reclaim_history *h,
 		if (h->records[i].change == h->records[last].change)
 			top = &h->records[i];
 	e->undoes = top->change;
-	clock_text(when, sizeof(when), top);
+	history_clock(when, sizeof(when), top->sec);
 	for (size_t i = 0; i < h->count; i++) {
 		const struct history_record *rec = &h->records[i], *end = rec;
 		const struct history_record *first;

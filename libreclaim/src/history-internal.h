@@ -9,6 +9,9 @@
 
 #define HISTORY_UNDOES_ALL (-1L)
 
+/* "09:10:00": the local time of a record's @sec, for messages and reasons */
+void history_clock(char *buf, size_t size, int64_t sec);
+
 struct history_record {
 	unsigned long change;
 	int64_t sec;

@@ -777,15 +777,21 @@ static int write_error(struct reclaim_history *h, int r)
 	return reclaim_error(h->ctx, -r, "cannot write %s: %s", HISTORY, strerror(-r));
 }
 
+void history_clock(char *buf, size_t size, int64_t sec)
+{
+	time_t t = (time_t)sec;
+	struct tm tm;
+
+	if (!localtime_r(&t, &tm) || strftime(buf, size, "%H:%M:%S", &tm) == 0)
+		snprintf(buf, size, "?");
+}
+
 /* "change 4 (set at 09:10:00)" of the first record of a change, for messages. */
 static void change_text(char *buf, size_t size, const struct history_record *rec)
 {
-	time_t t = (time_t)rec->sec;
 	char when[16];
-	struct tm tm;
 
-	if (!localtime_r(&t, &tm) || strftime(when, sizeof(when), "%H:%M:%S", &tm) == 0)
-		snprintf(when, sizeof(when), "?");
+	history_clock(when, sizeof(when), rec->sec);
 	snprintf(buf, size, "change %lu (%s at %s)", rec->change, rec->command, when);
 }
 
