@@ -9,7 +9,9 @@
 # node's only slot with a thread parked in its shrinker for 20 s, takes the
 # rest of the node with GFP_ATOMIC, and makes one order-4 __GFP_NOFAIL
 # allocation on node 0 that only its own reclaim can satisfy (the shrinker
-# frees a cache of order-4 blocks for it alone). It must complete within 5 s
+# frees a cache of order-4 blocks for it alone; vm.extfrag_threshold=1000
+# keeps direct compaction, which could make an order-4 block of the hog's
+# movable pages, out of it). It must complete within 5 s
 # (the throttle's timeout is 0.5 s), having reclaimed that cache, and the wait
 # must show in direct_reclaim_throttle_timeout.
 # Measured: nofail_ms=609, one timeout. The series before the fix, which
@@ -47,6 +49,10 @@ wait_for 120 "the hog has written its memory" -- hog_written "$hog" "$size" ||
 log "node 0: $(node_free_mb 0) MiB free"
 
 step "order-4 __GFP_NOFAIL on node 0 while the node's only slot is held"
+# no direct compaction for costly orders: every fragmentation index is within
+extfrag=$(readf /proc/sys/vm/extfrag_threshold)
+at_exit "echo $extfrag >/proc/sys/vm/extfrag_threshold"
+echo 1000 >/proc/sys/vm/extfrag_threshold
 to0=$(vmstat direct_reclaim_throttle_timeout)
 t0=$SECONDS
 insmod "$MOD" nid=0 order=4 cache_mb=16 hold_ms=$hold_ms || die "insmod nofail_alloc failed"
