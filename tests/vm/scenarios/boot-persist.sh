@@ -5,7 +5,8 @@
 # the next boot, and `restore --boot` puts back the values the boot left.
 # Two boots of one disk; the boot unit applies preset vmtest (threads = 3,
 # throttle = 5, swap-quota = 2M, boot-persist.root/) in both.
-#  - boot 1: the unit applied vmtest (knobs 3, 5, 2048); `set --persist
+#  - boot 1: the unit applied vmtest (knobs 3, 5, 2048), and journalctl -x
+#    shows the catalog's explanation of its knob entry and summary; `set --persist
 #    throttle 7` writes vm.max_direct_reclaimers = 7 into
 #    /etc/sysctl.d/90-reclaimctl.conf; `boot --dry-run --json` skips that knob
 #    (persisted, kept at boot) and `check --json` has the same plan as "boot";
@@ -36,6 +37,9 @@ boot1() {
 	assert_file_eq "$KNOB_THREADS" 3 "vm.kswapd_threads"
 	assert_file_eq "$KNOB_THROTTLE" 5 "vm.max_direct_reclaimers"
 	assert_file_eq "$KNOB_QUOTA" 2048 "vm.swap_round_robin_quota_kb"
+	check_catalog "Subject: reclaimctl set vm.kswapd_threads from 1 to 3" \
+		"knob vm.kswapd_threads from 1 to 3. The boot unit" \
+		"Subject: reclaimctl applied the preset vmtest"
 
 	step "set --persist throttle 7"
 	assert_rc 1 "nothing persisted yet" -- test -e "$PERSISTED"
