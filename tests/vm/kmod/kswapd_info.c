@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kswapd_info - where the kswapd threads' memory is, for the kswapd-placement
+ * VM scenario (tests/vm/scenarios/kswapd-placement.sh).
+ *
+ * Loading it prints one console line per kswapd thread and one per node with
+ * memory, then it can be removed at once:
+ *
+ *   kswapd_info: comm=kswapd1:2 pid=57 task_nid=1 stack_nid=1
+ *   kswapd_info: nid=1 kswapd_failures=0
+ *
+ * task_nid is the node of the thread's task_struct, stack_nid that of its
+ * kernel stack: a thread created for its node (kthread_create_on_node())
+ * has both there while the node has free memory, one created with
+ * kthread_create() has them on the node of the CPU kthreadd ran on.
+ */
+#include <linux/mm.h>
+#include <linux/mmzone.h>
+#include <linux/module.h>
+#include <linux/nodemask.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task_stack.h>
+#include <linux/vmalloc.h>
+
+static int addr_nid(const void *addr)
+{
+	struct page *page = is_vmalloc_addr(addr) ? vmalloc_to_page(addr) :
+						    virt_to_page(addr);
+
+	return page ? page_to_nid(page) : NUMA_NO_NODE;
+}
+
+static int __init kswapd_info_init(void)
+{
+	struct task_struct *p;
+	int nid;
+
+	rcu_read_lock();
+	for_each_process(p) {
+		if (!(p->flags & PF_KTHREAD) || strncmp(p->comm, "kswapd", 6))
+			continue;
+		pr_info("kswapd_info: comm=%s pid=%d task_nid=%d stack_nid=%d\n",
+			p->comm, task_pid_nr(p), addr_nid(p),
+			addr_nid(task_stack_page(p)));
+	}
+	rcu_read_unlock();
+	for_each_node_state(nid, N_MEMORY)
+		pr_info("kswapd_info: nid=%d kswapd_failures=%d\n", nid,
+			READ_ONCE(NODE_DATA(nid)->kswapd_failures));
+	return 0;
+}
+
+static void __exit kswapd_info_exit(void)
+{
+}
+
+module_init(kswapd_info_init);
+module_exit(kswapd_info_exit);
+MODULE_DESCRIPTION("Print where the kswapd threads' memory is (reclaimctl VM tests)");
+MODULE_LICENSE("GPL");
