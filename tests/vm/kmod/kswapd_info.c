@@ -4,16 +4,24 @@
  * VM scenario (tests/vm/scenarios/kswapd-placement.sh).
  *
  * Loading it prints one console line per kswapd thread and one per node with
- * memory, then it can be removed at once:
+ * memory:
  *
  *   kswapd_info: comm=kswapd1:2 pid=57 task_nid=1 stack_nid=1
  *   kswapd_info: nid=1 kswapd_failures=0
+ *
+ * While loaded, a thread reads each node's kswapd_failures every millisecond
+ * or so; removing the module prints the highest value seen (a count a
+ * successful reclaim soon resets, too briefly for userspace to see):
+ *
+ *   kswapd_info: nid=1 kswapd_failures_max=0
  *
  * task_nid is the node of the thread's task_struct, stack_nid that of its
  * kernel stack: a thread created for its node (kthread_create_on_node())
  * has both there while the node has free memory, one created with
  * kthread_create() has them on the node of the CPU kthreadd ran on.
  */
+#include <linux/delay.h>
+#include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/mmzone.h>
 #include <linux/module.h>
@@ -28,6 +36,24 @@ static int addr_nid(const void *addr)
 						    virt_to_page(addr);
 
 	return page ? page_to_nid(page) : NUMA_NO_NODE;
+}
+
+static struct task_struct *watcher;
+static int failures_max[MAX_NUMNODES];
+
+static int watch(void *unused)
+{
+	int nid, f;
+
+	while (!kthread_should_stop()) {
+		for_each_node_state(nid, N_MEMORY) {
+			f = READ_ONCE(NODE_DATA(nid)->kswapd_failures);
+			if (f > failures_max[nid])
+				failures_max[nid] = f;
+		}
+		usleep_range(500, 1000);
+	}
+	return 0;
 }
 
 static int __init kswapd_info_init(void)
@@ -47,11 +73,18 @@ static int __init kswapd_info_init(void)
 	for_each_node_state(nid, N_MEMORY)
 		pr_info("kswapd_info: nid=%d kswapd_failures=%d\n", nid,
 			READ_ONCE(NODE_DATA(nid)->kswapd_failures));
-	return 0;
+	watcher = kthread_run(watch, NULL, "kswapd_info");
+	return PTR_ERR_OR_ZERO(watcher);
 }
 
 static void __exit kswapd_info_exit(void)
 {
+	int nid;
+
+	kthread_stop(watcher);
+	for_each_node_state(nid, N_MEMORY)
+		pr_info("kswapd_info: nid=%d kswapd_failures_max=%d\n", nid,
+			failures_max[nid]);
 }
 
 module_init(kswapd_info_init);

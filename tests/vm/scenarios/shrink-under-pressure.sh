@@ -11,11 +11,13 @@
 #  - kswapd is still woken: pageoutrun rises in the 3 s after the shrink;
 #  - direct reclaim does not jump: allocstall in the 3 s after the shrink is
 #    at most twice that of the 3 s before it (16 threads), plus 64.
-# The figures of each round are printed. The series before the fix passed
-# this too here (the hog's reclaim makes progress often enough to reset the
-# failures before they reach 16); a node with nothing left to reclaim is
-# given up on within a second by a single thread as well, so it cannot tell
-# the two apart either.
+# The figures of each round are printed, with the highest kswapd_failures of
+# node 1 from the shrink on (the test module kswapd_info reads it every
+# millisecond or so). The series before the fix passed this too here (the
+# hog's reclaim makes progress often enough to reset the failures before they
+# reach 16; the highest count was 0 and 2 there, 2 and 2 with the fix); a
+# node with nothing left to reclaim is given up on within a second by a
+# single thread as well, so it cannot tell the two apart either.
 #
 # vm-timeout: 240
 # vm-numa: 128M:0 128M:1
@@ -26,10 +28,18 @@ source /vm/lib.sh
 require_patched_kernel
 rounds=${SHRINK_ROUNDS:-2}
 WATCH=/tmp/unreclaimable.max
+MOD=/vm/modules/kswapd_info.ko
+require_file "$MOD"
 
 unreclaimable() {
 	awk '$1 == "Node" { innode = ($2 == "1,"); next }
 		innode && $1 == "node_unreclaimable:" { print $2; exit }' /proc/zoneinfo
+}
+# the highest kswapd_failures of node 1 while the test module kswapd_info was
+# loaded, which reads it every millisecond or so
+failures_max() {
+	rmmod kswapd_info || die "rmmod kswapd_info failed"
+	dmesg | sed -n 's/.*kswapd_info: nid=1 kswapd_failures_max=\([0-9]*\).*/\1/p' | tail -n 1
 }
 allocstall() {
 	awk '$1 ~ /^allocstall_/ { s += $2 } END { print s + 0 }' /proc/vmstat
@@ -55,12 +65,14 @@ for ((r = 1; r <= rounds; r++)); do
 	s0=$(allocstall)
 	sleep 3
 	s1=$(allocstall) p1=$(vmstat pageoutrun)
+	insmod "$MOD" || die "insmod kswapd_info failed"
 	assert_rc 0 "reclaimctl set threads 1" -- reclaimctl set threads 1
 	s2=$(allocstall)
 	sleep 3
 	s3=$(allocstall) p3=$(vmstat pageoutrun)
+	f=$(failures_max)
 	before=$((s1 - s0)) after=$((s3 - s2))
-	log "FIGURES: round $r: allocstall 3 s before the shrink +$before, during it +$((s2 - s1)), 3 s after +$after; pageoutrun after +$((p3 - p1)); node_unreclaimable seen $(cat "$WATCH")"
+	log "FIGURES: round $r: allocstall 3 s before the shrink +$before, during it +$((s2 - s1)), 3 s after +$after; pageoutrun after +$((p3 - p1)); node_unreclaimable seen $(cat "$WATCH"); kswapd_failures at most $f from the shrink on"
 	assert_gt $((p3 - p1)) 0 "round $r: kswapd is still woken after the shrink"
 	assert_le "$after" $((2 * before + 64)) "round $r: direct reclaim does not jump after the shrink"
 	assert_eq 0 "$(cat "$WATCH")" "round $r: node 1 never given up on"
