@@ -13,6 +13,7 @@ struct change_entry {
 	const struct reclaim_knob *knob;
 	int64_t new_value, old_value;
 	char *source; /* for the history; NULL: "value" */
+	bool adopted; /* recorded even if unchanged (reclaim_change_set_adopted()) */
 };
 
 struct reclaim_change {

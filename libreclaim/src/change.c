@@ -47,6 +47,11 @@ int reclaim_change_set_source(struct reclaim_change *c, size_t idx, const char *
 	return 0;
 }
 
+void reclaim_change_set_adopted(struct reclaim_change *c, size_t idx)
+{
+	c->entries[idx].adopted = true;
+}
+
 void reclaim_change_set_unpersist(struct reclaim_change *c, bool unpersist)
 {
 	c->unpersist = unpersist;
@@ -280,7 +285,7 @@ static struct history_record *history_records(struct reclaim_change *c, size_t *
 	for (size_t i = 0; i < c->count; i++) {
 		const struct change_entry *e = &c->entries[i];
 
-		if (e->old_value == e->new_value && !c->record_all)
+		if (e->old_value == e->new_value && !c->record_all && !e->adopted)
 			continue;
 		recs[(*n)++] = (struct history_record){
 		    .command = c->command ? c->command : "change",

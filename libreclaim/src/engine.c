@@ -51,6 +51,7 @@ struct eval_entry {
 	char *reason, *source;
 	bool computed; /* the reason explains a value worked out for this machine */
 	bool foreign;  /* a restore leaves it: another writer changed it since */
+	bool adopted;  /* set to the value another writer left: recorded as ours */
 };
 
 /* A restore's swap device: back to its priority (live) and its /etc/fstab pri=. */
@@ -79,6 +80,8 @@ struct reclaim_eval {
 	/* read during the evaluation */
 	struct reclaim_sysctl_conf *conf;
 	struct reclaim_topology *topo;
+	struct reclaim_history *history; /* when a value is unchanged: see adopted() */
+	bool history_read;
 };
 
 static const char *const command_names[] = {
@@ -252,6 +255,7 @@ static void eval_free(struct reclaim_eval *e)
 	reclaim_persist_unref(e->unpersisted);
 	reclaim_sysctl_conf_unref(e->conf);
 	reclaim_topology_unref(e->topo);
+	reclaim_history_unref(e->history);
 	reclaim_unref(e->ctx);
 	free(e);
 }
@@ -403,6 +407,33 @@ static char *threads_short(struct reclaim_eval *e, int64_t want)
 }
 
 /*
+ * A set, preset or autotune to the value another writer left since
+ * reclaimctl last changed @k: recorded all the same, so that verify, status
+ * and check take the value as intended from now on instead of as drift.
+ * The reason, or NULL when @k is not drifted (or there is no history).
+ */
+static char *adopted(struct reclaim_eval *e, const struct reclaim_knob *k, int64_t value)
+{
+	int64_t ours;
+
+	if (e->kind != RECLAIM_REQUEST_SET && e->kind != RECLAIM_REQUEST_PRESET &&
+	    e->kind != RECLAIM_REQUEST_AUTOTUNE)
+		return NULL;
+	if (!e->history_read) {
+		e->history_read = true;
+		/* A damaged history fails the apply, which says so */
+		if (reclaim_history_load(e->ctx, &e->history) < 0)
+			e->history = NULL;
+	}
+	if (!e->history || reclaim_history_applied(e->history, k, &ours) < 0 || ours == value)
+		return NULL;
+	return format(e->ctx,
+		      "another writer set it since reclaimctl set %" PRId64
+		      ": recorded, verify takes %" PRId64 " as intended",
+		      ours, value);
+}
+
+/*
  * The action of entry @n: the precedence, in one place. A knob the kernel
  * lacks is skipped; so is one another sysctl file sets (unless --force), and
  * at boot one persisted with --persist. STRICT turns a skip into a failure.
@@ -443,6 +474,13 @@ static int decide(struct reclaim_eval *e, const struct reclaim_request *req, str
 		free(n->reason);
 		n->reason = why;
 		n->action = RECLAIM_ACTION_SET;
+	}
+	if (n->action == RECLAIM_ACTION_UNCHANGED &&
+	    (why = adopted(e, n->knob, n->new_value)) != NULL) {
+		free(n->reason);
+		n->reason = why;
+		n->action = RECLAIM_ACTION_SET;
+		n->adopted = true;
 	}
 	if (restore && n->foreign)
 		n->action = RECLAIM_ACTION_SKIPPED;
@@ -1037,6 +1075,7 @@ RECLAIM_EXPORT int reclaim_request_evaluate(struct reclaim_request *req, struct 
 	/* What the evaluation read is not needed after it. */
 	e->conf = reclaim_sysctl_conf_unref(e->conf);
 	e->topo = reclaim_topology_unref(e->topo);
+	e->history = reclaim_history_unref(e->history);
 	if (r < 0) {
 		eval_free(e);
 		return r;
@@ -1132,6 +1171,8 @@ static int build_change(const struct reclaim_request *req, const struct reclaim_
 		r = reclaim_change_add(c, n->knob, n->new_value);
 		if (r == 0)
 			r = reclaim_change_set_source(c, reclaim_change_count(c) - 1, n->source);
+		if (r == 0 && n->adopted)
+			reclaim_change_set_adopted(c, reclaim_change_count(c) - 1);
 	}
 	if (e->kind == RECLAIM_REQUEST_RESTORE)
 		undoes = (long)e->undoes;

@@ -364,6 +364,11 @@ int reclaim_change_set_source(struct reclaim_change *c, size_t idx, const char *
  * a node is short of threads, and else leaves it alone.
  */
 void reclaim_change_set_keep_unchanged(struct reclaim_change *c);
+/*
+ * Entry @idx is recorded even when the knob is at its value already: it
+ * adopts a value another writer left (nothing is written for it then).
+ */
+void reclaim_change_set_adopted(struct reclaim_change *c, size_t idx);
 /* Removes the persisted file after the writes (restore --persist). */
 void reclaim_change_set_unpersist(struct reclaim_change *c, bool unpersist);
 /* Records the change as more of change @change (see reclaim_history_intent()). */

@@ -15,7 +15,10 @@ writer (the knob's file written directly), chosen at random (seeded),
   changed since reclaimctl's record, and say so on stderr; with --force
   they may;
 - the history stays readable, with an outside entry for each drifted
-  value seen.
+  value seen;
+- after a set, also one to the value another writer left, the knob is not
+  drifted (the set is recorded); a set to a value already reclaimctl's
+  records nothing.
 
 And, on a root with one drifted knob, that the outside entry is written
 only once a command's line is valid: a usage error or --help leaves the
@@ -154,7 +157,10 @@ class Checker(checker.Checker):
             else:
                 self.restore(root, step, op == "restore-boot", op == "force")
                 ctx = op
-            self.check_agree(root, step, ctx)
+            drifted = self.check_agree(root, step, ctx)
+            # a set, also to the value another writer left, makes the knob reclaimctl's
+            self.expect(op != "set" or knob not in drifted,
+                        f"step {step} ({ctx}): {knob} still drifted after the set")
             done += 1
         # every value seen drifted is in the history, once
         outside = [l for l in open(os.path.join(root, HISTORY)) if l.startswith("# outside ")]
@@ -163,6 +169,37 @@ class Checker(checker.Checker):
         self.expect(h.returncode == 0, f"history after the sequence: {h.stderr}")
         print(f"# seed {self.seed}: {done} steps in {time.monotonic() - start:.1f} s, "
               f"{len(outside)} outside entries")
+
+    def test_set_adopts(self):
+        """set to the value another writer left: recorded, no longer drift; once only."""
+        root = self.root(PATCHED)
+        os.makedirs(os.path.join(root, "run/reclaimctl"), mode=0o700, exist_ok=True)
+        r = self.run_cli(root, "set", "swappiness", "10")
+        self.expect(r.returncode == 0, f"set swappiness 10: {r.stderr}")
+        self.foreign_write(root, "swappiness", 30)
+        r = self.run_cli(root, "verify")
+        self.expect(r.returncode == 1, f"verify after another writer: exit {r.returncode}")
+        r = self.run_cli(root, "set", "--dry-run", "swappiness", "30")
+        self.expect(r.returncode == 0 and r.stdout ==
+                    "would set vm.swappiness: 30 -> 30 (another writer set it since reclaimctl "
+                    "set 10: recorded, verify takes 30 as intended)\n",
+                    f"set --dry-run to the other writer's value: {r.returncode} {r.stdout!r}")
+        self.expect(self.last_records(root) == {"swappiness": 10}, "--dry-run recorded")
+        r = self.run_cli(root, "set", "swappiness", "30")
+        self.expect(r.returncode == 0 and r.stdout ==
+                    "vm.swappiness: 30 -> 30 (another writer set it since reclaimctl set 10: "
+                    "recorded, verify takes 30 as intended)\n",
+                    f"set to the other writer's value: {r.returncode} {r.stdout!r} {r.stderr!r}")
+        self.expect(self.live(root, "swappiness") == 30, "the value changed")
+        self.expect(self.last_records(root) == {"swappiness": 30}, "not recorded as 30")
+        self.expect(self.check_agree(root, 0, "set to the other writer's value") == set(),
+                    "still drifted after the set")
+        before = open(os.path.join(root, HISTORY), "rb").read()
+        r = self.run_cli(root, "set", "swappiness", "30")
+        self.expect(r.returncode == 0 and r.stdout == "vm.swappiness: 30 (unchanged)\n",
+                    f"the same set again: {r.returncode} {r.stdout!r}")
+        self.expect(open(os.path.join(root, HISTORY), "rb").read() == before,
+                    "the same set again added to the history")
 
     def history_reads(self, root, *args):
         """How often the command opens the history (strace), or None without strace."""
