@@ -170,13 +170,18 @@ class Checker(checker.Checker):
         print(f"# seed {self.seed}: {done} steps in {time.monotonic() - start:.1f} s, "
               f"{len(outside)} outside entries")
 
-    def test_set_adopts(self):
-        """set to the value another writer left: recorded, no longer drift; once only."""
+    def drifted_root(self):
+        """A root where reclaimctl set swappiness 10 and another writer then 30."""
         root = self.root(PATCHED)
         os.makedirs(os.path.join(root, "run/reclaimctl"), mode=0o700, exist_ok=True)
         r = self.run_cli(root, "set", "swappiness", "10")
         self.expect(r.returncode == 0, f"set swappiness 10: {r.stderr}")
         self.foreign_write(root, "swappiness", 30)
+        return root
+
+    def test_set_adopts(self):
+        """set to the value another writer left: recorded, no longer drift; once only."""
+        root = self.drifted_root()
         r = self.run_cli(root, "verify")
         self.expect(r.returncode == 1, f"verify after another writer: exit {r.returncode}")
         r = self.run_cli(root, "set", "--dry-run", "swappiness", "30")
@@ -215,11 +220,7 @@ class Checker(checker.Checker):
             return sum(1 for line in f if re.search(r'"(run/reclaimctl/)?history".*O_RDONLY', line))
 
     def test_note_after_options(self):
-        root = self.root(PATCHED)
-        os.makedirs(os.path.join(root, "run/reclaimctl"), mode=0o700, exist_ok=True)
-        r = self.run_cli(root, "set", "swappiness", "10")
-        self.expect(r.returncode == 0, f"set swappiness 10: {r.stderr}")
-        self.foreign_write(root, "swappiness", 30)
+        root = self.drifted_root()
         path = os.path.join(root, HISTORY)
         before = open(path, "rb").read()
         for args, rc in [(["status", "--bogus"], 2), (["verify", "--help"], 0),
