@@ -38,9 +38,11 @@ trace_setup() {
 	[[ -d $T/instances/first ]] || mkdir "$T/instances/first"
 	echo 0 >"$T/instances/first/options/overwrite"
 	echo 64 >"$T/instances/first/buffer_size_kb"
-	# one clock for both CPUs and both buffers: TCG's per-CPU clocks drift
-	echo global >"$T/instances/first/trace_clock"
-	echo global >"$T/trace_clock"
+	# one clock for both CPUs and both buffers: the clocksource's (mono);
+	# the per-CPU sched_clock, which local and global are built on, drifts
+	# by milliseconds between TCG's CPUs when they idle tickless
+	echo mono >"$T/instances/first/trace_clock"
+	echo mono >"$T/trace_clock"
 	echo 1 >"$T/instances/first/events/vmscan/mm_vmscan_direct_reclaim_begin/enable"
 	echo 1 >"$T/events/oom/mark_victim/enable"
 }
