@@ -18,7 +18,13 @@
 #    Before, every thread's failed run counted with a plain increment
 #    (lost ones: 23 to 39 runs here against 16 for 1 thread), and before
 #    that only thread 0's failures but everyone's runs (139);
-#  - the figures (runs, node 1's kswapd CPU ticks) are printed.
+#  - node 1's kswapd_failures never passes MAX_RECLAIM_RETRIES (16): read
+#    about every millisecond by the test module kswapd_info while the node
+#    fails, it is counted by kswapd[0] alone, which is no longer woken once
+#    it reaches 16. Before, every thread counted its failed runs, and threads
+#    that were running when the count reached 16 added theirs;
+#  - the figures (runs, node 1's kswapd CPU ticks, the highest
+#    kswapd_failures) are printed.
 # A measurement in which kswapd reclaimed pages on the filled node (the fill
 # left something reclaimable; each success starts the count over) is made
 # again, as one in which a fill hog was OOM-killed, up to 3 tries.
@@ -33,6 +39,8 @@ source /vm/lib.sh
 
 require_patched_kernel
 tickle_secs=${HOPELESS_SECS:-15}
+MOD=/vm/modules/kswapd_info.ko
+require_file "$MOD"
 # the guest's memory is all below 4 GiB: node 1's is one DMA32 zone
 ZONE=DMA32
 echo 1000 >/proc/sys/vm/watermark_scale_factor
@@ -62,6 +70,11 @@ unreclaimable() {
 		$1 == "Node" { innode = ($1 " " $2 == node); next }
 		innode && $1 == "node_unreclaimable:" { print $2; exit }' /proc/zoneinfo
 }
+# the highest kswapd_failures of node 1 while kswapd_info was loaded
+failures_max() {
+	rmmod kswapd_info || die "rmmod kswapd_info failed"
+	dmesg | sed -n 's/.*kswapd_info: nid=1 kswapd_failures_max=\([0-9]*\).*/\1/p' | tail -n 1
+}
 node1_ticks() {
 	local pid name sum=0
 	while read -r pid name; do sum=$((sum + $(task_cpu_ticks "$pid"))); done < <(kswapd_threads 1)
@@ -87,7 +100,8 @@ make_reclaimable() {
 	assert_eq 0 "$(unreclaimable 1)" "node 1 is reclaimable"
 }
 
-# runs THREADS: sets RUNS and TICKS, the kswapd runs and node 1's kswapd CPU
+# runs THREADS: sets RUNS, TICKS and FAILMAX, the kswapd runs, node 1's kswapd
+# CPU and its highest kswapd_failures
 runs() {
 	local threads=$1 min low free target runs0 ticks0 end up step
 	assert_rc 0 "reclaimctl set threads $threads" -- reclaimctl set threads "$threads"
@@ -127,6 +141,7 @@ runs() {
 		kill -0 "$step" 2>/dev/null || VOID=1
 	done
 	free_below 1 "$low" || die "node 1 did not fill below its low watermark"
+	insmod "$MOD" || die "insmod kswapd_info failed"
 	read -r up _ </proc/uptime
 	end=$((${up%.*} + tickle_secs))
 	# 2 MiB bound to node 1: below its low watermark, so kswapd is woken,
@@ -135,12 +150,14 @@ runs() {
 		memhog -N 1 -m 2 -p 0 -q || fail "a small allocation on node 1 failed"
 		[[ -n $RUNS_AT || $(unreclaimable 1) != 1 ]] || RUNS_AT=$(($(vmstat pageoutrun) - runs0))
 	done
+	FAILMAX=$(failures_max)
 	RUNS=$(($(vmstat pageoutrun) - runs0))
 	STEAL=$(($(vmstat pgsteal_kswapd) - steal0))
 	log "threads $threads: pgsteal_kswapd +$STEAL slabs_scanned +$(($(vmstat slabs_scanned) - slab0)) kswapd_inodesteal +$(($(vmstat kswapd_inodesteal) - inode0)) runs until given up: ${RUNS_AT:-?}"
 	TICKS=$(($(node1_ticks) - ticks0))
-	log "threads $threads: kswapd runs $RUNS, node 1 kswapd CPU $TICKS ticks, node_unreclaimable $(unreclaimable 1), direct reclaim $(vmstat allocstall_dma32)"
+	log "threads $threads: kswapd runs $RUNS, node 1 kswapd CPU $TICKS ticks, node_unreclaimable $(unreclaimable 1), direct reclaim $(vmstat allocstall_dma32), kswapd_failures at most $FAILMAX"
 	assert_eq 1 "$(unreclaimable 1)" "threads $threads: node 1 was given up on"
+	assert_le "$FAILMAX" 16 "threads $threads: kswapd_failures of node 1 never past MAX_RECLAIM_RETRIES"
 	kill "${HOGS[@]}" 2>/dev/null || true
 	wait "${HOGS[@]}" || true
 }
@@ -165,11 +182,12 @@ measure() {
 
 step "one thread"
 measure 1
-runs1=$RUNS ticks1=$TICKS
+runs1=$RUNS ticks1=$TICKS fail1=$FAILMAX
 step "eight threads"
 measure 8
 log "FIGURES: 1 thread: $runs1 runs, $ticks1 ticks; 8 threads: $RUNS runs, $TICKS ticks"
 assert_gt "$runs1" 0 "1 thread: kswapd ran"
 assert_gt "$RUNS" 0 "8 threads: kswapd ran"
 assert_le "$RUNS" $((2 * runs1)) "8 threads gave up after at most twice the runs of 1 thread"
+log "FIGURES: kswapd_failures at most: 1 thread $fail1, 8 threads $FAILMAX"
 assert_rc 0 "reclaimctl set threads 1" -- reclaimctl set threads 1
