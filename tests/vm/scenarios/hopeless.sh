@@ -23,6 +23,9 @@
 #    fails, it is counted by kswapd[0] alone, which is no longer woken once
 #    it reaches 16. Before, every thread counted its failed runs, and threads
 #    that were running when the count reached 16 added theirs;
+#  - no kswapd thread of node 1 reclaims with its zones' ZONE_RECLAIM_ACTIVE
+#    hint cleared by another thread leaving balance_pgdat() (kswapd_info
+#    checks it with kswapd_failures);
 #  - the figures (runs, node 1's kswapd CPU ticks, the highest
 #    kswapd_failures) are printed.
 # A measurement in which kswapd reclaimed pages on the filled node (the fill
@@ -74,6 +77,11 @@ unreclaimable() {
 failures_max() {
 	rmmod kswapd_info || die "rmmod kswapd_info failed"
 	dmesg | sed -n 's/.*kswapd_info: nid=1 kswapd_failures_max=\([0-9]*\).*/\1/p' | tail -n 1
+}
+# how often kswapd_info found node 1's threads reclaiming with the
+# ZONE_RECLAIM_ACTIVE hint cleared by one leaving (after failures_max)
+hint_lost() {
+	dmesg | sed -n 's/.*kswapd_info: nid=1 kswapd_failures_max=.* hint_lost=\([0-9]*\).*/\1/p' | tail -n 1
 }
 node1_ticks() {
 	local pid name sum=0
@@ -151,13 +159,15 @@ runs() {
 		[[ -n $RUNS_AT || $(unreclaimable 1) != 1 ]] || RUNS_AT=$(($(vmstat pageoutrun) - runs0))
 	done
 	FAILMAX=$(failures_max)
+	HINT_LOST=$(hint_lost)
 	RUNS=$(($(vmstat pageoutrun) - runs0))
 	STEAL=$(($(vmstat pgsteal_kswapd) - steal0))
 	log "threads $threads: pgsteal_kswapd +$STEAL slabs_scanned +$(($(vmstat slabs_scanned) - slab0)) kswapd_inodesteal +$(($(vmstat kswapd_inodesteal) - inode0)) runs until given up: ${RUNS_AT:-?}"
 	TICKS=$(($(node1_ticks) - ticks0))
-	log "threads $threads: kswapd runs $RUNS, node 1 kswapd CPU $TICKS ticks, node_unreclaimable $(unreclaimable 1), direct reclaim $(vmstat allocstall_dma32), kswapd_failures at most $FAILMAX"
+	log "threads $threads: kswapd runs $RUNS, node 1 kswapd CPU $TICKS ticks, node_unreclaimable $(unreclaimable 1), direct reclaim $(vmstat allocstall_dma32), kswapd_failures at most $FAILMAX, reclaim hint lost $HINT_LOST times"
 	assert_eq 1 "$(unreclaimable 1)" "threads $threads: node 1 was given up on"
 	assert_le "$FAILMAX" 16 "threads $threads: kswapd_failures of node 1 never past MAX_RECLAIM_RETRIES"
+	assert_eq 0 "$HINT_LOST" "threads $threads: no kswapd thread of node 1 reclaimed with ZONE_RECLAIM_ACTIVE cleared"
 	kill "${HOGS[@]}" 2>/dev/null || true
 	wait "${HOGS[@]}" || true
 }

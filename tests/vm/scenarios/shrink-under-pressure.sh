@@ -13,9 +13,13 @@
 #    at most twice that of the 3 s before it (16 threads), plus 64.
 # The figures of each round are printed, with the highest kswapd_failures of
 # node 1 from the shrink on (the test module kswapd_info reads it every
-# millisecond or so). The series before the fix passed this too here (the
+# millisecond or so), and how often it found a thread of node 1 reclaiming
+# with the zones' ZONE_RECLAIM_ACTIVE hint cleared by another one leaving,
+# which must be never. The series before the fix passed this too here (the
 # hog's reclaim makes progress often enough to reset the failures before they
-# reach 16; the highest count was 0 and 2 there, 2 and 2 with the fix); a
+# reach 16; the highest count was 0 and 2 there, 2 and 2 with the fix; with
+# swap on a disk limited to 4 or 16 MiB/s instead of zram, 0 to 11 there
+# and 0 to 15 with the fix, where kswapd[0] alone counts); a
 # node with nothing left to reclaim is given up on within a second by a
 # single thread as well, so it cannot tell the two apart either.
 #
@@ -40,6 +44,11 @@ unreclaimable() {
 failures_max() {
 	rmmod kswapd_info || die "rmmod kswapd_info failed"
 	dmesg | sed -n 's/.*kswapd_info: nid=1 kswapd_failures_max=\([0-9]*\).*/\1/p' | tail -n 1
+}
+# how often kswapd_info found node 1's threads reclaiming with the
+# ZONE_RECLAIM_ACTIVE hint cleared by one leaving (after failures_max)
+hint_lost() {
+	dmesg | sed -n 's/.*kswapd_info: nid=1 kswapd_failures_max=.* hint_lost=\([0-9]*\).*/\1/p' | tail -n 1
 }
 allocstall() {
 	awk '$1 ~ /^allocstall_/ { s += $2 } END { print s + 0 }' /proc/vmstat
@@ -71,11 +80,13 @@ for ((r = 1; r <= rounds; r++)); do
 	sleep 3
 	s3=$(allocstall) p3=$(vmstat pageoutrun)
 	f=$(failures_max)
+	lost=$(hint_lost)
 	before=$((s1 - s0)) after=$((s3 - s2))
-	log "FIGURES: round $r: allocstall 3 s before the shrink +$before, during it +$((s2 - s1)), 3 s after +$after; pageoutrun after +$((p3 - p1)); node_unreclaimable seen $(cat "$WATCH"); kswapd_failures at most $f from the shrink on"
+	log "FIGURES: round $r: allocstall 3 s before the shrink +$before, during it +$((s2 - s1)), 3 s after +$after; pageoutrun after +$((p3 - p1)); node_unreclaimable seen $(cat "$WATCH"); kswapd_failures at most $f from the shrink on; reclaim hint lost $lost times"
 	assert_gt $((p3 - p1)) 0 "round $r: kswapd is still woken after the shrink"
 	assert_le "$after" $((2 * before + 64)) "round $r: direct reclaim does not jump after the shrink"
 	assert_eq 0 "$(cat "$WATCH")" "round $r: node 1 never given up on"
+	assert_eq 0 "$lost" "round $r: no thread reclaimed with ZONE_RECLAIM_ACTIVE cleared"
 done
 kill "$watcher" 2>/dev/null || true
 stop_hogs
