@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # selftests: the kernel selftests of the series, tools/testing/selftests/mm/
-# kswapd_threads, max_direct_reclaimers, direct_reclaim_throttle (destructive
-# upstream: run_vmtests.sh -d) and swap_round_robin_quota (added by
+# kswapd_threads, kswapd_shrink, max_direct_reclaimers,
+# direct_reclaim_throttle (kswapd_shrink and direct_reclaim_throttle
+# destructive upstream: run_vmtests.sh -d) and swap_round_robin_quota (added by
 # kernel/patches/*selftests*.patch, built statically by build-selftests.sh,
 # in the initramfs with the helpers), run one after the other; each one's
 # TAP output goes to the console as it is.
@@ -15,9 +16,10 @@
 #  - every program must put back the sysctls it changed (all three are
 #    compared before and after each program), leave the swap devices as it
 #    found them and one kswapd thread per node with memory.
-# max_direct_reclaimers and direct_reclaim_throttle need swap: a 256M zram
-# device at the default priority; swap_round_robin_quota makes its own, of a
-# higher priority. direct_reclaim_throttle reads tracefs (mounted here).
+# kswapd_shrink, max_direct_reclaimers and direct_reclaim_throttle need swap:
+# a 256M zram device at the default priority; swap_round_robin_quota makes
+# its own, of a higher priority. kswapd_shrink and direct_reclaim_throttle
+# read tracefs (mounted here).
 #
 # vm-timeout: 420
 # vm-share: 2
@@ -27,7 +29,7 @@ set -euo pipefail
 source /vm/lib.sh
 
 require_patched_kernel
-programs=(kswapd_threads max_direct_reclaimers direct_reclaim_throttle swap_round_robin_quota)
+programs=(kswapd_threads kswapd_shrink max_direct_reclaimers direct_reclaim_throttle swap_round_robin_quota)
 for p in "${programs[@]}"; do
 	command -v "$p" >/dev/null ||
 		die "selftest $p is not in the initramfs (no kernel/patches/*selftests*.patch when the build ran?)"
@@ -38,7 +40,7 @@ swaps() { awk 'NR > 1 {printf "%s ", $1}' /proc/swaps; }
 
 [[ -d /sys/kernel/tracing/events ]] || mount -t tracefs nodev /sys/kernel/tracing
 
-step "swap on zram for max_direct_reclaimers"
+step "swap on zram for kswapd_shrink, max_direct_reclaimers and direct_reclaim_throttle"
 swap=$(zram_swap 256M)
 log "swap: $swap"
 show_memory
