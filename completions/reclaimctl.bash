@@ -21,7 +21,7 @@ _reclaimctl_bytes_opts='--bytes -b'
 # Knob names, then aliases (see reclaimctl(8), KNOBS).
 _reclaimctl_knobs='kswapd_threads max_direct_reclaimers swap_round_robin_quota_kb
 	swappiness watermark_scale_factor watermark_boost_factor min_free_kbytes
-	zone_reclaim_mode threads throttle swap-quota'
+	zone_reclaim_mode page-cluster vfs_cache_pressure threads throttle swap-quota'
 
 # The knobs whose VALUE may be "auto" (the value autotune plans).
 _reclaimctl_auto_knobs='kswapd_threads vm.kswapd_threads threads

@@ -41,6 +41,8 @@ function __reclaimctl_knobs
         watermark_boost_factor 'watermark boost after fragmentation events' \
         min_free_kbytes 'memory kept free for atomic allocations' \
         zone_reclaim_mode 'reclaim on the local node first (bit mask)' \
+        page-cluster 'swap pages read in one attempt (power of two)' \
+        vfs_cache_pressure 'reclaim of dentry and inode caches' \
         threads 'alias of kswapd_threads' \
         throttle 'alias of max_direct_reclaimers' \
         swap-quota 'alias of swap_round_robin_quota_kb'

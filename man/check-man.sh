@@ -191,7 +191,7 @@ for row in table[1:]:
     for name, cell in zip(names, cells):
         values = {}
         for line in open(os.path.join(sys.argv[2], name + ".preset")):
-            m = re.match(r"^\s*([a-z_]+)\s*=\s*(\S+)", line)
+            m = re.match(r"^\s*([a-z_-]+)\s*=\s*(\S+)", line)
             if m:
                 values[m.group(1)] = m.group(2)
         if values.get(knob, "-") != cell:

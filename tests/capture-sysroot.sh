@@ -111,7 +111,7 @@ echo "capturing ${src:-/} into $dst:"
 copy /proc/sys/kernel/osrelease
 for knob in kswapd_threads max_direct_reclaimers swap_round_robin_quota_kb \
 	swappiness watermark_scale_factor watermark_boost_factor \
-	min_free_kbytes zone_reclaim_mode; do
+	min_free_kbytes zone_reclaim_mode page-cluster vfs_cache_pressure; do
 	copy "/proc/sys/vm/$knob"
 done
 

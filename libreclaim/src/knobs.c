@@ -56,9 +56,22 @@ static const struct reclaim_knob knobs[] = {
     [RECLAIM_KNOB_ZONE_RECLAIM_MODE] =
 	{VM_KNOB(zone_reclaim_mode), .min = 0, .max = 7, .def = 0,
 	 .description = "reclaim on the local node before allocating remotely (bit mask)"},
+    /* the kernel's name has a hyphen; its limit is page_cluster_max, 31 */
+    [RECLAIM_KNOB_PAGE_CLUSTER] = {.name = "page-cluster",
+				   .sysctl = "vm.page-cluster",
+				   .path = RECLAIM_SYSCTL_DIR "/page-cluster",
+				   .min = 0,
+				   .max = 31,
+				   .def = 3,
+				   .description = "swap pages read in one attempt, as a power of "
+						  "two (0: one page)"},
+    [RECLAIM_KNOB_VFS_CACHE_PRESSURE] =
+	{VM_KNOB(vfs_cache_pressure), .min = 0, .max = INT_MAX, .def = 100,
+	 .description = "reclaim of dentry and inode caches relative to the page cache "
+			"(100: fair)"},
 };
 /* Every id has its entry: the last one is the table's last. */
-_Static_assert(ARRAY_SIZE(knobs) == RECLAIM_KNOB_ZONE_RECLAIM_MODE + 1,
+_Static_assert(ARRAY_SIZE(knobs) == RECLAIM_KNOB_VFS_CACHE_PRESSURE + 1,
 	       "enum reclaim_knob_id and the knob table differ");
 
 RECLAIM_EXPORT size_t reclaim_knob_count(void)
@@ -156,8 +169,8 @@ static int missing(struct reclaim_ctx *ctx, const struct reclaim_knob *k)
 	if (k->needs_patch)
 		return reclaim_error(
 		    ctx, EOPNOTSUPP,
-		    "this kernel has no %s (no %s): it needs reclaimctl's kernel patches (KNOBS in reclaimctl(8))", k->sysctl,
-		    k->path);
+		    "this kernel has no %s (no %s): it needs reclaimctl's kernel patches (KNOBS in reclaimctl(8))",
+		    k->sysctl, k->path);
 	return reclaim_error(ctx, EOPNOTSUPP, "this kernel has no %s (no %s)", k->sysctl, k->path);
 }
 

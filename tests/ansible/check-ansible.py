@@ -279,7 +279,8 @@ class Checker:
         run = self.play(root, check=True, knobs={"throttle": 7, "nonsense": 1})
         self.expect_failed(run, "reclaimctl: unknown knob 'nonsense' (known: threads, throttle, "
                                 "swap-quota, swappiness, watermark_scale_factor, "
-                                "watermark_boost_factor, min_free_kbytes, zone_reclaim_mode)")
+                                "watermark_boost_factor, min_free_kbytes, zone_reclaim_mode, "
+                                "page-cluster, vfs_cache_pressure)")
         run = self.play(root, knobs={"throttle": True})
         self.expect_failed(run, "knobs: the value of throttle must be a number or a string such "
                                 "as 2M or auto, not True")

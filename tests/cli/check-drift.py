@@ -103,7 +103,7 @@ class Checker(checker.Checker):
                     f"step {step} ({ctx}): verify reports {sorted(reported)}")
         prom = self.run_cli(root, "status", "--prometheus")
         self.expect(prom.returncode == 0, f"step {step}: status --prometheus: {prom.stderr}")
-        metric = dict(re.findall(r'^reclaim_knob_drifted\{knob="(\w+)"\} ([01])$', prom.stdout,
+        metric = dict(re.findall(r'^reclaim_knob_drifted\{knob="([\w-]+)"\} ([01])$', prom.stdout,
                                  re.M))
         self.expect({k for k, x in metric.items() if x == "1"} == want and
                     set(metric) == reported,

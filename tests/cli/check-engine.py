@@ -52,6 +52,8 @@ KNOBS = {
     "watermark_boost_factor": (None, 0, 2**31 - 1),
     "min_free_kbytes": (None, 0, 2**31 - 1),
     "zone_reclaim_mode": (None, 0, 7),
+    "page-cluster": (None, 0, 31),
+    "vfs_cache_pressure": (None, 0, 2**31 - 1),
 }
 PERSIST = "etc/sysctl.d/90-reclaimctl.conf"
 HISTORY = "run/reclaimctl/history"
@@ -472,7 +474,7 @@ def knob_values(root):
             out[knob] = text
     persisted = {}
     for line in (read(root, PERSIST) or "").splitlines():
-        m = re.fullmatch(r"vm\.(\w+)\s*=\s*(\S+)", line.strip())
+        m = re.fullmatch(r"vm\.([\w-]+)\s*=\s*(\S+)", line.strip())
         if m:
             persisted[m.group(1)] = m.group(2)
     out["_persisted"] = persisted

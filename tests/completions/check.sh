@@ -175,7 +175,7 @@ fi
 commands='adapt autotune boot check figures get help history monitor preset record report restore set stalls status swap sweep threads verify'
 knobs='kswapd_threads max_direct_reclaimers swap_round_robin_quota_kb swappiness
 watermark_scale_factor watermark_boost_factor min_free_kbytes zone_reclaim_mode
-threads throttle swap-quota'
+page-cluster vfs_cache_pressure threads throttle swap-quota'
 
 # Commands, and global options before the command.
 expect 'reclaimctl s' set stalls status swap sweep
@@ -198,6 +198,8 @@ expect 'reclaimctl get ' $knobs
 expect 'reclaimctl get swappiness ' $knobs
 expect 'reclaimctl get sw' swap-quota swap_round_robin_quota_kb swappiness
 expect 'reclaimctl get m' max_direct_reclaimers min_free_kbytes
+expect 'reclaimctl get p' page-cluster
+expect 'reclaimctl set v' vfs_cache_pressure
 expect 'reclaimctl set ' $knobs
 expect 'reclaimctl set --dry-run sw' swap-quota swap_round_robin_quota_kb swappiness
 expect 'reclaimctl set -p w' watermark_boost_factor watermark_scale_factor

@@ -131,6 +131,8 @@ static void test_by_id(void **state)
 	    {RECLAIM_KNOB_WATERMARK_BOOST_FACTOR, "watermark_boost_factor"},
 	    {RECLAIM_KNOB_MIN_FREE_KBYTES, "min_free_kbytes"},
 	    {RECLAIM_KNOB_ZONE_RECLAIM_MODE, "zone_reclaim_mode"},
+	    {RECLAIM_KNOB_PAGE_CLUSTER, "page-cluster"},
+	    {RECLAIM_KNOB_VFS_CACHE_PRESSURE, "vfs_cache_pressure"},
 	};
 
 	assert_int_equal(ARRAY_SIZE(want), reclaim_knob_count());

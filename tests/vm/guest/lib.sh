@@ -544,7 +544,7 @@ assert_logged_by() {
 declare -gA KERNEL_DEFAULT=(
 	[kswapd_threads]=1 [max_direct_reclaimers]=0 [swap_round_robin_quota_kb]=2048
 	[swappiness]=60 [watermark_scale_factor]=10 [watermark_boost_factor]=15000
-	[zone_reclaim_mode]=0
+	[zone_reclaim_mode]=0 [page-cluster]=3 [vfs_cache_pressure]=100
 )
 
 # The journal message ids of `reclaimctl boot` (cli/journal.h).

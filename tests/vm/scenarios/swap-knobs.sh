@@ -14,7 +14,12 @@
 #  - set swap-quota 512K / 2M / 0 -> 512 / 2048 / 0;
 #  - 1025, -1, x, 2G, 1.5M: exit 2, the kernel's value stays;
 #  - status --json: throttle.limit and throttled (direct_reclaim_throttled),
-#    swap.round_robin_quota_kb.
+#    swap.round_robin_quota_kb;
+#  - the standard page-cluster (0..31, the kernel's own limit) and
+#    vfs_cache_pressure: set, persisted in reclaimctl's sysctl.d file, read
+#    back by get and status, 32 and -1 refused without writing, and
+#    restore --persist puts the kernel's values (3, 100) back and empties
+#    the file.
 #
 # vm-timeout: 180
 # vm-share: 1
@@ -89,5 +94,36 @@ fi
 out=$(reclaimctl status 2>&1) || fail "reclaimctl status failed"
 assert_match 'Limit: 1 task in direct reclaim per node at once' "$out" "status text: the limit"
 assert_match 'Round-robin quota: 512 KiB' "$out" "status text: the quota"
+
+step "page-cluster and vfs_cache_pressure"
+PERSIST=/etc/sysctl.d/90-reclaimctl.conf
+assert_file_eq "$KNOB_DIR/page-cluster" 3 "vm.page-cluster at boot"
+assert_file_eq "$KNOB_DIR/vfs_cache_pressure" 100 "vm.vfs_cache_pressure at boot"
+out=$(reclaimctl set --persist page-cluster 0 vfs_cache_pressure 50 2>&1) ||
+	fail "reclaimctl set --persist page-cluster 0 vfs_cache_pressure 50 failed: $out"
+printf '  | %s\n' "$out"
+assert_match $'^vm.page-cluster: 3 -> 0\nvm.vfs_cache_pressure: 100 -> 50\n' "$out" "the plan's lines"
+assert_file_eq "$KNOB_DIR/page-cluster" 0 "vm.page-cluster"
+assert_file_eq "$KNOB_DIR/vfs_cache_pressure" 50 "vm.vfs_cache_pressure"
+assert_eq "0 50" "$(reclaimctl get --values page-cluster vfs_cache_pressure | tr '\n' ' ' | sed 's/ $//')" \
+	"reclaimctl get --values"
+assert_eq "vm.page-cluster = 0|vm.vfs_cache_pressure = 50" \
+	"$(grep '^vm\.' "$PERSIST" | tr '\n' '|' | sed 's/|$//')" "persisted in $PERSIST"
+reclaimctl status --json >/tmp/status.json || fail "reclaimctl status --json failed"
+if json_load /tmp/status.json; then
+	assert_eq "supported 0" "$(jv .knobs.page-cluster.state) $(jv .knobs.page-cluster.value)" \
+		"status: page-cluster"
+	assert_eq "supported 50" "$(jv .knobs.vfs_cache_pressure.state) $(jv .knobs.vfs_cache_pressure.value)" \
+		"status: vfs_cache_pressure"
+fi
+assert_rc 2 "set page-cluster 32" -- reclaimctl set page-cluster 32
+assert_rc 2 "set vfs_cache_pressure -1" -- reclaimctl set vfs_cache_pressure -1
+assert_file_eq "$KNOB_DIR/page-cluster" 0 "vm.page-cluster unchanged"
+assert_file_eq "$KNOB_DIR/vfs_cache_pressure" 50 "vm.vfs_cache_pressure unchanged"
+assert_rc 0 "reclaimctl restore --persist" -- reclaimctl restore --persist
+assert_file_eq "$KNOB_DIR/page-cluster" 3 "vm.page-cluster restored"
+assert_file_eq "$KNOB_DIR/vfs_cache_pressure" 100 "vm.vfs_cache_pressure restored"
+assert_eq "" "$(grep -s '^vm\.\(page-cluster\|vfs_cache_pressure\)' "$PERSIST" || true)" \
+	"$PERSIST no longer sets them"
 
 check_dmesg_clean
