@@ -240,6 +240,18 @@ node_free_mb() { echo $(($(node_meminfo "$1" MemFree) / 1024)); }
 # ---------------------------------------------------------------------------
 # kswapd threads
 
+# The test module kswapd_info (kmod/kswapd_info.c) watches every node's
+# kswapd threads while loaded and prints what it saw when removed.
+# kswapd_info_unload: remove it
+kswapd_info_unload() { rmmod kswapd_info || die "rmmod kswapd_info failed"; }
+# kswapd_info_seen NODE FIELD: FIELD (kswapd_failures_max, hint_lost) of the
+# last line the module printed for NODE on removal
+kswapd_info_seen() {
+	dmesg | awk -v head="kswapd_info: nid=$1 kswapd_failures_max=" -v f="$2=" '
+		index($0, head) { for (i = 1; i <= NF; i++) if (index($i, f) == 1) v = substr($i, length(f) + 1) }
+		END { print v }'
+}
+
 # kswapd_threads [NODE]: "PID NAME" for each kswapd thread (of NODE), sorted by
 # node, then thread index (kswapd0 kswapd0:1 .. kswapd0:10 kswapd1 ..)
 kswapd_threads() {

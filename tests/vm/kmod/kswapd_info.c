@@ -12,10 +12,9 @@
  * While loaded, a thread reads each node's kswapd_failures every millisecond
  * or so; removing the module prints the highest value seen (a count a
  * successful reclaim soon resets, too briefly for userspace to see) and how
- * many times two readings in a row
- * found kswapd threads balancing the node while its lowest zone's
- * ZONE_RECLAIM_ACTIVE hint was clear (a thread reclaiming after another one
- * leaving cleared the hint it had just set):
+ * many times two readings in a row found kswapd threads balancing the node
+ * while its lowest zone's ZONE_RECLAIM_ACTIVE hint was clear (a thread
+ * reclaiming after another one leaving cleared the hint it had just set):
  *
  *   kswapd_info: nid=1 kswapd_failures_max=0 hint_lost=0
  *

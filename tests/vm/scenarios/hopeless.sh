@@ -73,16 +73,6 @@ unreclaimable() {
 		$1 == "Node" { innode = ($1 " " $2 == node); next }
 		innode && $1 == "node_unreclaimable:" { print $2; exit }' /proc/zoneinfo
 }
-# the highest kswapd_failures of node 1 while kswapd_info was loaded
-failures_max() {
-	rmmod kswapd_info || die "rmmod kswapd_info failed"
-	dmesg | sed -n 's/.*kswapd_info: nid=1 kswapd_failures_max=\([0-9]*\).*/\1/p' | tail -n 1
-}
-# how often kswapd_info found node 1's threads reclaiming with the
-# ZONE_RECLAIM_ACTIVE hint cleared by one leaving (after failures_max)
-hint_lost() {
-	dmesg | sed -n 's/.*kswapd_info: nid=1 kswapd_failures_max=.* hint_lost=\([0-9]*\).*/\1/p' | tail -n 1
-}
 node1_ticks() {
 	local pid name sum=0
 	while read -r pid name; do sum=$((sum + $(task_cpu_ticks "$pid"))); done < <(kswapd_threads 1)
@@ -158,8 +148,9 @@ runs() {
 		memhog -N 1 -m 2 -p 0 -q || fail "a small allocation on node 1 failed"
 		[[ -n $RUNS_AT || $(unreclaimable 1) != 1 ]] || RUNS_AT=$(($(vmstat pageoutrun) - runs0))
 	done
-	FAILMAX=$(failures_max)
-	HINT_LOST=$(hint_lost)
+	kswapd_info_unload
+	FAILMAX=$(kswapd_info_seen 1 kswapd_failures_max)
+	HINT_LOST=$(kswapd_info_seen 1 hint_lost)
 	RUNS=$(($(vmstat pageoutrun) - runs0))
 	STEAL=$(($(vmstat pgsteal_kswapd) - steal0))
 	log "threads $threads: pgsteal_kswapd +$STEAL slabs_scanned +$(($(vmstat slabs_scanned) - slab0)) kswapd_inodesteal +$(($(vmstat kswapd_inodesteal) - inode0)) runs until given up: ${RUNS_AT:-?}"

@@ -39,17 +39,6 @@ unreclaimable() {
 	awk '$1 == "Node" { innode = ($2 == "1,"); next }
 		innode && $1 == "node_unreclaimable:" { print $2; exit }' /proc/zoneinfo
 }
-# the highest kswapd_failures of node 1 while the test module kswapd_info was
-# loaded, which reads it every millisecond or so
-failures_max() {
-	rmmod kswapd_info || die "rmmod kswapd_info failed"
-	dmesg | sed -n 's/.*kswapd_info: nid=1 kswapd_failures_max=\([0-9]*\).*/\1/p' | tail -n 1
-}
-# how often kswapd_info found node 1's threads reclaiming with the
-# ZONE_RECLAIM_ACTIVE hint cleared by one leaving (after failures_max)
-hint_lost() {
-	dmesg | sed -n 's/.*kswapd_info: nid=1 kswapd_failures_max=.* hint_lost=\([0-9]*\).*/\1/p' | tail -n 1
-}
 allocstall() {
 	awk '$1 ~ /^allocstall_/ { s += $2 } END { print s + 0 }' /proc/vmstat
 }
@@ -79,8 +68,9 @@ for ((r = 1; r <= rounds; r++)); do
 	s2=$(allocstall)
 	sleep 3
 	s3=$(allocstall) p3=$(vmstat pageoutrun)
-	f=$(failures_max)
-	lost=$(hint_lost)
+	kswapd_info_unload
+	f=$(kswapd_info_seen 1 kswapd_failures_max)
+	lost=$(kswapd_info_seen 1 hint_lost)
 	before=$((s1 - s0)) after=$((s3 - s2))
 	log "FIGURES: round $r: allocstall 3 s before the shrink +$before, during it +$((s2 - s1)), 3 s after +$after; pageoutrun after +$((p3 - p1)); node_unreclaimable seen $(cat "$WATCH"); kswapd_failures at most $f from the shrink on; reclaim hint lost $lost times"
 	assert_gt $((p3 - p1)) 0 "round $r: kswapd is still woken after the shrink"
