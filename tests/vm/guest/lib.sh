@@ -244,8 +244,10 @@ node_free_mb() { echo $(($(node_meminfo "$1" MemFree) / 1024)); }
 # kswapd threads while loaded and prints what it saw when removed.
 # kswapd_info_unload: remove it
 kswapd_info_unload() { rmmod kswapd_info || die "rmmod kswapd_info failed"; }
-# kswapd_info_seen NODE FIELD: FIELD (kswapd_failures_max, hint_lost) of the
-# last line the module printed for NODE on removal
+# kswapd_info_seen NODE FIELD: FIELD (kswapd_failures_max, hint_lost; with
+# watch_nid=NODE also failures, by_helper, by_stopping, holds,
+# entered_in_hold, hint_cleared) of the last line the module printed for NODE
+# on removal
 kswapd_info_seen() {
 	dmesg | awk -v head="kswapd_info: nid=$1 kswapd_failures_max=" -v f="$2=" '
 		index($0, head) { for (i = 1; i <= NF; i++) if (index($i, f) == 1) v = substr($i, length(f) + 1) }
