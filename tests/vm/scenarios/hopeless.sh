@@ -28,11 +28,20 @@
 #    checks it with kswapd_failures);
 #  - the figures (runs, node 1's kswapd CPU ticks, the highest
 #    kswapd_failures) are printed.
+# Then, node 1 still filled, 8 -> 1 while every run fails: kswapd_info
+# starts node 1's failure count over (as progress would, so that kswapd is
+# woken again) and holds the first extra thread to enter balance_pgdat(),
+# before it reclaims, until the shrink stops it. Seeing every write of
+# kswapd_failures through a data breakpoint, it finds no failed run counted by
+# a thread being stopped: a run cut short by the shrink is not a failed run.
+# Before the fix it was one (the held thread counted 1), up to 15 at once for
+# 16 -> 1, which can make the kernel give up on a node under pressure.
 # A measurement in which kswapd reclaimed pages on the filled node (the fill
 # left something reclaimable; each success starts the count over) is made
-# again, as one in which a fill hog was OOM-killed, up to 3 tries.
-# Between the two, a round of reclaim with swap makes progress on node 1,
-# which makes it reclaimable again.
+# again, as one in which a fill hog was OOM-killed (during the fill or the
+# measurement), up to 3 tries; the shrink fills node 1 again if a fill hog
+# is gone by then. Before each fill, a round of reclaim with swap makes
+# progress on node 1, which makes it reclaimable again.
 #
 # vm-timeout: 420
 # vm-numa: 128M:0 128M:1
@@ -73,6 +82,8 @@ unreclaimable() {
 		$1 == "Node" { innode = ($1 " " $2 == node); next }
 		innode && $1 == "node_unreclaimable:" { print $2; exit }' /proc/zoneinfo
 }
+# held_now: kswapd_info is holding an extra thread of node 1 (hold_helper_us)
+held_now() { [[ $(cat /sys/module/kswapd_info/parameters/holding) == 1 ]]; }
 node1_ticks() {
 	local pid name sum=0
 	while read -r pid name; do sum=$((sum + $(task_cpu_ticks "$pid"))); done < <(kswapd_threads 1)
@@ -98,47 +109,58 @@ make_reclaimable() {
 	assert_eq 0 "$(unreclaimable 1)" "node 1 is reclaimable"
 }
 
-# runs THREADS: sets RUNS, TICKS and FAILMAX, the kswapd runs, node 1's kswapd
-# CPU and its highest kswapd_failures
-runs() {
-	local threads=$1 min low free target runs0 ticks0 end up step
-	assert_rc 0 "reclaimctl set threads $threads" -- reclaimctl set threads "$threads"
-	wait_threads "$threads"
+# hogs_alive: every fill hog still runs. The OOM killer taking one (node 1's
+# free count lags behind) frees its memory: reclaim succeeds again and the
+# failed runs start over, which doubles the count (46 runs for 8 threads
+# instead of 23).
+hogs_alive() {
+	local p
+	for p in "${HOGS[@]}"; do kill -0 "$p" 2>/dev/null || return 1; done
+}
+
+# fill: makes node 1 reclaimable, then fills it with mlocked memory (HOGS) to
+# between its min and low (LOW) watermarks; the counters runs() reads start
+# before the fill, which already wakes node 1's kswapd
+fill() {
+	local min free target
 	make_reclaimable
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
 	min=$(zone_field 1 "$ZONE" min)
-	low=$(zone_field 1 "$ZONE" low)
+	LOW=$(zone_field 1 "$ZONE" low)
 	free=$(zone_field 1 "$ZONE" free)
-	target=$(((min + low) / 2))
-	log "node 1: free $free, min $min, low $low, high $(zone_field 1 "$ZONE" high) pages; filling to $target"
-	# the runs count from here: filling node 1 already wakes its kswapd
+	target=$(((min + LOW) / 2))
+	log "node 1: free $free, min $min, low $LOW, high $(zone_field 1 "$ZONE" high) pages; filling to $target"
 	runs0=$(vmstat pageoutrun)
 	ticks0=$(node1_ticks)
 	steal0=$(vmstat pgsteal_kswapd)
 	slab0=$(vmstat slabs_scanned)
 	inode0=$(vmstat kswapd_inodesteal)
-	RUNS_AT=
 	# fill in steps, each hog the rest down to the target: what a node's
 	# free count shows lags behind and other things free memory meanwhile
 	HOGS=()
-	for step in 1 2 3 4 5 6; do
+	for _ in 1 2 3 4 5 6; do
 		free=$(zone_field 1 "$ZONE" free)
-		((free >= low)) || break
+		((free >= LOW)) || break
 		memhog -N 1 -L -m $(((free - target) * 4 / 1024 + 1)) -p 0 -H 600 -q &
 		HOGS+=($!)
 		wait_for 60 "the hog is written" -- hog_resident "$!" $(((free - target) * 4 / 1024 + 1)) || break
 		sleep 1
 	done
 	log "node 1 filled by ${#HOGS[@]} hogs: free $(zone_field 1 "$ZONE" free) pages"
-	# The OOM killer taking a fill hog (node 1's free count lags behind)
-	# frees its memory: reclaim succeeds again and the failed runs start
-	# over, which doubles the count (46 runs for 8 threads instead of 23).
+}
+
+# runs THREADS: sets RUNS, TICKS and FAILMAX, the kswapd runs, node 1's kswapd
+# CPU and its highest kswapd_failures, and VOID if a fill hog was OOM-killed
+runs() {
+	local threads=$1 end up
+	assert_rc 0 "reclaimctl set threads $threads" -- reclaimctl set threads "$threads"
+	wait_threads "$threads"
+	fill
+	RUNS_AT=
 	VOID=
-	for step in "${HOGS[@]}"; do
-		kill -0 "$step" 2>/dev/null || VOID=1
-	done
-	free_below 1 "$low" || die "node 1 did not fill below its low watermark"
+	hogs_alive || VOID=1
+	free_below 1 "$LOW" || die "node 1 did not fill below its low watermark"
 	insmod "$MOD" || die "insmod kswapd_info failed"
 	read -r up _ </proc/uptime
 	end=$((${up%.*} + tickle_secs))
@@ -148,6 +170,7 @@ runs() {
 		memhog -N 1 -m 2 -p 0 -q || fail "a small allocation on node 1 failed"
 		[[ -n $RUNS_AT || $(unreclaimable 1) != 1 ]] || RUNS_AT=$(($(vmstat pageoutrun) - runs0))
 	done
+	hogs_alive || VOID=1
 	kswapd_info_unload
 	FAILMAX=$(kswapd_info_seen 1 kswapd_failures_max)
 	HINT_LOST=$(kswapd_info_seen 1 hint_lost)
@@ -159,14 +182,20 @@ runs() {
 	assert_eq 1 "$(unreclaimable 1)" "threads $threads: node 1 was given up on"
 	assert_le "$FAILMAX" 16 "threads $threads: kswapd_failures of node 1 never past MAX_RECLAIM_RETRIES"
 	assert_eq 0 "$HINT_LOST" "threads $threads: no kswapd thread of node 1 reclaimed with ZONE_RECLAIM_ACTIVE cleared"
+}
+# unfill: end the fill hogs
+unfill() {
 	kill "${HOGS[@]}" 2>/dev/null || true
 	wait "${HOGS[@]}" || true
+	HOGS=()
 }
 
-# measure THREADS: runs() again (at most 3 times) while a fill hog was OOM-killed
+# measure THREADS: runs() again (at most 3 times) while a fill hog was
+# OOM-killed; node 1 stays filled
 measure() {
 	local try
 	for try in 1 2 3; do
+		((try == 1)) || unfill
 		runs "$1"
 		if [[ -n $VOID ]]; then
 			log "threads $1: a fill hog was OOM-killed, measuring again"
@@ -183,6 +212,7 @@ measure() {
 
 step "one thread"
 measure 1
+unfill
 runs1=$RUNS ticks1=$TICKS fail1=$FAILMAX
 step "eight threads"
 measure 8
@@ -191,4 +221,32 @@ assert_gt "$runs1" 0 "1 thread: kswapd ran"
 assert_gt "$RUNS" 0 "8 threads: kswapd ran"
 assert_le "$RUNS" $((2 * runs1)) "8 threads gave up after at most twice the runs of 1 thread"
 log "FIGURES: kswapd_failures at most: 1 thread $fail1, 8 threads $FAILMAX"
+
+step "eight threads lowered to one while every run fails"
+# Node 1 is filled and given up on. kswapd_info starts its failure count
+# over, as progress would, so that the next allocation wakes its kswapd
+# again, and holds the first extra thread that enters balance_pgdat() there
+# (on cpu1, node 1's only CPU) until 8 -> 1 stops it. Its run is cut short
+# with nothing reclaimed, which is no failed run. The shell and what it
+# starts move to cpu0, which the held thread leaves free.
+if ! hogs_alive || ! free_below 1 "$LOW"; then
+	log "node 1 no longer filled: filling it again"
+	unfill
+	fill
+fi
+taskset -p 1 $$ >/dev/null || die "taskset -p 1 $$ failed"
+insmod "$MOD" watch_nid=1 reset_failures=1 hold_helper_us=5000000 || die "insmod kswapd_info failed"
+for ((i = 0; i < 10; i++)); do
+	memhog -N 1 -m 2 -p 0 -q || fail "a small allocation on node 1 failed"
+	! held_now || break
+	sleep 0.2
+done
 assert_rc 0 "reclaimctl set threads 1" -- reclaimctl set threads 1
+kswapd_info_unload
+taskset -p 3 $$ >/dev/null || die "taskset -p 3 $$ failed"
+held=$(kswapd_info_seen 1 held_until_stopped)
+stopping=$(kswapd_info_seen 1 by_stopping)
+log "FIGURES: extra thread held until stopped: $held; failed runs counted $(kswapd_info_seen 1 failures), $(kswapd_info_seen 1 by_helper) of them by threads other than kswapd1, $stopping by threads being stopped"
+assert_eq 1 "$held" "an extra thread was in balance_pgdat() when 8 -> 1 stopped it"
+assert_eq 0 "$stopping" "no failed run counted by a thread being stopped"
+unfill
