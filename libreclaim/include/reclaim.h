@@ -899,6 +899,64 @@ uint64_t reclaim_task_delays_count(const struct reclaim_task_delays *d, enum rec
 uint64_t reclaim_task_delays_total_ns(const struct reclaim_task_delays *d, enum reclaim_delay kind);
 
 /*
+ * How long reclaim makes tasks wait, aggregated by the running kernel (hist
+ * triggers in a tracefs instance of this process, which the unref removes):
+ * the durations in microseconds, counted in log2 buckets. Bucket k holds the
+ * durations above 2^(k-1) and up to 2^k (bucket 0: up to 1 us).
+ */
+struct reclaim_latency;
+
+enum reclaim_latency_kind {
+	RECLAIM_LATENCY_DIRECT = 0, /* a task's direct reclaim (mm_vmscan_direct_reclaim_*) */
+	RECLAIM_LATENCY_MEMCG,	    /* direct reclaim of a memory cgroup over its high or max */
+	RECLAIM_LATENCY_THROTTLE,   /* a wait at vm.max_direct_reclaimers (patched kernels) */
+};
+
+enum reclaim_latency_span {
+	RECLAIM_LATENCY_INTERVAL = 0, /* between the last two reads */
+	RECLAIM_LATENCY_RUN,	      /* from the start to the last read */
+};
+
+/*
+ * Starts counting. Only on the live system (root "/"): -EOPNOTSUPP under
+ * another root; -ENOENT when tracefs is not mounted or the kernel lacks the
+ * direct reclaim events, -EACCES without the right to write to tracefs. An
+ * instance left by a run that was killed is removed first
+ * (reclaim_latency_stale_removed()).
+ */
+int reclaim_latency_new(struct reclaim_ctx *ctx, struct reclaim_latency **ret);
+struct reclaim_latency *reclaim_latency_ref(struct reclaim_latency *l);
+struct reclaim_latency *reclaim_latency_unref(struct reclaim_latency *l);
+/* The kinds, in enum reclaim_latency_kind's order, and their names ("direct", ...). */
+size_t reclaim_latency_kind_count(void);
+const char *reclaim_latency_kind_name(enum reclaim_latency_kind kind);
+/* The event that ends a wait of @kind ("vmscan:mm_vmscan_direct_reclaim_end"). */
+const char *reclaim_latency_kind_event(enum reclaim_latency_kind kind);
+/* False when the kernel has not the events of @kind (the throttle's: unpatched kernels). */
+bool reclaim_latency_has(const struct reclaim_latency *l, enum reclaim_latency_kind kind);
+/* The instances of killed runs reclaim_latency_new() removed. */
+unsigned reclaim_latency_stale_removed(const struct reclaim_latency *l);
+/* Reads the kernel's counts: the interval since the previous read ends here. */
+int reclaim_latency_read(struct reclaim_latency *l);
+uint64_t reclaim_latency_count(const struct reclaim_latency *l, enum reclaim_latency_kind kind,
+			       enum reclaim_latency_span span);
+uint64_t reclaim_latency_total_us(const struct reclaim_latency *l, enum reclaim_latency_kind kind,
+				  enum reclaim_latency_span span);
+/* Waits not counted: the kernel's histogram was full, or a duration out of range. */
+uint64_t reclaim_latency_dropped(const struct reclaim_latency *l, enum reclaim_latency_kind kind,
+				 enum reclaim_latency_span span);
+size_t reclaim_latency_bucket_count(void);
+uint64_t reclaim_latency_bucket(const struct reclaim_latency *l, enum reclaim_latency_kind kind,
+				enum reclaim_latency_span span, size_t bucket);
+/*
+ * The upper end (us) of the bucket holding the duration of rank @permille
+ * (500: the median, 990: p99, 1000: the longest); 0 when there is none.
+ */
+uint64_t reclaim_latency_percentile_us(const struct reclaim_latency *l,
+				       enum reclaim_latency_kind kind,
+				       enum reclaim_latency_span span, unsigned permille);
+
+/*
  * The change engine: every change reclaimctl makes, and every preview of
  * one, is a request evaluated here. An evaluation reads and never writes: for
  * each knob the request names, its current value, the target value, the
