@@ -25,6 +25,7 @@ static const struct command *const commands[] = {
     &cmd_adapt,
     &cmd_monitor,
     &cmd_stalls,
+    &cmd_latency,
     &cmd_record,
     &cmd_report,
     &cmd_sweep,

@@ -51,7 +51,7 @@ struct command {
 
 extern const struct command cmd_status, cmd_get, cmd_set, cmd_threads;
 extern const struct command cmd_swap;
-extern const struct command cmd_monitor, cmd_stalls, cmd_record, cmd_report;
+extern const struct command cmd_monitor, cmd_stalls, cmd_latency, cmd_record, cmd_report;
 extern const struct command cmd_autotune, cmd_preset, cmd_restore, cmd_boot, cmd_check;
 extern const struct command cmd_history, cmd_adapt, cmd_sweep, cmd_figures, cmd_verify;
 /* reclaimctl.c: every command, in the order of --help. */

@@ -6,7 +6,7 @@
 # _reclaimctl_command_opts and, if its operands complete to something, a case
 # in _reclaimctl_operand.
 
-_reclaimctl_commands='status get set threads swap autotune preset restore history check verify boot adapt monitor stalls record report sweep figures help'
+_reclaimctl_commands='status get set threads swap autotune preset restore history check verify boot adapt monitor stalls latency record report sweep figures help'
 
 _reclaimctl_global_opts='--sysroot --json -J --color --no-color --help -h --version -V'
 
@@ -49,7 +49,7 @@ _reclaimctl_command_opts()
 	shift 2
 	# --sysroot, --color and --no-color are accepted after the command too.
 	case $cmd in
-	status | threads | swap | autotune | preset | history | check | verify | stalls | figures)
+	status | threads | swap | autotune | preset | history | check | verify | stalls | latency | figures)
 		case $cmd:$sub in
 		swap:priority | preset:apply | preset:diff) ;;
 		autotune:*) _reclaimctl_has_opt a apply "$@" || echo "$_reclaimctl_table_opts" ;;
@@ -74,6 +74,7 @@ _reclaimctl_command_opts()
 		;;
 	monitor) echo '--interval -i --count -c --per-node -N --noheadings -n --json -J --help -h --sysroot --color --no-color' ;;
 	stalls) echo '--interval -i --top -t --enable --json -J --help -h --sysroot --color --no-color' ;;
+	latency) echo '--interval -i --duration -d --histogram --json -J --help -h --sysroot --color --no-color' ;;
 	record) echo '--file --interval -i --duration -d --help -h --sysroot --color --no-color' ;;
 	report) echo '--html --help -h --sysroot --color --no-color' ;;
 	sweep)
@@ -134,7 +135,7 @@ _reclaimctl_operand()
 	esac
 }
 
-# Arguments of options that take one (monitor, stalls, record, report,
+# Arguments of options that take one (monitor, stalls, latency, record, report,
 # status --textfile); returns 1 if $2 (the previous word) is no such option.
 _reclaimctl_option_arg()
 {
@@ -145,7 +146,7 @@ _reclaimctl_option_arg()
 	status:-o | status:--output | threads:-o | threads:--output | swap:-o | swap:--output | \
 		autotune:-o | autotune:--output | preset:-o | preset:--output | history:-o | \
 		history:--output | check:-o | check:--output | verify:-o | verify:--output | stalls:-o | stalls:--output | \
-		figures:-o | figures:--output)
+		latency:-o | latency:--output | figures:-o | figures:--output)
 		_reclaimctl_columns "$cmd" "$sub" "$cur"
 		;;
 	record:--file | report:--html | record:-o | record:--output | report:-o | report:--output)
@@ -161,8 +162,9 @@ _reclaimctl_option_arg()
 	adapt:-i | adapt:--interval | adapt:--min | adapt:--max | adapt:--up-* | adapt:--down-* | \
 		adapt:--cooldown | adapt:--busy-cpu) ;;
 	monitor:-i | monitor:--interval | monitor:-c | monitor:--count | stalls:-i | \
-		stalls:--interval | stalls:-t | stalls:--top | record:-i | record:--interval | \
-		record:-d | record:--duration) ;;
+		stalls:--interval | stalls:-t | stalls:--top | latency:-i | latency:--interval | \
+		latency:-d | latency:--duration | record:-i | record:--interval | record:-d | \
+		record:--duration) ;;
 	*) return 1 ;;
 	esac
 	return 0

@@ -17,6 +17,7 @@ function __reclaimctl_commands
         adapt 'Scale kswapd threads with the measured load' \
         monitor 'Show reclaim rates, kswapd CPU and pressure every interval' \
         stalls 'Show the processes delayed most by reclaim (taskstats)' \
+        latency 'Show how long tasks wait in direct reclaim and at the throttle' \
         record 'Record rates, kswapd CPU, pressure and knobs into a file' \
         report 'Render recorded runs as one HTML page with charts' \
         sweep 'Run a workload under each knob value, record each run, compare them' \
@@ -133,7 +134,7 @@ complete -c reclaimctl -n 'not __reclaimctl_needs_command; and not __reclaimctl_
 # -o completes the columns the command's --help lists.
 function __reclaimctl_table
     set -l w (__reclaimctl_words)
-    set -q w[1]; and contains -- $w[1] status threads swap autotune preset history check verify stalls figures
+    set -q w[1]; and contains -- $w[1] status threads swap autotune preset history check verify stalls latency figures
     or return 1
     not contains -- priority $w; and not contains -- apply $w; and not contains -- diff $w
 end
@@ -282,6 +283,11 @@ complete -c reclaimctl -n '__reclaimctl_using adapt' -l busy-cpu -x -d '% of the
 complete -c reclaimctl -n '__reclaimctl_using stalls' -s i -l interval -x -d 'Measure over this many seconds'
 complete -c reclaimctl -n '__reclaimctl_using stalls' -s t -l top -x -d 'Show at most N processes'
 complete -c reclaimctl -n '__reclaimctl_using stalls' -l enable -d 'Turn delay accounting on for the run'
+
+# latency
+complete -c reclaimctl -n '__reclaimctl_using latency' -s i -l interval -x -d 'Also report each interval of this many seconds'
+complete -c reclaimctl -n '__reclaimctl_using latency' -s d -l duration -x -d 'Run this long (0: until interrupted)'
+complete -c reclaimctl -n '__reclaimctl_using latency' -l histogram -d 'The log2 histogram of each kind'
 
 # record [-- COMMAND...], report FILE...
 complete -c reclaimctl -n '__reclaimctl_using record' -l file -rF -d 'The file to write'

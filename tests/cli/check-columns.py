@@ -15,7 +15,8 @@ DUMP_COLUMNS prints the tables the commands are built with. For each table:
     where the table says (its "rows");
   - status SECTION --json is status --json's key of that section, and
     swap devices -b gives --json's sizes in bytes.
-stalls is run by check-stalls-live.sh (it needs taskstats): here only its
+stalls is run by check-stalls-live.sh (it needs taskstats), latency by the VM
+scenario latency (it needs a kernel with hist triggers): here only their
 --help and man page are compared.
 """
 import json
@@ -165,7 +166,7 @@ for cmd, cmd_tables in tables.items():
         check(defaults == t["defaults"].split(","),
               f"reclaimctl(8) TABLES: {usage}: default columns {defaults}, want {t['defaults']}")
         if usage not in RUNS:
-            check(cmd == "stalls", f"{usage}: no run for this table in check-columns.py")
+            check(cmd in ("stalls", "latency"), f"{usage}: no run for this table in check-columns.py")
             continue
         root, args, json_args = RUNS[usage]
         root = roots[root]

@@ -172,7 +172,7 @@ else
 	result fail "syntax ($shell -n)" "$out"
 fi
 
-commands='adapt autotune boot check figures get help history monitor preset record report restore set stalls status swap sweep threads verify'
+commands='adapt autotune boot check figures get help history latency monitor preset record report restore set stalls status swap sweep threads verify'
 knobs='kswapd_threads max_direct_reclaimers swap_round_robin_quota_kb swappiness
 watermark_scale_factor watermark_boost_factor min_free_kbytes zone_reclaim_mode
 page-cluster vfs_cache_pressure threads throttle swap-quota'
@@ -261,10 +261,12 @@ contains 'reclaimctl boot -' --dry-run --json --help
 lacks 'reclaimctl boot -' --persist --force
 lacks 'reclaimctl boot ' $knobs
 
-# monitor, stalls, record, report; status --prometheus
+# monitor, stalls, latency, record, report; status --prometheus
 contains 'reclaimctl status --' --prometheus --textfile --pairs
 contains 'reclaimctl monitor -' --interval --count --per-node --json
 contains 'reclaimctl stalls -' --interval --top --enable --json
+contains 'reclaimctl latency -' --interval --duration --histogram --json --output
+lacks 'reclaimctl latency -' --top --enable --dry-run
 contains 'reclaimctl record -' --file --interval --duration
 contains 'reclaimctl report -' --html
 # -o is the columns everywhere: the old -o FILE and -o DIR are not offered
@@ -381,6 +383,7 @@ if [ -n "$bin" ]; then
 	expect 'reclaimctl history --output S' SOURCE
 	expect 'reclaimctl swap devices -o D' DEVICE DISK
 	expect 'reclaimctl swap rings -o D' DEVICES
+	expect 'reclaimctl latency -o P' P50_US P90_US P99_US
 fi
 
 # Everything the binary says it accepts must complete.

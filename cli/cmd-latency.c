@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * reclaimctl latency: how long tasks wait in direct reclaim (global and in
+ * memory cgroups) and at the direct reclaim throttle, from histograms the
+ * kernel keeps in a tracefs instance of this run (libreclaim's
+ * reclaim_latency). The instance goes with the run, whatever ends it.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "reclaimctl.h"
+#include "sampling.h"
+
+struct latency {
+	struct cli *cli;
+	double interval; /* 0: one report at the end */
+	double duration; /* 0: until interrupted */
+	bool histogram;
+	struct reclaim_latency *lat;
+};
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	interrupted = sig;
+}
+
+/* Every way a run ends but SIGKILL goes through the tear-down of the instance. */
+static void catch_signals(void)
+{
+	struct sigaction sa = {.sa_handler = on_signal};
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGPIPE, &sa, NULL);
+}
+
+enum {
+	L_KIND,
+	L_COUNT,
+	L_P50,
+	L_P90,
+	L_P99,
+	L_MAX,
+	L_TOTAL,
+	L_DROPPED,
+};
+
+static const struct colinfo latency_cols[] = {
+    [L_KIND] = {"KIND", 0, 0, "direct, memcg (direct reclaim in a memory cgroup) or throttle",
+		"kind", CJ_STRING},
+    [L_COUNT] = {"COUNT", 0, COL_RIGHT, "reclaims (or throttle waits) that ended", "count",
+		 CJ_NUMBER},
+    [L_P50] = {"P50_US", 0, COL_RIGHT, "half took at most this long (us)", "p50_us", CJ_NUMBER},
+    [L_P90] = {"P90_US", 0, COL_RIGHT, "90% took at most this long (us)", "p90_us", CJ_NUMBER},
+    [L_P99] = {"P99_US", 0, COL_RIGHT, "99% took at most this long (us)", "p99_us", CJ_NUMBER},
+    [L_MAX] = {"MAX_US", 0, COL_RIGHT, "the longest took at most this long (us)", "max_us",
+	       CJ_NUMBER},
+    [L_TOTAL] = {"TOTAL_MS", 0, COL_RIGHT, "milliseconds of them all", "total_ms", CJ_NUMBER},
+    [L_DROPPED] = {"DROPPED", 0, COL_RIGHT,
+		   "not counted: the kernel's histogram was full, or out of range", "dropped",
+		   CJ_NUMBER},
+};
+
+static const struct coltable latency_columns =
+    COLTABLE("latency", latency_cols, "KIND,COUNT,P50_US,P90_US,P99_US,MAX_US,TOTAL_MS", "kinds[]");
+
+static void set_percentile(struct table *t, int id, const struct reclaim_latency *l,
+			   enum reclaim_latency_kind k, enum reclaim_latency_span span,
+			   unsigned permille)
+{
+	if (reclaim_latency_count(l, k, span))
+		table_set_uint(t, id, reclaim_latency_percentile_us(l, k, span, permille));
+	else
+		table_set_value(t, id, NULL, NULL); /* "-", null */
+}
+
+static void fill_kinds(struct table *t, const struct reclaim_latency *l,
+		       enum reclaim_latency_span span)
+{
+	for (size_t i = 0; i < reclaim_latency_kind_count(); i++) {
+		enum reclaim_latency_kind k = (enum reclaim_latency_kind)i;
+		double ms = (double)reclaim_latency_total_us(l, k, span) / 1e3;
+		char text[32];
+
+		if (!reclaim_latency_has(l, k))
+			continue;
+		table_row(t);
+		table_set_value(t, L_KIND, reclaim_latency_kind_name(k),
+				cJSON_CreateString(reclaim_latency_kind_name(k)));
+		table_set_uint(t, L_COUNT, reclaim_latency_count(l, k, span));
+		set_percentile(t, L_P50, l, k, span, 500);
+		set_percentile(t, L_P90, l, k, span, 900);
+		set_percentile(t, L_P99, l, k, span, 990);
+		set_percentile(t, L_MAX, l, k, span, 1000);
+		snprintf(text, sizeof(text), "%.1f", ms);
+		table_set_value(t, L_TOTAL, text, cJSON_CreateNumber(round_to(ms, 3)));
+		table_set_uint(t, L_DROPPED, reclaim_latency_dropped(l, k, span));
+	}
+}
+
+/* The log2 histogram of each kind that has durations, as bcc's tools print theirs. */
+static void print_histogram(const struct reclaim_latency *l, enum reclaim_latency_span span)
+{
+	for (size_t i = 0; i < reclaim_latency_kind_count(); i++) {
+		enum reclaim_latency_kind k = (enum reclaim_latency_kind)i;
+		uint64_t most = 0;
+		size_t first = SIZE_MAX, last = 0;
+
+		for (size_t b = 0; b < reclaim_latency_bucket_count(); b++) {
+			uint64_t n = reclaim_latency_bucket(l, k, span, b);
+
+			if (!n)
+				continue;
+			first = first == SIZE_MAX ? b : first;
+			last = b;
+			most = n > most ? n : most;
+		}
+		if (first == SIZE_MAX)
+			continue;
+		printf("\n%s:\n%22s : %-10s %s\n", reclaim_latency_kind_name(k), "usecs", "count",
+		       "distribution");
+		for (size_t b = first; b <= last; b++) {
+			uint64_t n = reclaim_latency_bucket(l, k, span, b);
+			unsigned long long lo = b ? (1ULL << (b - 1)) + 1 : 0, hi = 1ULL << b;
+			int stars = (int)(n * 40 / most);
+
+			printf("%10llu -> %-9llu : %-10llu |%-40.*s|\n", lo, hi,
+			       (unsigned long long)n, stars,
+			       "****************************************");
+		}
+	}
+}
+
+static void print_text(const struct latency *s, enum reclaim_latency_span span, double secs)
+{
+	bool titles = !script_output(s->cli) && !s->cli->out.raw;
+	struct table *t;
+
+	if (titles)
+		printf("Reclaim latency over %.1f s%s (each figure is the upper end of its log2 "
+		       "bucket):\n",
+		       secs, span == RECLAIM_LATENCY_RUN && s->interval > 0 ? " in all" : "");
+	t = table_new(s->cli, &latency_columns);
+	fill_kinds(t, s->lat, span);
+	table_print(t);
+	table_free(t);
+	if (s->histogram)
+		print_histogram(s->lat, span);
+	fflush(stdout);
+}
+
+static cJSON *json_histogram(const struct reclaim_latency *l, enum reclaim_latency_kind k,
+			     enum reclaim_latency_span span)
+{
+	cJSON *a = cJSON_CreateArray();
+
+	for (size_t b = 0; b < reclaim_latency_bucket_count(); b++) {
+		uint64_t n = reclaim_latency_bucket(l, k, span, b);
+		cJSON *o;
+
+		if (!n)
+			continue;
+		o = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "le_us", (double)(1ULL << b));
+		cJSON_AddNumberToObject(o, "count", (double)n);
+		cJSON_AddItemToArray(a, o);
+	}
+	return a;
+}
+
+static void print_json(const struct latency *s, enum reclaim_latency_span span, double secs)
+{
+	cJSON *root = json_document(), *rows, *row;
+	struct table *t;
+	size_t r = 0;
+
+	cJSON_AddNumberToObject(root, "seconds", round_to(secs, 3));
+	t = table_new_json(s->cli, &latency_columns);
+	fill_kinds(t, s->lat, span);
+	rows = table_json_array(t);
+	cJSON_ArrayForEach(row, rows)
+	{
+		/* the rows are the kinds the kernel has, in their order */
+		while (r < reclaim_latency_kind_count() &&
+		       !reclaim_latency_has(s->lat, (enum reclaim_latency_kind)r))
+			r++;
+		if (s->histogram)
+			cJSON_AddItemToObject(
+			    row, "histogram",
+			    json_histogram(s->lat, (enum reclaim_latency_kind)r, span));
+		r++;
+	}
+	cJSON_AddItemToObject(root, "kinds", rows);
+	table_free(t);
+	json_print(root);
+	cJSON_Delete(root);
+}
+
+static void report(const struct latency *s, enum reclaim_latency_span span, double secs)
+{
+	if (s->cli->json)
+		print_json(s, span, secs);
+	else
+		print_text(s, span, secs);
+}
+
+static int measure(struct latency *s)
+{
+	uint64_t start = monotonic_ns(), step, end, last = start, tick = 1, next;
+
+	step = s->interval > 0 ? (uint64_t)(s->interval * 1e9) : 0;
+	end = s->duration > 0 ? start + (uint64_t)(s->duration * 1e9) : UINT64_MAX;
+	while (!interrupted) {
+		if (step) {
+			tick = next_tick(start, step, tick);
+			next = start + tick * step;
+		} else {
+			next = end;
+		}
+		if (next > end)
+			next = end;
+		if (next == UINT64_MAX)
+			pause();
+		else if (!sleep_until(next) && interrupted)
+			break;
+		if (monotonic_ns() < next)
+			continue;
+		if (reclaim_latency_read(s->lat) < 0)
+			return lib_fail(s->cli, EXIT_FAILURE, NULL);
+		if (step)
+			report(s, RECLAIM_LATENCY_INTERVAL, (double)(next - last) / 1e9);
+		if (next >= end)
+			break;
+		last = next;
+		tick++;
+	}
+	if (interrupted && reclaim_latency_read(s->lat) < 0)
+		return lib_fail(s->cli, EXIT_FAILURE, NULL);
+	if (interrupted != SIGPIPE)
+		report(s, RECLAIM_LATENCY_RUN, (double)(monotonic_ns() - start) / 1e9);
+	return 0;
+}
+
+static void latency_help(FILE *out)
+{
+	fputs("Shows how long tasks waited in direct reclaim (global, and in memory\n"
+	      "cgroups over memory.high or memory.max) and at the direct reclaim throttle\n"
+	      "(vm.max_direct_reclaimers, patched kernels): for each, how many ended, the\n"
+	      "50th, 90th and 99th percentiles, the longest and the total. The kernel\n"
+	      "counts them in log2 buckets of microseconds, in a tracefs instance of this\n"
+	      "run (hist triggers), removed when the run ends; an instance left by a run\n"
+	      "that was killed is removed by the next one. Needs root and tracefs.\n"
+	      "\nOptions:\n"
+	      "  -i, --interval SECONDS  also report each interval of this long\n"
+	      "  -d, --duration SECONDS  run this long (default 5; 0: until interrupted);\n"
+	      "                          the whole run is reported at the end\n"
+	      "      --histogram         the log2 histogram of each kind\n"
+	      "  -J, --json              JSON output\n"
+	      "  -h, --help              this help\n",
+	      out);
+}
+
+static int parse_options(struct latency *s, int argc, char **argv)
+{
+	static const struct option opts[] = {
+	    {"interval", required_argument, NULL, 'i'},
+	    {"duration", required_argument, NULL, 'd'},
+	    {"histogram", no_argument, NULL, 'H'},
+	    COMMON_LONG_OPTIONS,
+	    TABLE_LONG_OPTIONS,
+	    {0},
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS TABLE_SHORT_OPTIONS "i:d:", opts,
+				NULL)) != -1) {
+		bool done;
+		int r;
+
+		switch (c) {
+		case 'i':
+			r = parse_interval("latency", optarg, &s->interval);
+			if (r)
+				return r;
+			break;
+		case 'd':
+			if (strcmp(optarg, "0") == 0)
+				s->duration = 0;
+			else if (!parse_seconds(optarg, true, &s->duration))
+				return usage_error(
+				    "latency: --duration: not a number of seconds: '%s'", optarg);
+			break;
+		case 'H':
+			s->histogram = true;
+			break;
+		default:
+			r = common_option(s->cli, &cmd_latency, c, argv, &done);
+			if (done)
+				return r ? r : -1;
+		}
+	}
+	if (optind < argc)
+		return usage_error("latency: unexpected argument '%s'", argv[optind]);
+	return table_check(s->cli, "latency", &latency_columns);
+}
+
+static int run_latency(struct cli *cli, int argc, char **argv)
+{
+	struct latency s = {.cli = cli, .duration = 5.0};
+	unsigned stale;
+	int r;
+
+	r = parse_options(&s, argc, argv);
+	if (r)
+		return r < 0 ? 0 : r;
+	catch_signals();
+	if (reclaim_latency_new(cli->ctx, &s.lat) < 0)
+		return lib_fail(cli, EXIT_FAILURE, NULL);
+	stale = reclaim_latency_stale_removed(s.lat);
+	if (stale)
+		warnmsg("removed the tracefs instance%s of %u earlier run%s that did not end "
+			"(killed)",
+			stale > 1 ? "s" : "", stale, stale > 1 ? "s" : "");
+	for (size_t i = 0; i < reclaim_latency_kind_count(); i++)
+		if (!reclaim_latency_has(s.lat, (enum reclaim_latency_kind)i))
+			warnmsg("no %s latency: the kernel has no %s event",
+				reclaim_latency_kind_name((enum reclaim_latency_kind)i),
+				reclaim_latency_kind_event((enum reclaim_latency_kind)i));
+	r = measure(&s);
+	reclaim_latency_unref(s.lat);
+	if (interrupted == SIGPIPE) {
+		/* the reader went: end as a pipeline's writer does, quietly */
+		signal(SIGPIPE, SIG_DFL);
+		raise(SIGPIPE);
+	}
+	return r;
+}
+
+const struct command cmd_latency = {
+    .name = "latency",
+    .run = run_latency,
+    .args = "[-i SECONDS] [-d SECONDS] [--histogram] [-o LIST] [--output-all] [-n] [-r] "
+	    "[--json]",
+    .summary = "Show how long tasks wait in direct reclaim and at the throttle",
+    .help = latency_help,
+    .tables = (const struct coltable *const[]){&latency_columns, NULL},
+};
