@@ -147,8 +147,9 @@ done
 # the loader finds libraries without a cache, but a cache is cheap
 printf '%s\n' /usr/local/lib /lib/x86_64-linux-gnu /usr/lib/x86_64-linux-gnu >"$root/etc/ld.so.conf"
 ldconfig -r "$root" 2>/dev/null || true
-printf 'root:x:0:0:root:/tmp:/bin/sh\n' >"$root/etc/passwd"
-printf 'root:x:0:\n' >"$root/etc/group"
+# nobody: for the scenarios that check what a user who is not root is told
+printf '%s\n' 'root:x:0:0:root:/tmp:/bin/sh' 'nobody:x:65534:65534:nobody:/tmp:/bin/sh' >"$root/etc/passwd"
+printf '%s\n' 'root:x:0:' 'nogroup:x:65534:' >"$root/etc/group"
 : >"$root/etc/fstab"
 ln -sf /proc/self/mounts "$root/etc/mtab"
 
