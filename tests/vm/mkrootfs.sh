@@ -35,7 +35,7 @@ set -euo pipefail
 # sysctl(8), the other writer of the knobs that scenarios play.
 PACKAGES=(
 	systemd systemd-sysv
-	libmount1 libnl-3-200 libnl-genl-3-200 libcjson1 libsmartcols1 libsystemd0
+	libmount1 libnl-3-200 libnl-genl-3-200 libcjson1 libsmartcols1 libsystemd0 libtracefs1
 	procps
 )
 
