@@ -46,6 +46,19 @@ static const struct latency_kind {
 				  SYSTEM ":" THROTTLE_END},
 };
 
+/*
+ * The hist triggers of kind @k, in the order they are made (the begin event's
+ * variable exists before the end event refers to it); the first is the one
+ * that counts, whose hist file is read.
+ */
+struct kind_triggers {
+	int n;
+	char synth[64]; /* the synthetic event, of a kind with a begin event (event[0]: not copied)
+			 */
+	const char *system[3], *event[3];
+	char text[3][256];
+};
+
 struct reclaim_latency {
 	int refcount;
 	struct reclaim_ctx *ctx;
@@ -53,7 +66,7 @@ struct reclaim_latency {
 	pid_t pid;
 	unsigned stale;
 	bool has[NKINDS];
-	bool synth[NKINDS]; /* its synthetic event was made */
+	struct kind_triggers triggers[NKINDS]; /* made once, read at every read */
 	/* the kernel's counts at the last read and at the one before */
 	struct latency_hist now[NKINDS], prev[NKINDS];
 };
@@ -122,37 +135,34 @@ static void synth_name(char *buf, size_t size, pid_t pid, const struct latency_k
 	snprintf(buf, size, "reclaimctl_%d_%s", (int)pid, k->name);
 }
 
-/*
- * The triggers of kind @k, in the order they are made (the begin event's
- * variable exists before the end event refers to it): file event and text.
- */
-static int kind_triggers(pid_t pid, const struct latency_kind *k, const char *event[3],
-			 const char *system[3], char text[3][256])
+static void kind_triggers(pid_t pid, const struct latency_kind *k, struct kind_triggers *t)
 {
-	char synth[64];
-
 	if (!k->begin) {
-		system[0] = SYSTEM;
-		event[0] = k->end;
-		snprintf(text[0], sizeof(text[0]), "hist:keys=%s.log2:vals=hitcount,%s:sort=%s",
-			 k->field, k->field, k->field);
-		return 1;
+		t->n = 1;
+		t->synth[0] = '\0';
+		t->system[0] = SYSTEM;
+		t->event[0] = k->end;
+		snprintf(t->text[0], sizeof(t->text[0]),
+			 "hist:keys=%s.log2:vals=hitcount,%s:sort=%s", k->field, k->field,
+			 k->field);
+		return;
 	}
-	synth_name(synth, sizeof(synth), pid, k);
-	system[0] = "synthetic";
-	event[0] = NULL; /* the synthetic event: its name is in @text */
-	snprintf(text[0], sizeof(text[0]), "hist:keys=delta.log2:vals=hitcount,delta:sort=delta");
-	system[1] = SYSTEM;
-	event[1] = k->begin;
-	snprintf(text[1], sizeof(text[1]),
+	t->n = 3;
+	synth_name(t->synth, sizeof(t->synth), pid, k);
+	t->system[0] = "synthetic";
+	t->event[0] = t->synth;
+	snprintf(t->text[0], sizeof(t->text[0]),
+		 "hist:keys=delta.log2:vals=hitcount,delta:sort=delta");
+	t->system[1] = SYSTEM;
+	t->event[1] = k->begin;
+	snprintf(t->text[1], sizeof(t->text[1]),
 		 "hist:keys=common_pid:reclaimctl_t0=common_timestamp.usecs");
-	system[2] = SYSTEM;
-	event[2] = k->end;
-	snprintf(text[2], sizeof(text[2]),
+	t->system[2] = SYSTEM;
+	t->event[2] = k->end;
+	snprintf(t->text[2], sizeof(t->text[2]),
 		 "hist:keys=common_pid:reclaimctl_d=common_timestamp.usecs-$reclaimctl_t0:"
 		 "onmatch(" SYSTEM ".%s).trace(%s,$reclaimctl_d)",
-		 k->begin, synth);
-	return 3;
+		 k->begin, t->synth);
 }
 
 static int trigger(struct tracefs_instance *inst, const char *system, const char *event,
@@ -171,24 +181,21 @@ static int trigger(struct tracefs_instance *inst, const char *system, const char
  */
 static bool tear_down(struct tracefs_instance *inst, pid_t pid)
 {
+	struct kind_triggers t[NKINDS];
 	bool gone;
 
 	for (size_t i = 0; i < NKINDS; i++) {
-		const char *event[3], *system[3];
-		char text[3][256], synth[64];
-		int n = kind_triggers(pid, &kinds[i], event, system, text);
-
-		synth_name(synth, sizeof(synth), pid, &kinds[i]);
-		for (int t = n - 1; t >= 0; t--)
-			trigger(inst, system[t], event[t] ? event[t] : synth, text[t], true);
+		kind_triggers(pid, &kinds[i], &t[i]);
+		for (int j = t[i].n - 1; j >= 0; j--)
+			trigger(inst, t[i].system[j], t[i].event[j], t[i].text[j], true);
 	}
 	gone = tracefs_instance_destroy(inst) == 0;
 	for (size_t i = 0; i < NKINDS; i++) {
 		char cmd[80];
 
-		if (!kinds[i].begin)
+		if (!t[i].synth[0])
 			continue;
-		snprintf(cmd, sizeof(cmd), "!reclaimctl_%d_%s", (int)pid, kinds[i].name);
+		snprintf(cmd, sizeof(cmd), "!%s", t[i].synth);
 		tracefs_instance_file_append(NULL, "synthetic_events", cmd);
 	}
 	return gone;
@@ -226,32 +233,29 @@ static bool event_exists(struct tracefs_instance *inst, const char *event)
 static int set_up_kind(struct reclaim_latency *l, enum reclaim_latency_kind id)
 {
 	const struct latency_kind *k = &kinds[id];
-	const char *event[3], *system[3];
-	char text[3][256], synth[64];
-	int n = kind_triggers(l->pid, k, event, system, text);
+	struct kind_triggers *t = &l->triggers[id];
 
 	if (!event_exists(l->inst, k->end) || (k->begin && !event_exists(l->inst, k->begin)))
 		return 0;
-	synth_name(synth, sizeof(synth), l->pid, k);
-	if (k->begin) {
+	kind_triggers(l->pid, k, t);
+	if (t->synth[0]) {
 		char def[96];
 
-		snprintf(def, sizeof(def), "%s u64 delta", synth);
+		snprintf(def, sizeof(def), "%s u64 delta", t->synth);
 		if (tracefs_instance_file_append(NULL, "synthetic_events", def) < 0)
 			return reclaim_error(l->ctx, errno,
 					     "cannot make the synthetic event %s (the kernel needs "
 					     "CONFIG_SYNTH_EVENTS): %m",
-					     synth);
-		l->synth[id] = true;
+					     t->synth);
 	}
-	for (int t = 0; t < n; t++) {
-		int r = trigger(l->inst, system[t], event[t] ? event[t] : synth, text[t], false);
+	for (int j = 0; j < t->n; j++) {
+		int r = trigger(l->inst, t->system[j], t->event[j], t->text[j], false);
 
 		if (r < 0)
 			return reclaim_error(l->ctx, -r,
 					     "cannot add a hist trigger to %s/%s (the kernel needs "
 					     "CONFIG_HIST_TRIGGERS): %s",
-					     system[t], event[t] ? event[t] : synth, strerror(-r));
+					     t->system[j], t->event[j], strerror(-r));
 	}
 	l->has[id] = true;
 	return 0;
@@ -394,24 +398,19 @@ RECLAIM_EXPORT int reclaim_latency_read(struct reclaim_latency *l)
 	assert_return(l, -EINVAL);
 	reclaim_error_reset(l->ctx);
 	for (size_t i = 0; i < NKINDS; i++) {
-		const char *system[3], *event[3];
-		char text[3][256], synth[64];
+		const struct kind_triggers *t = &l->triggers[i];
 		_cleanup_free_ char *hist = NULL;
 		const char *bad = "";
 		int r;
 
 		if (!l->has[i])
 			continue;
-		kind_triggers(l->pid, &kinds[i], event, system, text);
-		synth_name(synth, sizeof(synth), l->pid, &kinds[i]);
-		hist = tracefs_event_file_read(l->inst, system[0], event[0] ? event[0] : synth,
-					       "hist", NULL);
+		hist = tracefs_event_file_read(l->inst, t->system[0], t->event[0], "hist", NULL);
 		if (!hist)
 			return reclaim_error(l->ctx, errno ? errno : EIO,
 					     "cannot read the %s latency histogram: %m",
 					     kinds[i].name);
-		r = latency_parse_hist(hist, kinds[i].begin ? "delta" : kinds[i].field, &now[i],
-				       &bad);
+		r = latency_parse_hist(hist, kinds[i].field, &now[i], &bad);
 		if (r < 0)
 			return reclaim_error(l->ctx, -r,
 					     "cannot read the %s latency histogram: '%.*s'",
