@@ -9,7 +9,7 @@ set -euo pipefail
 build_pkgs=(
 	cmake pkg-config gcc make scdoc
 	libmount-dev libnl-3-dev libnl-genl-3-dev libsystemd-dev libcjson-dev libsmartcols-dev
-	libtracefs-dev
+	libtracefs-dev libtraceevent-dev
 )
 test_pkgs=(
 	libcmocka-dev python3 groff-base man-db bash-completion zsh fish
