@@ -366,7 +366,7 @@ static int write_and_record(struct reclaim_change *c, struct reclaim_history *h)
 		done = c->count;
 		r = persist_step(c);
 		if (r == 0) {
-			reclaim_test_after_write(c->ctx);
+			reclaim_test_hook(c->ctx, "RECLAIMCTL_TEST_AFTER_WRITE");
 			r = c->recorded > 0 ? reclaim_history_done(h, c->recorded) : 0;
 			if (r < 0 && (c->persist || c->unpersist)) {
 				snprintf(detail, sizeof(detail), "%s", reclaim_strerror(c->ctx));

@@ -33,9 +33,9 @@ void reclaim_critical_leave(const sigset_t *saved)
 }
 
 #ifdef RECLAIM_TEST_HOOKS
-void reclaim_test_after_write(const struct reclaim_ctx *ctx)
+void reclaim_test_hook(const struct reclaim_ctx *ctx, const char *name)
 {
-	const char *v = secure_getenv("RECLAIMCTL_TEST_AFTER_WRITE");
+	const char *v = secure_getenv(name);
 	uint64_t ms;
 
 	/* The tests' roots only: never on the running system. */

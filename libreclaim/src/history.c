@@ -1118,6 +1118,22 @@ const struct history_outside *reclaim_history_outside_last(const struct reclaim_
 	return NULL;
 }
 
+/*
+ * The caller read the history and the knob without the lock: a change done
+ * between its two reads made the knob look written outside reclaimctl. Under
+ * the lock, both again: the knob still @value, and not what the history now
+ * expects of it.
+ */
+static bool still_outside(struct reclaim_ctx *ctx, const struct reclaim_history *h,
+			  const struct reclaim_knob *k, int64_t value)
+{
+	int64_t now, ours;
+
+	if (reclaim_knob_read(ctx, k, &now) < 0 || now != value)
+		return false;
+	return reclaim_history_expect(h, k, now, &ours) != 0;
+}
+
 /* Under the lock: the history as it is now decides whether the line is new. */
 static int note_locked(struct reclaim_ctx *ctx, const struct reclaim_knob *k, int64_t expected,
 		       int64_t value, int64_t *seen_ns)
@@ -1133,6 +1149,10 @@ static int note_locked(struct reclaim_ctx *ctx, const struct reclaim_knob *k, in
 
 	if (r < 0)
 		return r;
+	if (!still_outside(ctx, h, k, value)) {
+		reclaim_history_unref(h);
+		return 0;
+	}
 	last = reclaim_history_outside_last(h, k);
 	if (last && last->value == value)
 		*seen_ns = last->sec * 1000000000 + last->nsec;

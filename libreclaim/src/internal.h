@@ -341,17 +341,20 @@ int reclaim_preset_check_name(struct reclaim_ctx *ctx, const char *name, int err
 void reclaim_critical_enter(sigset_t *saved);
 void reclaim_critical_leave(const sigset_t *saved);
 /*
- * A test build's hook inside the step, after a change's writes and before
- * its record is done: RECLAIMCTL_TEST_AFTER_WRITE=kill raises SIGKILL there,
- * =MS sleeps MS milliseconds. Only under a --sysroot (a test's root), and
- * nothing at all outside a build with the tests.
+ * A test build's hooks, named by their environment variable:
+ * RECLAIMCTL_TEST_AFTER_WRITE inside a change's step, after its writes and
+ * before its record is done; RECLAIMCTL_TEST_BEFORE_NOTE in the drift
+ * noting, after it loads the history and before it reads the knobs. =kill
+ * raises SIGKILL there, =MS sleeps MS milliseconds. Only under a --sysroot
+ * (a test's root), and nothing at all outside a build with the tests.
  */
 #ifdef RECLAIM_TEST_HOOKS
-void reclaim_test_after_write(const struct reclaim_ctx *ctx);
+void reclaim_test_hook(const struct reclaim_ctx *ctx, const char *name);
 #else
-static inline void reclaim_test_after_write(const struct reclaim_ctx *ctx)
+static inline void reclaim_test_hook(const struct reclaim_ctx *ctx, const char *name)
 {
 	(void)ctx;
+	(void)name;
 }
 #endif
 

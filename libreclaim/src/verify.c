@@ -365,6 +365,7 @@ RECLAIM_EXPORT int reclaim_history_note_drift(struct reclaim_ctx *ctx)
 
 	assert_return(ctx, -EINVAL);
 	r = reclaim_history_load(ctx, &h);
+	reclaim_test_hook(ctx, "RECLAIMCTL_TEST_BEFORE_NOTE");
 	for (size_t i = 0; r == 0 && i < reclaim_knob_count(); i++) {
 		const struct reclaim_knob *k = reclaim_knob_get(i);
 		const struct history_outside *last;

@@ -30,6 +30,11 @@ On copies of the patched fixture root:
   and its record (RECLAIMCTL_TEST_AFTER_WRITE=MS): the change is completed
   and recorded done, the knob has the recorded value, and set ends by the
   signal (a shell shows 128+N) after the pause, not during it;
+- drift race: a command that notes knobs written outside reclaimctl, paused
+  (RECLAIMCTL_TEST_BEFORE_NOTE=MS) between its read of the history and its
+  reads of the knobs while a "set" changes one: no "# outside" line (the
+  set's own value is not another writer's); the same pause with the knob
+  written by hand: the line is there;
 - race: "set throttle 9" and "restore" at the same time, 20 rounds after a
   first change: each exits 0, the knob's records stay a chain (nothing was
   read before the lock: a stale read would break it), the file has the last
@@ -539,6 +544,33 @@ class Checker(checker.Checker):
         p = self.run(root, "restore", json_out=False)
         self.expect(NOTHING in p.stdout, f"a third restore: {p.stdout!r} {p.stderr!r}")
         self.expect(self.chain(root, knob, 3) is None, f"the history: {self.chain(root, knob, 3)}")
+
+    def test_drift_race(self):
+        pause = 1.5
+        for writer in ("set", "hand"):
+            root = self.root()
+            self.run(root, "set", "swappiness", "11")
+            cmd = [self.reclaimctl, "--sysroot", root, "get", "swappiness"]
+            env = dict(self.env, RECLAIMCTL_TEST_BEFORE_NOTE=str(int(pause * 1000)))
+            start = time.monotonic()
+            p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 text=True)
+            time.sleep(pause / 3)  # it has read the history, and waits to read the knob
+            if writer == "set":
+                self.run(root, "set", "swappiness", "12")
+            else:
+                self.write_knob(root, "swappiness", 30)
+            out, err = p.communicate(timeout=60)
+            self.expect(p.returncode == 0 and time.monotonic() - start >= pause,
+                        f"get paused before noting drift: exit {p.returncode} {err!r}")
+            outside = [l for l in self.raw(root).splitlines() if l.startswith("# outside ")]
+            if writer == "set":
+                self.expect(outside == [], "a set between the drift noting's reads of the history "
+                            f"and of the knob was taken for another writer: {outside}")
+            else:
+                self.expect(len(outside) == 1 and outside[0].endswith(
+                    " knob=swappiness expected=11 value=30"),
+                            f"a knob written by hand during the pause: {outside}")
 
     def test_signal(self):
         knob, pause = "max_direct_reclaimers", 1.5
