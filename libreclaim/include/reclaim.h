@@ -910,6 +910,7 @@ enum reclaim_latency_kind {
 	RECLAIM_LATENCY_DIRECT = 0, /* a task's direct reclaim (mm_vmscan_direct_reclaim_*) */
 	RECLAIM_LATENCY_MEMCG,	    /* direct reclaim of a memory cgroup over its high or max */
 	RECLAIM_LATENCY_THROTTLE,   /* a wait at vm.max_direct_reclaimers (patched kernels) */
+	RECLAIM_LATENCY_KSWAPD,	    /* a kswapd thread's run, from its wake to its sleep */
 };
 
 enum reclaim_latency_span {
@@ -955,6 +956,41 @@ uint64_t reclaim_latency_bucket(const struct reclaim_latency *l, enum reclaim_la
 uint64_t reclaim_latency_percentile_us(const struct reclaim_latency *l,
 				       enum reclaim_latency_kind kind,
 				       enum reclaim_latency_span span, unsigned permille);
+/*
+ * The longest wait (us). Over the run, exact: the longest of any task's (the
+ * kernel keeps each task's). Over an interval, exact when it was the longest
+ * of its task so far; otherwise the upper end of its log2 bucket.
+ */
+uint64_t reclaim_latency_max_us(const struct reclaim_latency *l, enum reclaim_latency_kind kind,
+				enum reclaim_latency_span span);
+/*
+ * The tasks that waited (for RECLAIM_LATENCY_KSWAPD, the kswapd threads), the
+ * most time first: over the run, or those that waited in the interval. A
+ * task's figures are over the span, but its longest wait is since the start.
+ * Its cgroup (v2 path) is read when it is first seen: NULL if it was gone.
+ */
+size_t reclaim_latency_task_count(const struct reclaim_latency *l, enum reclaim_latency_kind kind,
+				  enum reclaim_latency_span span);
+pid_t reclaim_latency_task_pid(const struct reclaim_latency *l, enum reclaim_latency_kind kind,
+			       enum reclaim_latency_span span, size_t idx);
+const char *reclaim_latency_task_comm(const struct reclaim_latency *l,
+				      enum reclaim_latency_kind kind,
+				      enum reclaim_latency_span span, size_t idx);
+const char *reclaim_latency_task_cgroup(const struct reclaim_latency *l,
+					enum reclaim_latency_kind kind,
+					enum reclaim_latency_span span, size_t idx);
+uint64_t reclaim_latency_task_waits(const struct reclaim_latency *l,
+				    enum reclaim_latency_kind kind,
+				    enum reclaim_latency_span span, size_t idx);
+uint64_t reclaim_latency_task_total_us(const struct reclaim_latency *l,
+				       enum reclaim_latency_kind kind,
+				       enum reclaim_latency_span span, size_t idx);
+uint64_t reclaim_latency_task_max_us(const struct reclaim_latency *l,
+				     enum reclaim_latency_kind kind,
+				     enum reclaim_latency_span span, size_t idx);
+/* Tasks the kernel had no room for (it keeps 4096): their waits are in no task's figures. */
+uint64_t reclaim_latency_tasks_dropped(const struct reclaim_latency *l,
+				       enum reclaim_latency_kind kind);
 
 /*
  * The change engine: every change reclaimctl makes, and every preview of

@@ -2,7 +2,9 @@
 #ifndef RECLAIM_LATENCY_INTERNAL_H
 #define RECLAIM_LATENCY_INTERNAL_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /* log2 buckets of microseconds: bucket k holds durations up to 2^k (0 and 1 in bucket 0) */
 #define LATENCY_BUCKETS 40
@@ -23,5 +25,48 @@ struct latency_hist {
  */
 int latency_parse_hist(const char *text, const char *name, struct latency_hist *h,
 		       const char **bad);
+
+/*
+ * An event's hist file holds one histogram per hist trigger, each under
+ * "# event histogram" and its "# trigger info: TRIGGER...": *@ret, a copy
+ * of the one whose trigger starts with @trigger ("hist:keys=delta.log2:").
+ * -ENOENT if there is none, -ENOMEM.
+ */
+int latency_hist_section(const char *text, const char *trigger, char **ret);
+
+/* @h minus @before, an earlier read of the same counts: the interval between. */
+void latency_hist_since(struct latency_hist *h, const struct latency_hist *before);
+uint64_t latency_hist_count(const struct latency_hist *h);
+/*
+ * The upper end (us) of the bucket holding the duration of rank @permille
+ * (the rank rounded up; 1000: the longest); 0 when there is none.
+ */
+uint64_t latency_hist_percentile(const struct latency_hist *h, unsigned permille);
+
+/* One task's waits of a kind, from the hist keyed by its PID. */
+struct latency_task {
+	pid_t pid;
+	char comm[16];
+	char *cgroup; /* its cgroup v2 path, read once; NULL when gone before */
+	uint64_t count, total_us;
+	uint64_t max_us; /* its longest since the start, exactly (the hist's onmax) */
+};
+
+struct latency_tasks {
+	struct latency_task *task;
+	size_t n;
+	uint64_t dropped; /* tasks the kernel's hist had no room for */
+};
+
+/*
+ * Reads the text of a hist file keyed by "common_pid.execname" whose values
+ * are hitcount and NAME (a sum of microseconds), with an onmax(NAME) action:
+ * "{ common_pid: COMM [ PID] } hitcount: N NAME: S" lines, each followed by
+ * a "max: M" line. The tasks are in the file's order; -EBADMSG for a line it
+ * cannot read (*@bad points to it), -ENOMEM.
+ */
+int latency_parse_tasks(const char *text, const char *name, struct latency_tasks *t,
+			const char **bad);
+void latency_tasks_clear(struct latency_tasks *t);
 
 #endif

@@ -6,7 +6,9 @@
  * pair each begin event with the same task's end event and fire a synthetic
  * event with the difference in microseconds, which another hist trigger counts
  * by the log2 of the duration; an event that carries its duration (the
- * throttle's) is counted directly. A read is one read of each hist file.
+ * throttle's) is counted directly. A second hist trigger on the same event
+ * counts each task's waits, their sum and (onmax) the longest. A read is one
+ * read of each hist file.
  *
  * The top-level buffer and other instances are never touched. Synthetic
  * events are global: theirs carry the PID in their names. An instance left
@@ -26,11 +28,13 @@
 
 #define INSTANCE_PREFIX "reclaimctl-latency-"
 #define SYSTEM		"vmscan"
-#define NKINDS		3
+#define NKINDS		4
+#define TASKS_MAX	4096 /* a per-task hist's entries: tasks past it are dropped */
 
 #define DIRECT_END   "mm_vmscan_direct_reclaim_end"
 #define MEMCG_END    "mm_vmscan_memcg_reclaim_end"
 #define THROTTLE_END "mm_vmscan_direct_reclaim_throttle"
+#define KSWAPD_END   "mm_vmscan_kswapd_sleep"
 
 static const struct latency_kind {
 	const char *name;
@@ -44,19 +48,39 @@ static const struct latency_kind {
 			       SYSTEM ":" MEMCG_END},
     [RECLAIM_LATENCY_THROTTLE] = {"throttle", NULL, THROTTLE_END, "wait_usecs",
 				  SYSTEM ":" THROTTLE_END},
+    /* kswapd itself traces both, in kswapd() and kswapd_try_to_sleep() */
+    [RECLAIM_LATENCY_KSWAPD] = {"kswapd", "mm_vmscan_kswapd_wake", KSWAPD_END, "delta",
+				SYSTEM ":" KSWAPD_END},
 };
 
 /*
  * The hist triggers of kind @k, in the order they are made (the begin event's
- * variable exists before the end event refers to it); the first is the one
- * that counts, whose hist file is read.
+ * variable exists before the end event refers to it); the first two, on the
+ * same event, are the ones whose hist files are read: the log2 buckets and the
+ * tasks.
  */
+enum { TRIGGER_BUCKETS, TRIGGER_TASKS, TRIGGER_BEGIN, TRIGGER_END, TRIGGERS_MAX };
+
 struct kind_triggers {
 	int n;
 	char synth[64]; /* the synthetic event, of a kind with a begin event (event[0]: not copied)
 			 */
-	const char *system[3], *event[3];
-	char text[3][256];
+	const char *system[TRIGGERS_MAX], *event[TRIGGERS_MAX];
+	char text[TRIGGERS_MAX][256];
+};
+
+/* A task's waits in the last interval, beside its figures since the start. */
+struct task_delta {
+	uint64_t count, total_us;
+	bool max_rose; /* its longest wait is new: the interval had it */
+};
+
+/* The tasks of a kind at a read, by PID, and the orders they are shown in. */
+struct kind_tasks {
+	struct latency_tasks all;    /* by PID */
+	struct task_delta *delta;    /* beside all.task */
+	size_t *run, nrun;	     /* by total since the start, the most first */
+	size_t *interval, ninterval; /* those with waits in the interval, by their time in it */
 };
 
 struct reclaim_latency {
@@ -69,6 +93,7 @@ struct reclaim_latency {
 	struct kind_triggers triggers[NKINDS]; /* made once, read at every read */
 	/* the kernel's counts at the last read and at the one before */
 	struct latency_hist now[NKINDS], prev[NKINDS];
+	struct kind_tasks tasks[NKINDS];
 };
 
 /* The number after "@label" in @line (up to @end), skipping spaces; false if none. */
@@ -130,6 +155,122 @@ int latency_parse_hist(const char *text, const char *name, struct latency_hist *
 	return 0;
 }
 
+int latency_hist_section(const char *text, const char *trigger, char **ret)
+{
+	static const char head[] = "# event histogram\n", info[] = "# trigger info: ";
+
+	for (const char *p = strstr(text, head); p; p = strstr(p + 1, head)) {
+		const char *end = strstr(p + 1, head), *i = strstr(p, info);
+
+		if (i && (!end || i < end) &&
+		    strncmp(i + strlen(info), trigger, strlen(trigger)) == 0) {
+			*ret = strndup(p, end ? (size_t)(end - p) : strlen(p));
+			return *ret ? 0 : -ENOMEM;
+		}
+	}
+	return -ENOENT;
+}
+
+void latency_tasks_clear(struct latency_tasks *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free(t->task[i].cgroup);
+	free(t->task);
+	*t = (struct latency_tasks){0};
+}
+
+/* "{ common_pid: COMM [ PID] }": COMM may hold spaces, PID is in the last brackets. */
+static bool parse_task_key(const char *line, const char *brace, struct latency_task *task)
+{
+	static const char key[] = "{ common_pid: ";
+	const char *open = NULL, *comm = line + strlen(key), *end;
+	uint64_t pid;
+
+	if (strncmp(line, key, strlen(key)) != 0)
+		return false;
+	for (const char *p = comm; p < brace; p++)
+		if (*p == '[')
+			open = p;
+	if (!open || !number_after(open, brace, "[", &pid) || pid == 0 || pid > INT32_MAX)
+		return false;
+	for (end = open; end > comm && end[-1] == ' '; end--)
+		;
+	if ((size_t)(end - comm) >= sizeof(task->comm))
+		return false;
+	memcpy(task->comm, comm, (size_t)(end - comm));
+	task->comm[end - comm] = '\0';
+	task->pid = (pid_t)pid;
+	return true;
+}
+
+static int add_task(struct latency_tasks *t, size_t *size)
+{
+	if (t->n == *size) {
+		size_t n = *size ? *size * 2 : 16;
+		struct latency_task *a = reallocarray(t->task, n, sizeof(*a));
+
+		if (!a)
+			return -ENOMEM;
+		t->task = a;
+		*size = n;
+	}
+	t->task[t->n++] = (struct latency_task){0};
+	return 0;
+}
+
+int latency_parse_tasks(const char *text, const char *name, struct latency_tasks *t,
+			const char **bad)
+{
+	char val[64];
+	size_t size = 0;
+	bool want_max = false;
+
+	if (snprintf(val, sizeof(val), " %s:", name) >= (int)sizeof(val))
+		return -EINVAL;
+	*t = (struct latency_tasks){0};
+	for (const char *line = text; line && *line;) {
+		const char *end = strchr(line, '\n'), *brace;
+		struct latency_task *task;
+		uint64_t n;
+		int r = 0;
+
+		end = end ? end : line + strlen(line);
+		brace = memchr(line, '}', (size_t)(end - line));
+		if (*line == '{') {
+			r = want_max ? -EBADMSG : add_task(t, &size);
+			task = r == 0 ? &t->task[t->n - 1] : NULL;
+			if (r == 0 && (!brace || !parse_task_key(line, brace, task) ||
+				       !number_after(brace, end, "hitcount:", &task->count) ||
+				       !number_after(brace, end, val, &task->total_us)))
+				r = -EBADMSG;
+			want_max = true;
+		} else if (strncmp(line + strspn(line, " \t"), "max:", 4) == 0 || want_max) {
+			/* the line after an entry's, and only there */
+			if (!want_max || !number_after(line, end, "max:", &n))
+				r = -EBADMSG;
+			else
+				t->task[t->n - 1].max_us = n;
+			want_max = false;
+		} else if (number_after(line, end, "Dropped:", &n)) {
+			t->dropped = n;
+		}
+		if (r < 0) {
+			if (bad)
+				*bad = line;
+			latency_tasks_clear(t);
+			return r;
+		}
+		line = *end ? end + 1 : NULL;
+	}
+	if (want_max) {
+		if (bad)
+			*bad = "";
+		latency_tasks_clear(t);
+		return -EBADMSG;
+	}
+	return 0;
+}
+
 static void synth_name(char *buf, size_t size, pid_t pid, const struct latency_kind *k)
 {
 	snprintf(buf, size, "reclaimctl_%d_%s", (int)pid, k->name);
@@ -137,29 +278,29 @@ static void synth_name(char *buf, size_t size, pid_t pid, const struct latency_k
 
 static void kind_triggers(pid_t pid, const struct latency_kind *k, struct kind_triggers *t)
 {
-	if (!k->begin) {
-		t->n = 1;
-		t->synth[0] = '\0';
-		t->system[0] = SYSTEM;
-		t->event[0] = k->end;
-		snprintf(t->text[0], sizeof(t->text[0]),
-			 "hist:keys=%s.log2:vals=hitcount,%s:sort=%s", k->field, k->field,
-			 k->field);
+	const char *f = k->field;
+
+	t->n = k->begin ? 4 : 2;
+	t->synth[0] = '\0';
+	if (k->begin)
+		synth_name(t->synth, sizeof(t->synth), pid, k);
+	t->system[TRIGGER_BUCKETS] = t->system[TRIGGER_TASKS] = k->begin ? "synthetic" : SYSTEM;
+	t->event[TRIGGER_BUCKETS] = t->event[TRIGGER_TASKS] = k->begin ? t->synth : k->end;
+	snprintf(t->text[TRIGGER_BUCKETS], sizeof(t->text[0]),
+		 "hist:keys=%s.log2:vals=hitcount,%s:sort=%s", f, f, f);
+	snprintf(t->text[TRIGGER_TASKS], sizeof(t->text[0]),
+		 "hist:keys=common_pid.execname:vals=hitcount,%s:reclaimctl_max=%s:"
+		 "onmax($reclaimctl_max).save(%s):sort=%s.descending:size=%d",
+		 f, f, f, f, TASKS_MAX);
+	if (!k->begin)
 		return;
-	}
-	t->n = 3;
-	synth_name(t->synth, sizeof(t->synth), pid, k);
-	t->system[0] = "synthetic";
-	t->event[0] = t->synth;
-	snprintf(t->text[0], sizeof(t->text[0]),
-		 "hist:keys=delta.log2:vals=hitcount,delta:sort=delta");
-	t->system[1] = SYSTEM;
-	t->event[1] = k->begin;
-	snprintf(t->text[1], sizeof(t->text[1]),
+	t->system[TRIGGER_BEGIN] = SYSTEM;
+	t->event[TRIGGER_BEGIN] = k->begin;
+	snprintf(t->text[TRIGGER_BEGIN], sizeof(t->text[0]),
 		 "hist:keys=common_pid:reclaimctl_t0=common_timestamp.usecs");
-	t->system[2] = SYSTEM;
-	t->event[2] = k->end;
-	snprintf(t->text[2], sizeof(t->text[2]),
+	t->system[TRIGGER_END] = SYSTEM;
+	t->event[TRIGGER_END] = k->end;
+	snprintf(t->text[TRIGGER_END], sizeof(t->text[0]),
 		 "hist:keys=common_pid:reclaimctl_d=common_timestamp.usecs-$reclaimctl_t0:"
 		 "onmatch(" SYSTEM ".%s).trace(%s,$reclaimctl_d)",
 		 k->begin, t->synth);
@@ -261,12 +402,23 @@ static int set_up_kind(struct reclaim_latency *l, enum reclaim_latency_kind id)
 	return 0;
 }
 
+static void kind_tasks_clear(struct kind_tasks *k)
+{
+	latency_tasks_clear(&k->all);
+	free(k->delta);
+	free(k->run);
+	free(k->interval);
+	*k = (struct kind_tasks){0};
+}
+
 static void latency_free(struct reclaim_latency *l)
 {
 	if (l->inst) {
 		tear_down(l->inst, l->pid);
 		tracefs_instance_free(l->inst);
 	}
+	for (size_t i = 0; i < NKINDS; i++)
+		kind_tasks_clear(&l->tasks[i]);
 	reclaim_unref(l->ctx);
 	free(l);
 }
@@ -391,34 +543,190 @@ RECLAIM_EXPORT unsigned reclaim_latency_stale_removed(const struct reclaim_laten
 	return l->stale;
 }
 
+/* The cgroup v2 path of @pid ("/system.slice/x.service"), NULL if it is gone. */
+static char *task_cgroup(struct reclaim_ctx *ctx, pid_t pid)
+{
+	_cleanup_free_ char *text = NULL;
+	char path[64];
+	const char *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
+	if (reclaim_read_file(ctx, path, &text, NULL) < 0)
+		return NULL;
+	for (p = text; p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (strncmp(p, "0::", 3) == 0)
+			return strndup(p + 3, strcspn(p + 3, "\n"));
+	return NULL;
+}
+
+static int by_pid(const void *a, const void *b)
+{
+	const struct latency_task *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* For qsort_r(): indexes of tasks, the most time first, then by PID. */
+static int by_time(const void *a, const void *b, void *data)
+{
+	const struct kind_tasks *k = ((const struct kind_tasks **)data)[0];
+	bool interval = ((const struct kind_tasks **)data)[1] != NULL;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	uint64_t x = interval ? k->delta[i].total_us : k->all.task[i].total_us;
+	uint64_t y = interval ? k->delta[j].total_us : k->all.task[j].total_us;
+
+	if (x != y)
+		return x < y ? 1 : -1;
+	return by_pid(&k->all.task[i], &k->all.task[j]);
+}
+
+/*
+ * @now, as read, becomes @k: each task's interval against @k's tasks before
+ * (both by PID), its cgroup kept or read once.
+ */
+static int tasks_update(struct reclaim_ctx *ctx, struct kind_tasks *k, struct latency_tasks *now)
+{
+	struct kind_tasks n = {.all = *now};
+	const void *order[2] = {&n, NULL};
+	size_t j = 0;
+
+	*now = (struct latency_tasks){0};
+	qsort(n.all.task, n.all.n, sizeof(*n.all.task), by_pid);
+	n.delta = calloc(n.all.n + 1, sizeof(*n.delta));
+	n.run = calloc(n.all.n + 1, sizeof(*n.run));
+	n.interval = calloc(n.all.n + 1, sizeof(*n.interval));
+	if (!n.delta || !n.run || !n.interval) {
+		kind_tasks_clear(&n);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n.all.n; i++) {
+		struct latency_task *t = &n.all.task[i], *was = NULL;
+		struct task_delta *d = &n.delta[i];
+
+		while (j < k->all.n && k->all.task[j].pid < t->pid)
+			j++;
+		/* the same PID with another name: a new task */
+		if (j < k->all.n && k->all.task[j].pid == t->pid &&
+		    strcmp(k->all.task[j].comm, t->comm) == 0 && k->all.task[j].count <= t->count)
+			was = &k->all.task[j];
+		d->count = t->count - (was ? was->count : 0);
+		d->total_us = t->total_us - (was ? was->total_us : 0);
+		d->max_rose = !was || t->max_us > was->max_us;
+		if (was) {
+			t->cgroup = was->cgroup;
+			was->cgroup = NULL;
+		} else {
+			t->cgroup = task_cgroup(ctx, t->pid);
+		}
+		n.run[n.nrun++] = i;
+		if (d->count)
+			n.interval[n.ninterval++] = i;
+	}
+	qsort_r(n.run, n.nrun, sizeof(*n.run), by_time, order);
+	order[1] = &n;
+	qsort_r(n.interval, n.ninterval, sizeof(*n.interval), by_time, order);
+	kind_tasks_clear(k);
+	*k = n;
+	return 0;
+}
+
+/*
+ * The hist file of kind @id's event, read once: it holds the histogram of
+ * each of the event's hist triggers, the buckets' and the tasks'.
+ */
+static int read_hist(struct reclaim_latency *l, size_t id, struct latency_hist *h,
+		     struct latency_tasks *tasks)
+{
+	const struct kind_triggers *t = &l->triggers[id];
+	_cleanup_free_ char *hist = NULL, *buckets = NULL, *per_task = NULL;
+	const char *bad = "";
+	char key[64];
+	int r;
+
+	hist = tracefs_event_file_read(l->inst, t->system[0], t->event[0], "hist", NULL);
+	if (!hist)
+		return reclaim_error(l->ctx, errno ? errno : EIO,
+				     "cannot read the %s latency histogram: %m", kinds[id].name);
+	snprintf(key, sizeof(key), "hist:keys=%s.log2:", kinds[id].field);
+	r = latency_hist_section(hist, key, &buckets);
+	if (r == 0)
+		r = latency_hist_section(hist, "hist:keys=common_pid.execname:", &per_task);
+	if (r == -ENOENT)
+		return reclaim_error(
+		    l->ctx, ENOENT,
+		    "the %s latency histogram is gone from the tracefs instance %s "
+		    "(removed by another writer?)",
+		    kinds[id].name, tracefs_instance_get_name(l->inst));
+	if (r == 0)
+		r = latency_parse_hist(buckets, kinds[id].field, h, &bad);
+	if (r == 0)
+		r = latency_parse_tasks(per_task, kinds[id].field, tasks, &bad);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return reclaim_error(l->ctx, -r, "cannot read the %s latency histogram: '%.*s'",
+				     kinds[id].name, (int)strcspn(bad, "\n"), bad);
+	return 0;
+}
+
 RECLAIM_EXPORT int reclaim_latency_read(struct reclaim_latency *l)
 {
 	struct latency_hist now[NKINDS] = {0};
+	struct latency_tasks tasks[NKINDS] = {0};
+	int r = 0;
 
 	assert_return(l, -EINVAL);
 	reclaim_error_reset(l->ctx);
-	for (size_t i = 0; i < NKINDS; i++) {
-		const struct kind_triggers *t = &l->triggers[i];
-		_cleanup_free_ char *hist = NULL;
-		const char *bad = "";
-		int r;
-
+	for (size_t i = 0; r == 0 && i < NKINDS; i++) {
 		if (!l->has[i])
 			continue;
-		hist = tracefs_event_file_read(l->inst, t->system[0], t->event[0], "hist", NULL);
-		if (!hist)
-			return reclaim_error(l->ctx, errno ? errno : EIO,
-					     "cannot read the %s latency histogram: %m",
-					     kinds[i].name);
-		r = latency_parse_hist(hist, kinds[i].field, &now[i], &bad);
-		if (r < 0)
-			return reclaim_error(l->ctx, -r,
-					     "cannot read the %s latency histogram: '%.*s'",
-					     kinds[i].name, (int)strcspn(bad, "\n"), bad);
+		r = read_hist(l, i, &now[i], &tasks[i]);
 	}
+	for (size_t i = 0; r == 0 && i < NKINDS; i++)
+		r = tasks_update(l->ctx, &l->tasks[i], &tasks[i]);
+	for (size_t i = 0; i < NKINDS; i++)
+		latency_tasks_clear(&tasks[i]);
+	if (r < 0)
+		return r;
 	memcpy(l->prev, l->now, sizeof(l->prev));
 	memcpy(l->now, now, sizeof(l->now));
 	return 0;
+}
+
+void latency_hist_since(struct latency_hist *h, const struct latency_hist *before)
+{
+	for (size_t k = 0; k < LATENCY_BUCKETS; k++)
+		h->count[k] -= before->count[k];
+	h->total_us -= before->total_us;
+	h->dropped -= before->dropped;
+	h->out_of_range -= before->out_of_range;
+}
+
+uint64_t latency_hist_count(const struct latency_hist *h)
+{
+	uint64_t n = 0;
+
+	for (size_t k = 0; k < LATENCY_BUCKETS; k++)
+		n += h->count[k];
+	return n;
+}
+
+uint64_t latency_hist_percentile(const struct latency_hist *h, unsigned permille)
+{
+	uint64_t n = latency_hist_count(h), seen = 0, want;
+
+	if (n == 0)
+		return 0;
+	/* the rank of the permille-th duration, rounded up: 1 of 1 for any permille */
+	want = (n * permille + 999) / 1000;
+	if (want == 0)
+		want = 1;
+	for (size_t k = 0; k < LATENCY_BUCKETS; k++) {
+		seen += h->count[k];
+		if (seen >= want)
+			return UINT64_C(1) << k;
+	}
+	return UINT64_C(1) << (LATENCY_BUCKETS - 1);
 }
 
 /* The counts of @kind over @span into @h. */
@@ -426,13 +734,8 @@ static void span_hist(const struct reclaim_latency *l, enum reclaim_latency_kind
 		      enum reclaim_latency_span span, struct latency_hist *h)
 {
 	*h = l->now[kind];
-	if (span != RECLAIM_LATENCY_INTERVAL)
-		return;
-	for (size_t k = 0; k < LATENCY_BUCKETS; k++)
-		h->count[k] -= l->prev[kind].count[k];
-	h->total_us -= l->prev[kind].total_us;
-	h->dropped -= l->prev[kind].dropped;
-	h->out_of_range -= l->prev[kind].out_of_range;
+	if (span == RECLAIM_LATENCY_INTERVAL)
+		latency_hist_since(h, &l->prev[kind]);
 }
 
 #define span_args_ok(l, kind, span)                                                                \
@@ -444,13 +747,10 @@ RECLAIM_EXPORT uint64_t reclaim_latency_count(const struct reclaim_latency *l,
 					      enum reclaim_latency_span span)
 {
 	struct latency_hist h;
-	uint64_t n = 0;
 
 	assert_return(span_args_ok(l, kind, span), 0);
 	span_hist(l, kind, span, &h);
-	for (size_t k = 0; k < LATENCY_BUCKETS; k++)
-		n += h.count[k];
-	return n;
+	return latency_hist_count(&h);
 }
 
 RECLAIM_EXPORT uint64_t reclaim_latency_total_us(const struct reclaim_latency *l,
@@ -497,22 +797,126 @@ RECLAIM_EXPORT uint64_t reclaim_latency_percentile_us(const struct reclaim_laten
 						      unsigned permille)
 {
 	struct latency_hist h;
-	uint64_t n = 0, seen = 0, want;
 
 	assert_return(span_args_ok(l, kind, span) && permille <= 1000, 0);
 	span_hist(l, kind, span, &h);
-	for (size_t k = 0; k < LATENCY_BUCKETS; k++)
-		n += h.count[k];
-	if (n == 0)
-		return 0;
-	/* the rank of the permille-th duration, rounded up: 1 of 1 for any permille */
-	want = (n * permille + 999) / 1000;
-	if (want == 0)
-		want = 1;
-	for (size_t k = 0; k < LATENCY_BUCKETS; k++) {
-		seen += h.count[k];
-		if (seen >= want)
-			return UINT64_C(1) << k;
+	return latency_hist_percentile(&h, permille);
+}
+
+/* The longest wait since the start: the longest of any task's, exact. */
+static uint64_t run_max(const struct kind_tasks *k)
+{
+	uint64_t max = 0;
+
+	for (size_t i = 0; i < k->all.n; i++)
+		max = k->all.task[i].max_us > max ? k->all.task[i].max_us : max;
+	return max;
+}
+
+RECLAIM_EXPORT uint64_t reclaim_latency_max_us(const struct reclaim_latency *l,
+					       enum reclaim_latency_kind kind,
+					       enum reclaim_latency_span span)
+{
+	const struct kind_tasks *k;
+	uint64_t max = 0, bound;
+
+	assert_return(span_args_ok(l, kind, span), 0);
+	k = &l->tasks[kind];
+	if (span == RECLAIM_LATENCY_RUN || reclaim_latency_count(l, kind, span) == 0)
+		return span == RECLAIM_LATENCY_RUN ? run_max(k) : 0;
+	/* a wait longer than every other of its task raised that task's longest */
+	for (size_t i = 0; i < k->ninterval; i++) {
+		const struct latency_task *t = &k->all.task[k->interval[i]];
+
+		if (k->delta[k->interval[i]].max_rose && t->max_us > max)
+			max = t->max_us;
 	}
-	return UINT64_C(1) << (LATENCY_BUCKETS - 1);
+	if (max)
+		return max;
+	bound = reclaim_latency_percentile_us(l, kind, span, 1000);
+	return bound < run_max(k) || !run_max(k) ? bound : run_max(k);
+}
+
+#define task_args_ok(l, kind, span, idx)                                                           \
+	(span_args_ok(l, kind, span) &&                                                            \
+	 (idx) <                                                                                   \
+	     ((span) == RECLAIM_LATENCY_RUN ? (l)->tasks[kind].nrun : (l)->tasks[kind].ninterval))
+
+static size_t task_index(const struct reclaim_latency *l, enum reclaim_latency_kind kind,
+			 enum reclaim_latency_span span, size_t idx)
+{
+	const struct kind_tasks *k = &l->tasks[kind];
+
+	return span == RECLAIM_LATENCY_RUN ? k->run[idx] : k->interval[idx];
+}
+
+RECLAIM_EXPORT size_t reclaim_latency_task_count(const struct reclaim_latency *l,
+						 enum reclaim_latency_kind kind,
+						 enum reclaim_latency_span span)
+{
+	assert_return(span_args_ok(l, kind, span), 0);
+	return span == RECLAIM_LATENCY_RUN ? l->tasks[kind].nrun : l->tasks[kind].ninterval;
+}
+
+RECLAIM_EXPORT uint64_t reclaim_latency_tasks_dropped(const struct reclaim_latency *l,
+						      enum reclaim_latency_kind kind)
+{
+	assert_return(l && (size_t)kind < NKINDS, 0);
+	return l->tasks[kind].all.dropped;
+}
+
+RECLAIM_EXPORT pid_t reclaim_latency_task_pid(const struct reclaim_latency *l,
+					      enum reclaim_latency_kind kind,
+					      enum reclaim_latency_span span, size_t idx)
+{
+	assert_return(task_args_ok(l, kind, span, idx), 0);
+	return l->tasks[kind].all.task[task_index(l, kind, span, idx)].pid;
+}
+
+RECLAIM_EXPORT const char *reclaim_latency_task_comm(const struct reclaim_latency *l,
+						     enum reclaim_latency_kind kind,
+						     enum reclaim_latency_span span, size_t idx)
+{
+	assert_return(task_args_ok(l, kind, span, idx), NULL);
+	return l->tasks[kind].all.task[task_index(l, kind, span, idx)].comm;
+}
+
+RECLAIM_EXPORT const char *reclaim_latency_task_cgroup(const struct reclaim_latency *l,
+						       enum reclaim_latency_kind kind,
+						       enum reclaim_latency_span span, size_t idx)
+{
+	assert_return(task_args_ok(l, kind, span, idx), NULL);
+	return l->tasks[kind].all.task[task_index(l, kind, span, idx)].cgroup;
+}
+
+RECLAIM_EXPORT uint64_t reclaim_latency_task_waits(const struct reclaim_latency *l,
+						   enum reclaim_latency_kind kind,
+						   enum reclaim_latency_span span, size_t idx)
+{
+	size_t i;
+
+	assert_return(task_args_ok(l, kind, span, idx), 0);
+	i = task_index(l, kind, span, idx);
+	return span == RECLAIM_LATENCY_RUN ? l->tasks[kind].all.task[i].count
+					   : l->tasks[kind].delta[i].count;
+}
+
+RECLAIM_EXPORT uint64_t reclaim_latency_task_total_us(const struct reclaim_latency *l,
+						      enum reclaim_latency_kind kind,
+						      enum reclaim_latency_span span, size_t idx)
+{
+	size_t i;
+
+	assert_return(task_args_ok(l, kind, span, idx), 0);
+	i = task_index(l, kind, span, idx);
+	return span == RECLAIM_LATENCY_RUN ? l->tasks[kind].all.task[i].total_us
+					   : l->tasks[kind].delta[i].total_us;
+}
+
+RECLAIM_EXPORT uint64_t reclaim_latency_task_max_us(const struct reclaim_latency *l,
+						    enum reclaim_latency_kind kind,
+						    enum reclaim_latency_span span, size_t idx)
+{
+	assert_return(task_args_ok(l, kind, span, idx), 0);
+	return l->tasks[kind].all.task[task_index(l, kind, span, idx)].max_us;
 }

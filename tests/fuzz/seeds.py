@@ -99,6 +99,19 @@ HISTORY_INTENT = (b"# intent change=1 records=2\n"
                   b"change=2 time=1796014100.500000000 command=restore source=change:1 "
                   b"knob=kswapd_threads old=3 new=1 undoes=1\n"
                   b"# done change=2\n")
+# The hist files of reclaimctl latency, as Linux 6.12 prints them: the log2
+# buckets of a kind, and its tasks (onmax: each entry's "max:" line after it)
+LATENCY = [b"# event histogram\n#\n# trigger info: hist:keys=delta.log2:vals=hitcount,delta:"
+           b"sort=delta.log2:size=2048 [active]\n#\n\n"
+           b"{ delta: ~ 2^0  } hitcount:          2  delta:          1\n"
+           b"{ delta: ~ 2^12 } hitcount:          1  delta:       4000\n"
+           b"\nTotals:\n    Hits: 3\n    Entries: 2\n    Dropped: 0\n",
+           b"# event histogram\n#\n\n"
+           b"{ common_pid: memhog          [       231] } hitcount:        113  delta:    3348120\n"
+           b"\tmax:     181322  delta:     181322\n"
+           b"{ common_pid: kswapd1:2       [        97] } hitcount:          2  delta:        301\n"
+           b"\tmax:        200  delta:        200\n"
+           b"\nTotals:\n    Hits: 115\n    Entries: 2\n    Dropped: 5\n"]
 SYSCTL = [b"vm.swappiness = 10\n-vm.kswapd_threads = 2\nvm.watermark_* = 20\n-vm.swappiness\n",
           b"; comment\nvm/max_direct_reclaimers=3000\nkernel.pid_max = 65536\nvm.kswapd_threads 2\n"]
 
@@ -141,6 +154,7 @@ def seeds(target, fx):
         "bootconf": [b"# the web hosts\npreset = web\n", b"preset = off\n", b"\n"],
         "adapt-state": [b"pid=4242\nbaseline=1\nthreads=3\n"],
         "taskstats": [taskstats_seed(14, 40), taskstats_seed(8, 10)],
+        "latency": LATENCY,
         "report": f("records/*.jsonl"),
         "replay": f("records/*.jsonl"),
     }[target]
