@@ -20,6 +20,7 @@ struct latency {
 	double interval; /* 0: one report at the end */
 	double duration; /* 0: until interrupted */
 	bool histogram;
+	long per_task; /* 0: the kinds; N: the N tasks of each kind that waited longest */
 	struct reclaim_latency *lat;
 };
 
@@ -54,15 +55,19 @@ enum {
 };
 
 static const struct colinfo latency_cols[] = {
-    [L_KIND] = {"KIND", 0, 0, "direct, memcg (direct reclaim in a memory cgroup) or throttle",
+    [L_KIND] = {"KIND", 0, 0,
+		"direct, memcg (direct reclaim in a memory cgroup), throttle or kswapd (a kswapd "
+		"thread's runs)",
 		"kind", CJ_STRING},
     [L_COUNT] = {"COUNT", 0, COL_RIGHT, "reclaims (or throttle waits) that ended", "count",
 		 CJ_NUMBER},
     [L_P50] = {"P50_US", 0, COL_RIGHT, "half took at most this long (us)", "p50_us", CJ_NUMBER},
     [L_P90] = {"P90_US", 0, COL_RIGHT, "90% took at most this long (us)", "p90_us", CJ_NUMBER},
     [L_P99] = {"P99_US", 0, COL_RIGHT, "99% took at most this long (us)", "p99_us", CJ_NUMBER},
-    [L_MAX] = {"MAX_US", 0, COL_RIGHT, "the longest took at most this long (us)", "max_us",
-	       CJ_NUMBER},
+    [L_MAX] = {"MAX_US", 0, COL_RIGHT,
+	       "the longest (us): exact in the run, and in an interval when it was its task's "
+	       "longest so far",
+	       "max_us", CJ_NUMBER},
     [L_TOTAL] = {"TOTAL_MS", 0, COL_RIGHT, "milliseconds of them all", "total_ms", CJ_NUMBER},
     [L_DROPPED] = {"DROPPED", 0, COL_RIGHT,
 		   "not counted: the kernel's histogram was full, or out of range", "dropped",
@@ -70,7 +75,68 @@ static const struct colinfo latency_cols[] = {
 };
 
 static const struct coltable latency_columns =
-    COLTABLE("latency", latency_cols, "KIND,COUNT,P50_US,P90_US,P99_US,MAX_US,TOTAL_MS", "kinds[]");
+    COLTABLE("kinds", latency_cols, "KIND,COUNT,P50_US,P90_US,P99_US,MAX_US,TOTAL_MS", "kinds[]");
+
+enum {
+	T_KIND,
+	T_PID,
+	T_COMM,
+	T_COUNT,
+	T_TOTAL,
+	T_MAX,
+	T_CGROUP,
+};
+
+static const struct colinfo task_cols[] = {
+    [T_KIND] = {"KIND", 0, 0, "direct, memcg, throttle or kswapd", "kind", CJ_STRING},
+    [T_PID] = {"PID", 0, COL_RIGHT, "the task (a kswapd thread for kswapd)", "pid", CJ_NUMBER},
+    [T_COMM] = {"COMM", 0, 0, "its name", "comm", CJ_STRING},
+    [T_COUNT] = {"COUNT", 0, COL_RIGHT, "its reclaims, waits or kswapd runs", "count", CJ_NUMBER},
+    [T_TOTAL] = {"TOTAL_MS", 0, COL_RIGHT, "milliseconds of them all", "total_ms", CJ_NUMBER},
+    [T_MAX] = {"MAX_US", 0, COL_RIGHT, "its longest since the start (us), exact", "max_us",
+	       CJ_NUMBER},
+    [T_CGROUP] = {"CGROUP", 0.3, COL_TRUNC, "its cgroup (v2) when first seen; - if it had ended",
+		  "cgroup", CJ_STRING},
+};
+
+static const struct coltable task_columns =
+    COLTABLE("tasks", task_cols, "KIND,PID,COMM,COUNT,TOTAL_MS,MAX_US,CGROUP", "tasks[]");
+
+static const struct coltable *columns(const struct latency *s)
+{
+	return s->per_task ? &task_columns : &latency_columns;
+}
+
+static void set_ms(struct table *t, int id, uint64_t us)
+{
+	double ms = (double)us / 1e3;
+	char text[32];
+
+	snprintf(text, sizeof(text), "%.1f", ms);
+	table_set_value(t, id, text, cJSON_CreateNumber(round_to(ms, 3)));
+}
+
+/* The tasks of each kind that waited longest over @span, at most s->per_task of each. */
+static void fill_tasks(struct table *t, const struct latency *s, enum reclaim_latency_span span)
+{
+	const struct reclaim_latency *l = s->lat;
+
+	for (size_t i = 0; i < reclaim_latency_kind_count(); i++) {
+		enum reclaim_latency_kind k = (enum reclaim_latency_kind)i;
+		size_t n = reclaim_latency_task_count(l, k, span);
+
+		for (size_t j = 0; j < n && j < (size_t)s->per_task; j++) {
+			table_row(t);
+			table_set_str(t, T_KIND, reclaim_latency_kind_name(k));
+			table_set_int(t, T_PID, reclaim_latency_task_pid(l, k, span, j));
+			table_set_str(t, T_COMM, reclaim_latency_task_comm(l, k, span, j));
+			table_set_uint(t, T_COUNT, reclaim_latency_task_waits(l, k, span, j));
+			set_ms(t, T_TOTAL, reclaim_latency_task_total_us(l, k, span, j));
+			table_set_uint(t, T_MAX, reclaim_latency_task_max_us(l, k, span, j));
+			table_set_str(t, T_CGROUP, reclaim_latency_task_cgroup(l, k, span, j));
+		}
+	}
+}
 
 static void set_percentile(struct table *t, int id, const struct reclaim_latency *l,
 			   enum reclaim_latency_kind k, enum reclaim_latency_span span,
@@ -82,13 +148,31 @@ static void set_percentile(struct table *t, int id, const struct reclaim_latency
 		table_set_value(t, id, NULL, NULL); /* "-", null */
 }
 
-static void fill_kinds(struct table *t, const struct reclaim_latency *l,
-		       enum reclaim_latency_span span)
+static cJSON *json_histogram(const struct reclaim_latency *l, enum reclaim_latency_kind k,
+			     enum reclaim_latency_span span)
 {
+	cJSON *a = cJSON_CreateArray();
+
+	for (size_t b = 0; b < reclaim_latency_bucket_count(); b++) {
+		uint64_t n = reclaim_latency_bucket(l, k, span, b);
+		cJSON *o;
+
+		if (!n)
+			continue;
+		o = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "le_us", (double)(1ULL << b));
+		cJSON_AddNumberToObject(o, "count", (double)n);
+		cJSON_AddItemToArray(a, o);
+	}
+	return a;
+}
+
+static void fill_kinds(struct table *t, const struct latency *s, enum reclaim_latency_span span)
+{
+	const struct reclaim_latency *l = s->lat;
+
 	for (size_t i = 0; i < reclaim_latency_kind_count(); i++) {
 		enum reclaim_latency_kind k = (enum reclaim_latency_kind)i;
-		double ms = (double)reclaim_latency_total_us(l, k, span) / 1e3;
-		char text[32];
 
 		if (!reclaim_latency_has(l, k))
 			continue;
@@ -99,10 +183,14 @@ static void fill_kinds(struct table *t, const struct reclaim_latency *l,
 		set_percentile(t, L_P50, l, k, span, 500);
 		set_percentile(t, L_P90, l, k, span, 900);
 		set_percentile(t, L_P99, l, k, span, 990);
-		set_percentile(t, L_MAX, l, k, span, 1000);
-		snprintf(text, sizeof(text), "%.1f", ms);
-		table_set_value(t, L_TOTAL, text, cJSON_CreateNumber(round_to(ms, 3)));
+		if (reclaim_latency_count(l, k, span))
+			table_set_uint(t, L_MAX, reclaim_latency_max_us(l, k, span));
+		else
+			table_set_value(t, L_MAX, NULL, NULL);
+		set_ms(t, L_TOTAL, reclaim_latency_total_us(l, k, span));
 		table_set_uint(t, L_DROPPED, reclaim_latency_dropped(l, k, span));
+		if (s->histogram)
+			table_json_add(t, "histogram", json_histogram(l, k, span));
 	}
 }
 
@@ -144,12 +232,18 @@ static void print_text(const struct latency *s, enum reclaim_latency_span span, 
 	bool titles = !script_output(s->cli) && !s->cli->out.raw;
 	struct table *t;
 
-	if (titles)
-		printf("Reclaim latency over %.1f s%s (each figure is the upper end of its log2 "
-		       "bucket):\n",
+	if (titles && s->per_task)
+		printf("Tasks that waited longest over %.1f s%s:\n", secs,
+		       span == RECLAIM_LATENCY_RUN && s->interval > 0 ? " in all" : "");
+	else if (titles)
+		printf("Reclaim latency over %.1f s%s (percentiles are the upper end of their "
+		       "log2 bucket):\n",
 		       secs, span == RECLAIM_LATENCY_RUN && s->interval > 0 ? " in all" : "");
-	t = table_new(s->cli, &latency_columns);
-	fill_kinds(t, s->lat, span);
+	t = table_new(s->cli, columns(s));
+	if (s->per_task)
+		fill_tasks(t, s, span);
+	else
+		fill_kinds(t, s, span);
 	table_print(t);
 	table_free(t);
 	if (s->histogram)
@@ -157,49 +251,22 @@ static void print_text(const struct latency *s, enum reclaim_latency_span span, 
 	fflush(stdout);
 }
 
-static cJSON *json_histogram(const struct reclaim_latency *l, enum reclaim_latency_kind k,
-			     enum reclaim_latency_span span)
-{
-	cJSON *a = cJSON_CreateArray();
-
-	for (size_t b = 0; b < reclaim_latency_bucket_count(); b++) {
-		uint64_t n = reclaim_latency_bucket(l, k, span, b);
-		cJSON *o;
-
-		if (!n)
-			continue;
-		o = cJSON_CreateObject();
-		cJSON_AddNumberToObject(o, "le_us", (double)(1ULL << b));
-		cJSON_AddNumberToObject(o, "count", (double)n);
-		cJSON_AddItemToArray(a, o);
-	}
-	return a;
-}
-
 static void print_json(const struct latency *s, enum reclaim_latency_span span, double secs)
 {
-	cJSON *root = json_document(), *rows, *row;
-	struct table *t;
-	size_t r = 0;
+	cJSON *root = json_document();
+	struct table *t = table_new_json(s->cli, &latency_columns);
 
 	cJSON_AddNumberToObject(root, "seconds", round_to(secs, 3));
-	t = table_new_json(s->cli, &latency_columns);
-	fill_kinds(t, s->lat, span);
-	rows = table_json_array(t);
-	cJSON_ArrayForEach(row, rows)
-	{
-		/* the rows are the kinds the kernel has, in their order */
-		while (r < reclaim_latency_kind_count() &&
-		       !reclaim_latency_has(s->lat, (enum reclaim_latency_kind)r))
-			r++;
-		if (s->histogram)
-			cJSON_AddItemToObject(
-			    row, "histogram",
-			    json_histogram(s->lat, (enum reclaim_latency_kind)r, span));
-		r++;
-	}
-	cJSON_AddItemToObject(root, "kinds", rows);
+	fill_kinds(t, s, span);
+	cJSON_AddItemToObject(root, "kinds", table_json_array(t));
 	table_free(t);
+	if (s->per_task) {
+		/* the kinds too: a script reads both of the same interval */
+		t = table_new_json(s->cli, &task_columns);
+		fill_tasks(t, s, span);
+		cJSON_AddItemToObject(root, "tasks", table_json_array(t));
+		table_free(t);
+	}
 	json_print(root);
 	cJSON_Delete(root);
 }
@@ -253,16 +320,19 @@ static void latency_help(FILE *out)
 {
 	fputs("Shows how long tasks waited in direct reclaim (global, and in memory\n"
 	      "cgroups over memory.high or memory.max) and at the direct reclaim throttle\n"
-	      "(vm.max_direct_reclaimers, patched kernels): for each, how many ended, the\n"
-	      "50th, 90th and 99th percentiles, the longest and the total. The kernel\n"
-	      "counts them in log2 buckets of microseconds, in a tracefs instance of this\n"
-	      "run (hist triggers), removed when the run ends; an instance left by a run\n"
-	      "that was killed is removed by the next one. Needs root and tracefs.\n"
+	      "(vm.max_direct_reclaimers, patched kernels), and how long kswapd threads\n"
+	      "ran: for each, how many ended, the 50th, 90th and 99th percentiles, the\n"
+	      "longest and the total. The kernel counts them in log2 buckets of\n"
+	      "microseconds, and per task, in a tracefs instance of this run (hist\n"
+	      "triggers), removed when the run ends; an instance left by a run that was\n"
+	      "killed is removed by the next one. Needs root and tracefs.\n"
 	      "\nOptions:\n"
 	      "  -i, --interval SECONDS  also report each interval of this long\n"
 	      "  -d, --duration SECONDS  run this long (default 5; 0: until interrupted);\n"
 	      "                          the whole run is reported at the end\n"
 	      "      --histogram         the log2 histogram of each kind\n"
+	      "      --per-task[=N]      the N tasks of each kind that waited longest\n"
+	      "                          (default 10; kswapd: its threads), not the kinds\n"
 	      "  -J, --json              JSON output\n"
 	      "  -h, --help              this help\n",
 	      out);
@@ -274,6 +344,7 @@ static int parse_options(struct latency *s, int argc, char **argv)
 	    {"interval", required_argument, NULL, 'i'},
 	    {"duration", required_argument, NULL, 'd'},
 	    {"histogram", no_argument, NULL, 'H'},
+	    {"per-task", optional_argument, NULL, 'T'},
 	    COMMON_LONG_OPTIONS,
 	    TABLE_LONG_OPTIONS,
 	    {0},
@@ -301,6 +372,13 @@ static int parse_options(struct latency *s, int argc, char **argv)
 		case 'H':
 			s->histogram = true;
 			break;
+		case 'T':
+			s->per_task = 10;
+			if (optarg && !parse_count(optarg, &s->per_task))
+				return usage_error("latency: --per-task: not a number of tasks "
+						   "above 0: '%s'",
+						   optarg);
+			break;
 		default:
 			r = common_option(s->cli, &cmd_latency, c, argv, &done);
 			if (done)
@@ -309,7 +387,9 @@ static int parse_options(struct latency *s, int argc, char **argv)
 	}
 	if (optind < argc)
 		return usage_error("latency: unexpected argument '%s'", argv[optind]);
-	return table_check(s->cli, "latency", &latency_columns);
+	if (s->per_task && s->histogram)
+		return usage_error("latency: --per-task and --histogram exclude each other");
+	return table_check(s->cli, "latency", columns(s));
 }
 
 static int run_latency(struct cli *cli, int argc, char **argv)
@@ -347,9 +427,9 @@ static int run_latency(struct cli *cli, int argc, char **argv)
 const struct command cmd_latency = {
     .name = "latency",
     .run = run_latency,
-    .args = "[-i SECONDS] [-d SECONDS] [--histogram] [-o LIST] [--output-all] [-n] [-r] "
-	    "[--json]",
+    .args = "[-i SECONDS] [-d SECONDS] [--histogram | --per-task[=N]] [-o LIST] [--output-all] "
+	    "[-n] [-r] [--json]",
     .summary = "Show how long tasks wait in direct reclaim and at the throttle",
     .help = latency_help,
-    .tables = (const struct coltable *const[]){&latency_columns, NULL},
+    .tables = (const struct coltable *const[]){&latency_columns, &task_columns, NULL},
 };

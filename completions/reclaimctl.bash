@@ -74,7 +74,7 @@ _reclaimctl_command_opts()
 		;;
 	monitor) echo '--interval -i --count -c --per-node -N --noheadings -n --json -J --help -h --sysroot --color --no-color' ;;
 	stalls) echo '--interval -i --top -t --enable --json -J --help -h --sysroot --color --no-color' ;;
-	latency) echo '--interval -i --duration -d --histogram --json -J --help -h --sysroot --color --no-color' ;;
+	latency) echo '--interval -i --duration -d --histogram --per-task --json -J --help -h --sysroot --color --no-color' ;;
 	record) echo '--file --interval -i --duration -d --help -h --sysroot --color --no-color' ;;
 	report) echo '--html --help -h --sysroot --color --no-color' ;;
 	sweep)
@@ -188,8 +188,14 @@ _reclaimctl_help_columns()
 # (-o NAME,NA completes the last name; a leading + stays).
 _reclaimctl_columns()
 {
-	local cmd=$1 sub=$2 cur=$3 head= col
+	local cmd=$1 sub=$2 cur=$3 head= col w
 	local bin=${COMP_WORDS[0]:-reclaimctl}
+
+	# latency's table is chosen by an option: the tasks' with --per-task
+	if [ "$cmd" = latency ]; then
+		sub=kinds
+		for w in "${COMP_WORDS[@]}"; do [[ $w == --per-task* ]] && sub=tasks; done
+	fi
 
 	[[ $cur == *,* ]] && head=${cur%,*},
 	[[ -z $head && $cur == +* ]] && head=+

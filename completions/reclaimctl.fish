@@ -147,6 +147,11 @@ function __reclaimctl_columns
     set -l bin (commandline -opc)[1]
     set -l table $w[2]
     set -q table[1]; or set table ''
+    # latency's table is chosen by an option: the tasks' with --per-task
+    if test "$w[1]" = latency
+        set table kinds
+        string match -q -- '--per-task*' (commandline -opc); and set table tasks
+    end
     for col in (command $bin $w[1] --help 2>/dev/null | awk -v cmd=$w[1] -v table=$table '
         /^(Available output columns|Columns of .*):$/ { t[++n] = $0; next }
         /^ +[A-Z]/ && n { col[n] = col[n] " " $1 }
@@ -288,6 +293,7 @@ complete -c reclaimctl -n '__reclaimctl_using stalls' -l enable -d 'Turn delay a
 complete -c reclaimctl -n '__reclaimctl_using latency' -s i -l interval -x -d 'Also report each interval of this many seconds'
 complete -c reclaimctl -n '__reclaimctl_using latency' -s d -l duration -x -d 'Run this long (0: until interrupted)'
 complete -c reclaimctl -n '__reclaimctl_using latency' -l histogram -d 'The log2 histogram of each kind'
+complete -c reclaimctl -n '__reclaimctl_using latency' -l per-task -d 'The N tasks of each kind that waited longest (=N, 10)'
 
 # record [-- COMMAND...], report FILE...
 complete -c reclaimctl -n '__reclaimctl_using record' -l file -rF -d 'The file to write'

@@ -265,7 +265,7 @@ lacks 'reclaimctl boot ' $knobs
 contains 'reclaimctl status --' --prometheus --textfile --pairs
 contains 'reclaimctl monitor -' --interval --count --per-node --json
 contains 'reclaimctl stalls -' --interval --top --enable --json
-contains 'reclaimctl latency -' --interval --duration --histogram --json --output
+contains 'reclaimctl latency -' --interval --duration --histogram --per-task --json --output
 lacks 'reclaimctl latency -' --top --enable --dry-run
 contains 'reclaimctl record -' --file --interval --duration
 contains 'reclaimctl report -' --html
@@ -384,6 +384,7 @@ if [ -n "$bin" ]; then
 	expect 'reclaimctl swap devices -o D' DEVICE DISK
 	expect 'reclaimctl swap rings -o D' DEVICES
 	expect 'reclaimctl latency -o P' P50_US P90_US P99_US
+	expect 'reclaimctl latency --per-task -o P' PID
 fi
 
 # Everything the binary says it accepts must complete.
