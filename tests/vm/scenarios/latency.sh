@@ -9,9 +9,17 @@
 #    direct reclaims latency counts are the allocstall delta of /proc/vmstat
 #    over that window, exactly (no other task reclaims), and their total
 #    time is the hog's reclaim delay in taskstats (reclaimctl stalls) over
-#    the same window, within 10%;
+#    the same window, within 10%; a second run at the same time with
+#    --per-task counts as many, and has the hog as the one task, with its
+#    kinds' count, total and longest (exact, and in the top bucket of the
+#    first run's histogram), and its cgroup;
 #  - with the throttle at 1 and three hogs, throttle waits are counted, with
 #    durations; at 0 there are none;
+#  - kswapd runs per thread: with vm.kswapd_threads 1, node 1's runs are
+#    kswapd1's alone; with 4, more than one of its threads ran, each a
+#    thread of node 1 that reclaimctl threads lists; the threads' runs add
+#    up to the kind's count; a text run at the same time shows the tasks'
+#    columns and the same threads;
 #  - the instance goes with the run: after -d, SIGINT, SIGTERM, SIGHUP and
 #    SIGPIPE ("latency -i 1 -d 0 | head -1") none is left; after kill -9 one
 #    is, and the next run removes it and says so.
@@ -31,9 +39,19 @@ instances() {
 	for d in "$T"/instances/reclaimctl-latency-*; do [[ ! -e $d ]] || echo "${d##*/}"; done
 }
 has_instance() { [[ -n $(instances) ]]; }
+has_instances() { (($(instances | wc -l) == $1)); }
 allocstall() { awk '$1 ~ /^allocstall_/ { s += $2 } END { print s + 0 }' /proc/vmstat; }
 allocstall_above() { (($(allocstall) > $1)); }
 ljson() { jsonq "$1" ".kinds[$2].$3"; }
+tjson() { jsonq "$1" ".tasks[$2].$3"; }
+# tasks FILE KIND: "PID COMM COUNT TOTAL_MS MAX_US CGROUP" of each task of KIND in a --per-task document
+tasks_of() {
+	local i=0 kind
+	while kind=$(tjson "$1" "$i" kind 2>/dev/null) && [[ -n $kind ]]; do
+		[[ $kind != "$2" ]] || echo "$(tjson "$1" "$i" pid) $(tjson "$1" "$i" comm) $(tjson "$1" "$i" count) $(tjson "$1" "$i" total_ms) $(tjson "$1" "$i" max_us) $(tjson "$1" "$i" cgroup)"
+		i=$((i + 1))
+	done
+}
 # hog_reclaim_us: the hog's time in direct reclaim since it started
 # (microseconds), from reclaimctl stalls (taskstats)
 hog_reclaim_us() {
@@ -63,12 +81,12 @@ step "a run of 1 s, idle"
 assert_rc 0 "latency -d 1" -- reclaimctl latency -d 1 --histogram
 out=$(reclaimctl latency -i 1 -d 2 | grep '^Reclaim latency over')
 log "$out"
-assert_eq $'Reclaim latency over 1.0 s (each figure is the upper end of its log2 bucket):\nReclaim latency over 1.0 s (each figure is the upper end of its log2 bucket):\nReclaim latency over 2.0 s in all (each figure is the upper end of its log2 bucket):' "$out" "-i 1 -d 2: two intervals of 1 s, then the run"
+assert_eq $'Reclaim latency over 1.0 s (percentiles are the upper end of their log2 bucket):\nReclaim latency over 1.0 s (percentiles are the upper end of their log2 bucket):\nReclaim latency over 2.0 s in all (percentiles are the upper end of their log2 bucket):' "$out" "-i 1 -d 2: two intervals of 1 s, then the run"
 assert_eq "" "$(instances)" "no instance left"
 # the columns (tests/cli/check-columns.py cannot run latency)
 assert_eq "KIND COUNT P50_US P90_US P99_US MAX_US TOTAL_MS DROPPED" "$(reclaimctl latency -d 0.2 --output-all -r | head -1)" "--output-all: every column, in order"
 assert_eq "P99_US" "$(reclaimctl latency -d 0.2 -o p99_us -r | head -1)" "-o p99_us: that column alone"
-assert_eq "direct memcg throttle" "$(reclaimctl latency -d 0.2 -o KIND -n | xargs)" "-o KIND -n: the kinds, rows alone"
+assert_eq "direct memcg throttle kswapd" "$(reclaimctl latency -d 0.2 -o KIND -n | xargs)" "-o KIND -n: the kinds, rows alone"
 
 step "direct reclaims counted: latency against allocstall"
 echo 0 >"$KNOB_THROTTLE"
@@ -78,12 +96,19 @@ swap=$(zram_swap 384M)
 memhog -N 1 -m 192 -p 1000 -q &
 hog=$!
 HOGS+=("$hog")
+# its cgroup, for --per-task (v2's hierarchy shows in /proc/PID/cgroup once mounted)
+mkdir -p /sys/fs/cgroup
+mount -t cgroup2 none /sys/fs/cgroup || die "cannot mount cgroup2"
+mkdir /sys/fs/cgroup/latency-hog
+echo "$hog" >/sys/fs/cgroup/latency-hog/cgroup.procs
 wait_for 60 "the hog direct-reclaims" -- allocstall_above $(($(allocstall) + 20)) || die "the hog does not direct-reclaim (allocstall $(allocstall), pswpout $(vmstat pswpout))"
 kill -STOP "$hog"
 d0=$(hog_reclaim_us)
 reclaimctl latency -d 0 --json --histogram >/tmp/lat.json 2>/tmp/lat.err &
 lat=$!
-wait_for 20 "latency's instance" -- has_instance || die "no instance appeared: $(cat /tmp/lat.err)"
+reclaimctl latency -d 0 --json --per-task=100 >/tmp/lat-tasks.json 2>>/tmp/lat.err &
+lat_tasks=$!
+wait_for 20 "the two runs' instances" -- has_instances 2 || die "no two instances appeared: $(instances) $(cat /tmp/lat.err)"
 sleep 1
 a0=$(allocstall)
 kill -CONT "$hog"
@@ -92,10 +117,12 @@ kill -STOP "$hog"
 sleep 1
 a1=$(allocstall)
 d1=$(hog_reclaim_us)
-kill -INT "$lat"
+kill -INT "$lat" "$lat_tasks"
 wait "$lat" && rc=0 || rc=$?
+wait "$lat_tasks" && rc_tasks=0 || rc_tasks=$?
 kill -CONT "$hog"
 assert_eq 0 "$rc" "latency ends on SIGINT with exit 0"
+assert_eq 0 "$rc_tasks" "latency --per-task ends on SIGINT with exit 0"
 cat /tmp/lat.err
 jsonq -e /tmp/lat.json || die "latency's output is not JSON: $(cat /tmp/lat.json)"
 count=$(ljson /tmp/lat.json 0 count)
@@ -106,6 +133,14 @@ assert_eq direct "$(ljson /tmp/lat.json 0 kind)" "the first kind is direct recla
 assert_gt "$((a1 - a0))" 0 "the hog direct-reclaimed in the window"
 assert_eq "$((a1 - a0))" "$count" "latency counted every direct reclaim allocstall counted"
 if awk -v t="$total" 'BEGIN { exit !(t > 0) }'; then ok "their total time is above 0"; else fail "their total time is $total ms"; fi
+jsonq -e /tmp/lat-tasks.json || die "latency --per-task's output is not JSON: $(cat /tmp/lat-tasks.json)"
+direct_tasks=$(tasks_of /tmp/lat-tasks.json direct)
+log "FIGURES: direct reclaim per task (PID COMM COUNT TOTAL_MS MAX_US CGROUP): $direct_tasks"
+assert_eq "$count" "$(ljson /tmp/lat-tasks.json 0 count)" "the run with --per-task counted as many direct reclaims"
+assert_eq "$hog memhog $(ljson /tmp/lat-tasks.json 0 count) $(ljson /tmp/lat-tasks.json 0 total_ms) $(ljson /tmp/lat-tasks.json 0 max_us) /latency-hog" "$direct_tasks" "--per-task: the hog alone, with its kinds' count, total and longest, and its cgroup"
+top=$(ljson /tmp/lat.json 0 "histogram[$(($(jsonq -l /tmp/lat.json .kinds[0].histogram) - 1))].le_us")
+max=$(ljson /tmp/lat.json 0 max_us)
+if ((max <= top && 2 * max > top)); then ok "the longest, $max us, is in the top bucket (up to $top us)"; else fail "the longest, $max us, is not in the top bucket, up to $top us"; fi
 delay=$(((d1 - d0) / 1000))
 log "FIGURES: the hog's direct reclaim time: latency $total ms, taskstats $delay ms"
 if awk -v t="$total" -v d="$delay" 'BEGIN { exit !(t >= 0.9 * d && t <= 1.1 * d) }'; then
@@ -139,6 +174,48 @@ for limit in 1 0; do
 done
 swapoff "$swap" || fail "swapoff $swap failed"
 assert_eq "" "$(instances)" "no instance left after -d"
+
+step "kswapd runs per thread: 1 and 4 threads"
+swap=$(zram_swap 384M)
+for threads in 1 4; do
+	echo "$threads" >"$KNOB_THREADS"
+	reclaimctl latency -d 0 --json --per-task=100 >/tmp/lat-tasks.json 2>/tmp/lat.err &
+	lat_tasks=$!
+	reclaimctl latency -d 0 --per-task --output-all >/tmp/lat.txt 2>>/tmp/lat.err &
+	lat=$!
+	wait_for 20 "the two runs' instances" -- has_instances 2 || die "no two instances appeared: $(cat /tmp/lat.err)"
+	for round in 1 2 3; do
+		memhog -N 1 -m 160 -p 1 -q &
+		HOGS+=($!)
+		sleep 2
+		stop_hogs
+		sleep 1 # kswapd balances the node and sleeps: its runs end
+	done
+	kill -INT "$lat_tasks" "$lat"
+	wait "$lat_tasks" || fail "latency --per-task failed: $(cat /tmp/lat.err)"
+	wait "$lat" || fail "latency failed: $(cat /tmp/lat.err)"
+	runs=$(tasks_of /tmp/lat-tasks.json kswapd)
+	log "FIGURES: kswapd runs per thread with $threads threads (PID COMM COUNT TOTAL_MS MAX_US CGROUP): $(echo $runs)"
+	log "FIGURES: kswapd runs with $threads threads: $(ljson /tmp/lat-tasks.json 3 count), p50 <= $(ljson /tmp/lat-tasks.json 3 p50_us) us, p99 <= $(ljson /tmp/lat-tasks.json 3 p99_us) us, max $(ljson /tmp/lat-tasks.json 3 max_us) us"
+	cat /tmp/lat.txt
+	assert_eq kswapd "$(ljson /tmp/lat-tasks.json 3 kind)" "the fourth kind is kswapd"
+	assert_match "^Tasks that waited longest over [0-9.]+ s:$" "$(head -1 /tmp/lat.txt)" "--per-task: its title"
+	assert_eq "KIND PID COMM COUNT TOTAL_MS MAX_US CGROUP" "$(sed -n 2p /tmp/lat.txt | xargs)" "--per-task --output-all: the tasks' columns, in order"
+	assert_eq "$(awk '$1 == "kswapd" { print $3 }' /tmp/lat.txt | sort | xargs)" "$(awk '{ print $2 }' <<<"$runs" | sort | xargs)" "the text run shows the same kswapd threads"
+	node1=$(awk '$2 ~ /^kswapd1(:[0-9]+)?$/ && $3 > 0' <<<"$runs")
+	listed=$(reclaimctl threads --json | jsonq -f - .kswapd | awk -F= '$1 ~ /\.pid$/ { print $2 }' | sort -n | xargs)
+	if ((threads == 1)); then
+		assert_eq kswapd1 "$(awk '{ print $2 }' <<<"$node1" | sort -u | xargs)" "1 thread: node 1's runs are kswapd1's"
+	else
+		assert_gt "$(wc -l <<<"$node1")" 1 "4 threads: more than one of node 1's threads ran"
+	fi
+	while read -r pid comm _; do
+		[[ -z $pid || " $listed " == *" $pid "* ]] && ok "$comm ($pid) is a kswapd thread reclaimctl threads lists" || fail "$comm ($pid) is not among reclaimctl threads' $listed"
+	done <<<"$node1"
+	assert_eq "$(ljson /tmp/lat-tasks.json 3 count)" "$(awk '{ s += $3 } END { print s + 0 }' <<<"$runs")" "the threads' runs add up to the kind's count"
+done
+echo 1 >"$KNOB_THREADS"
+swapoff "$swap" || fail "swapoff $swap failed"
 
 step "every end removes the instance"
 for sig in TERM HUP; do
