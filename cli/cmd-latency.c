@@ -415,6 +415,15 @@ static int run_latency(struct cli *cli, int argc, char **argv)
 				reclaim_latency_kind_name((enum reclaim_latency_kind)i),
 				reclaim_latency_kind_event((enum reclaim_latency_kind)i));
 	r = measure(&s);
+	for (size_t i = 0; r == 0 && s.per_task && i < reclaim_latency_kind_count(); i++) {
+		enum reclaim_latency_kind k = (enum reclaim_latency_kind)i;
+		uint64_t dropped = reclaim_latency_tasks_dropped(s.lat, k);
+
+		if (dropped)
+			warnmsg("the kernel's table of %s tasks was full: %llu waits of other "
+				"tasks are in the kinds' figures alone",
+				reclaim_latency_kind_name(k), (unsigned long long)dropped);
+	}
 	reclaim_latency_unref(s.lat);
 	if (interrupted == SIGPIPE) {
 		/* the reader went: end as a pipeline's writer does, quietly */

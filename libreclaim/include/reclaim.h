@@ -979,16 +979,15 @@ const char *reclaim_latency_task_comm(const struct reclaim_latency *l,
 const char *reclaim_latency_task_cgroup(const struct reclaim_latency *l,
 					enum reclaim_latency_kind kind,
 					enum reclaim_latency_span span, size_t idx);
-uint64_t reclaim_latency_task_waits(const struct reclaim_latency *l,
-				    enum reclaim_latency_kind kind,
+uint64_t reclaim_latency_task_waits(const struct reclaim_latency *l, enum reclaim_latency_kind kind,
 				    enum reclaim_latency_span span, size_t idx);
 uint64_t reclaim_latency_task_total_us(const struct reclaim_latency *l,
 				       enum reclaim_latency_kind kind,
 				       enum reclaim_latency_span span, size_t idx);
 uint64_t reclaim_latency_task_max_us(const struct reclaim_latency *l,
-				     enum reclaim_latency_kind kind,
-				     enum reclaim_latency_span span, size_t idx);
-/* Tasks the kernel had no room for (it keeps 4096): their waits are in no task's figures. */
+				     enum reclaim_latency_kind kind, enum reclaim_latency_span span,
+				     size_t idx);
+/* Waits of tasks the kernel had no room for (it keeps 4096): in no task's figures. */
 uint64_t reclaim_latency_tasks_dropped(const struct reclaim_latency *l,
 				       enum reclaim_latency_kind kind);
 

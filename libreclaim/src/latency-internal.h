@@ -55,7 +55,7 @@ struct latency_task {
 struct latency_tasks {
 	struct latency_task *task;
 	size_t n;
-	uint64_t dropped; /* tasks the kernel's hist had no room for */
+	uint64_t dropped; /* waits of tasks the kernel's hist had no room for */
 };
 
 /*
