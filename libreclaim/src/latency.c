@@ -842,12 +842,25 @@ RECLAIM_EXPORT uint64_t reclaim_latency_max_us(const struct reclaim_latency *l,
 	 (idx) <                                                                                   \
 	     ((span) == RECLAIM_LATENCY_RUN ? (l)->tasks[kind].nrun : (l)->tasks[kind].ninterval))
 
-static size_t task_index(const struct reclaim_latency *l, enum reclaim_latency_kind kind,
-			 enum reclaim_latency_span span, size_t idx)
+static const struct latency_task *task_at(const struct reclaim_latency *l,
+					  enum reclaim_latency_kind kind,
+					  enum reclaim_latency_span span, size_t idx)
 {
 	const struct kind_tasks *k = &l->tasks[kind];
 
-	return span == RECLAIM_LATENCY_RUN ? k->run[idx] : k->interval[idx];
+	return &k->all.task[span == RECLAIM_LATENCY_RUN ? k->run[idx] : k->interval[idx]];
+}
+
+/* The task's waits over @span: since the start, or in the interval. */
+static struct task_delta task_span(const struct reclaim_latency *l, enum reclaim_latency_kind kind,
+				   enum reclaim_latency_span span, size_t idx)
+{
+	const struct kind_tasks *k = &l->tasks[kind];
+	const struct latency_task *t = task_at(l, kind, span, idx);
+
+	if (span == RECLAIM_LATENCY_RUN)
+		return (struct task_delta){.count = t->count, .total_us = t->total_us};
+	return k->delta[t - k->all.task];
 }
 
 RECLAIM_EXPORT size_t reclaim_latency_task_count(const struct reclaim_latency *l,
@@ -870,7 +883,7 @@ RECLAIM_EXPORT pid_t reclaim_latency_task_pid(const struct reclaim_latency *l,
 					      enum reclaim_latency_span span, size_t idx)
 {
 	assert_return(task_args_ok(l, kind, span, idx), 0);
-	return l->tasks[kind].all.task[task_index(l, kind, span, idx)].pid;
+	return task_at(l, kind, span, idx)->pid;
 }
 
 RECLAIM_EXPORT const char *reclaim_latency_task_comm(const struct reclaim_latency *l,
@@ -878,7 +891,7 @@ RECLAIM_EXPORT const char *reclaim_latency_task_comm(const struct reclaim_latenc
 						     enum reclaim_latency_span span, size_t idx)
 {
 	assert_return(task_args_ok(l, kind, span, idx), NULL);
-	return l->tasks[kind].all.task[task_index(l, kind, span, idx)].comm;
+	return task_at(l, kind, span, idx)->comm;
 }
 
 RECLAIM_EXPORT const char *reclaim_latency_task_cgroup(const struct reclaim_latency *l,
@@ -886,31 +899,23 @@ RECLAIM_EXPORT const char *reclaim_latency_task_cgroup(const struct reclaim_late
 						       enum reclaim_latency_span span, size_t idx)
 {
 	assert_return(task_args_ok(l, kind, span, idx), NULL);
-	return l->tasks[kind].all.task[task_index(l, kind, span, idx)].cgroup;
+	return task_at(l, kind, span, idx)->cgroup;
 }
 
 RECLAIM_EXPORT uint64_t reclaim_latency_task_waits(const struct reclaim_latency *l,
 						   enum reclaim_latency_kind kind,
 						   enum reclaim_latency_span span, size_t idx)
 {
-	size_t i;
-
 	assert_return(task_args_ok(l, kind, span, idx), 0);
-	i = task_index(l, kind, span, idx);
-	return span == RECLAIM_LATENCY_RUN ? l->tasks[kind].all.task[i].count
-					   : l->tasks[kind].delta[i].count;
+	return task_span(l, kind, span, idx).count;
 }
 
 RECLAIM_EXPORT uint64_t reclaim_latency_task_total_us(const struct reclaim_latency *l,
 						      enum reclaim_latency_kind kind,
 						      enum reclaim_latency_span span, size_t idx)
 {
-	size_t i;
-
 	assert_return(task_args_ok(l, kind, span, idx), 0);
-	i = task_index(l, kind, span, idx);
-	return span == RECLAIM_LATENCY_RUN ? l->tasks[kind].all.task[i].total_us
-					   : l->tasks[kind].delta[i].total_us;
+	return task_span(l, kind, span, idx).total_us;
 }
 
 RECLAIM_EXPORT uint64_t reclaim_latency_task_max_us(const struct reclaim_latency *l,
@@ -918,5 +923,5 @@ RECLAIM_EXPORT uint64_t reclaim_latency_task_max_us(const struct reclaim_latency
 						    enum reclaim_latency_span span, size_t idx)
 {
 	assert_return(task_args_ok(l, kind, span, idx), 0);
-	return l->tasks[kind].all.task[task_index(l, kind, span, idx)].max_us;
+	return task_at(l, kind, span, idx)->max_us;
 }
