@@ -16,6 +16,7 @@
  * the next run.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -94,6 +95,10 @@ struct reclaim_latency {
 	/* the kernel's counts at the last read and at the one before */
 	struct latency_hist now[NKINDS], prev[NKINDS];
 	struct kind_tasks tasks[NKINDS];
+	/* each kind's hist file, kept open and read again with pread(); -1 if none */
+	int hist_fd[NKINDS];
+	char *buf;
+	size_t buf_size;
 };
 
 /* The number after "@label" in @line (up to @end), skipping spaces; false if none. */
@@ -288,10 +293,11 @@ static void kind_triggers(pid_t pid, const struct latency_kind *k, struct kind_t
 	t->event[TRIGGER_BUCKETS] = t->event[TRIGGER_TASKS] = k->begin ? t->synth : k->end;
 	snprintf(t->text[TRIGGER_BUCKETS], sizeof(t->text[0]),
 		 "hist:keys=%s.log2:vals=hitcount,%s:sort=%s", f, f, f);
+	/* the tasks' figures leave out what the buckets count as out of range */
 	snprintf(t->text[TRIGGER_TASKS], sizeof(t->text[0]),
 		 "hist:keys=common_pid.execname:vals=hitcount,%s:reclaimctl_max=%s:"
-		 "onmax($reclaimctl_max).save(%s):sort=%s.descending:size=%d",
-		 f, f, f, f, TASKS_MAX);
+		 "onmax($reclaimctl_max).save(%s):sort=%s.descending:size=%d if %s <= %llu",
+		 f, f, f, f, TASKS_MAX, f, 1ULL << (LATENCY_BUCKETS - 1));
 	if (!k->begin)
 		return;
 	t->system[TRIGGER_BEGIN] = SYSTEM;
@@ -375,6 +381,7 @@ static int set_up_kind(struct reclaim_latency *l, enum reclaim_latency_kind id)
 {
 	const struct latency_kind *k = &kinds[id];
 	struct kind_triggers *t = &l->triggers[id];
+	char *path;
 
 	if (!event_exists(l->inst, k->end) || (k->begin && !event_exists(l->inst, k->begin)))
 		return 0;
@@ -398,6 +405,12 @@ static int set_up_kind(struct reclaim_latency *l, enum reclaim_latency_kind id)
 					     "CONFIG_HIST_TRIGGERS): %s",
 					     t->system[j], t->event[j], strerror(-r));
 	}
+	path = tracefs_event_get_file(l->inst, t->system[0], t->event[0], "hist");
+	l->hist_fd[id] = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	tracefs_put_tracing_file(path);
+	if (l->hist_fd[id] < 0)
+		return reclaim_error(l->ctx, errno ? errno : ENOMEM,
+				     "cannot open the %s latency histogram: %m", k->name);
 	l->has[id] = true;
 	return 0;
 }
@@ -413,6 +426,11 @@ static void kind_tasks_clear(struct kind_tasks *k)
 
 static void latency_free(struct reclaim_latency *l)
 {
+	/* an instance with a file open cannot be removed */
+	for (size_t i = 0; i < NKINDS; i++)
+		if (l->hist_fd[i] >= 0)
+			close(l->hist_fd[i]);
+	free(l->buf);
 	if (l->inst) {
 		tear_down(l->inst, l->pid);
 		tracefs_instance_free(l->inst);
@@ -462,6 +480,8 @@ RECLAIM_EXPORT int reclaim_latency_new(struct reclaim_ctx *ctx, struct reclaim_l
 	l->refcount = 1;
 	l->ctx = reclaim_ref(ctx);
 	l->pid = getpid();
+	for (size_t i = 0; i < NKINDS; i++)
+		l->hist_fd[i] = -1;
 	tracefs_instances_walk(remove_stale, l);
 	snprintf(name, sizeof(name), INSTANCE_PREFIX "%d", (int)l->pid);
 	l->inst = tracefs_instance_create(name);
@@ -474,6 +494,9 @@ RECLAIM_EXPORT int reclaim_latency_new(struct reclaim_ctx *ctx, struct reclaim_l
 	/*
 	 * A reclaim may end on another CPU than it began on: the timestamps
 	 * come from a clock all CPUs share (the default, "local", is per CPU).
+	 * "global" would never go back, but takes a lock every event; "mono"
+	 * scales, and the rare duration below 0 it gives (2^64 - N us, seen
+	 * under QEMU on a loaded host) is counted out of range, apart.
 	 */
 	if (tracefs_instance_file_write(l->inst, "trace_clock", "mono") < 0) {
 		r = reclaim_error(ctx, errno ? errno : EIO,
@@ -637,20 +660,20 @@ static int tasks_update(struct reclaim_ctx *ctx, struct kind_tasks *k, struct la
 static int read_hist(struct reclaim_latency *l, size_t id, struct latency_hist *h,
 		     struct latency_tasks *tasks)
 {
-	const struct kind_triggers *t = &l->triggers[id];
-	_cleanup_free_ char *hist = NULL, *buckets = NULL, *per_task = NULL;
+	_cleanup_free_ char *buckets = NULL, *per_task = NULL;
 	const char *bad = "";
 	char key[64];
-	int r;
+	int r = reclaim_pread_text(l->hist_fd[id], &l->buf, &l->buf_size, NULL);
 
-	hist = tracefs_event_file_read(l->inst, t->system[0], t->event[0], "hist", NULL);
-	if (!hist)
-		return reclaim_error(l->ctx, errno ? errno : EIO,
-				     "cannot read the %s latency histogram: %m", kinds[id].name);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return reclaim_error(l->ctx, -r, "cannot read the %s latency histogram: %s",
+				     kinds[id].name, strerror(-r));
 	snprintf(key, sizeof(key), "hist:keys=%s.log2:", kinds[id].field);
-	r = latency_hist_section(hist, key, &buckets);
+	r = latency_hist_section(l->buf, key, &buckets);
 	if (r == 0)
-		r = latency_hist_section(hist, "hist:keys=common_pid.execname:", &per_task);
+		r = latency_hist_section(l->buf, "hist:keys=common_pid.execname:", &per_task);
 	if (r == -ENOENT)
 		return reclaim_error(
 		    l->ctx, ENOENT,
