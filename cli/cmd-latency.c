@@ -424,6 +424,8 @@ static int run_latency(struct cli *cli, int argc, char **argv)
 				"tasks are in the kinds' figures alone",
 				reclaim_latency_kind_name(k), (unsigned long long)dropped);
 	}
+	if (reclaim_latency_end(s.lat) < 0 && r == 0)
+		r = lib_fail(cli, EXIT_FAILURE, NULL);
 	reclaim_latency_unref(s.lat);
 	if (interrupted == SIGPIPE) {
 		/* the reader went: end as a pipeline's writer does, quietly */

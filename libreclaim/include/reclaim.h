@@ -935,6 +935,12 @@ const char *reclaim_latency_kind_name(enum reclaim_latency_kind kind);
 const char *reclaim_latency_kind_event(enum reclaim_latency_kind kind);
 /* False when the kernel has not the events of @kind (the throttle's: unpatched kernels). */
 bool reclaim_latency_has(const struct reclaim_latency *l, enum reclaim_latency_kind kind);
+/*
+ * Ends counting now: the tracefs instance is removed (the unref does it
+ * too, silently). -EBUSY when a file of it is open: the instance stays, and
+ * the next reclaim_latency_new() removes it. Reads fail after.
+ */
+int reclaim_latency_end(struct reclaim_latency *l);
 /* The instances of killed runs reclaim_latency_new() removed. */
 unsigned reclaim_latency_stale_removed(const struct reclaim_latency *l);
 /* Reads the kernel's counts: the interval since the previous read ends here. */

@@ -324,19 +324,20 @@ static int trigger(struct tracefs_instance *inst, const char *system, const char
 
 /*
  * Removes what set_up_kind() made for @pid in @inst, then @inst and the
- * synthetic events; false if @inst could not be removed.
+ * synthetic events; -errno if @inst could not be removed (-EBUSY: a file
+ * of it is open).
  */
-static bool tear_down(struct tracefs_instance *inst, pid_t pid)
+static int tear_down(struct tracefs_instance *inst, pid_t pid)
 {
 	struct kind_triggers t[NKINDS];
-	bool gone;
+	int gone;
 
 	for (size_t i = 0; i < NKINDS; i++) {
 		kind_triggers(pid, &kinds[i], &t[i]);
 		for (int j = t[i].n - 1; j >= 0; j--)
 			trigger(inst, t[i].system[j], t[i].event[j], t[i].text[j], true);
 	}
-	gone = tracefs_instance_destroy(inst) == 0;
+	gone = tracefs_instance_destroy(inst) == 0 ? 0 : -(errno ? errno : EIO);
 	for (size_t i = 0; i < NKINDS; i++) {
 		char cmd[80];
 
@@ -366,7 +367,7 @@ static int remove_stale(const char *name, void *data)
 	inst = tracefs_instance_alloc(NULL, name);
 	if (!inst)
 		return 0;
-	if (tear_down(inst, (pid_t)pid))
+	if (tear_down(inst, (pid_t)pid) == 0)
 		l->stale++;
 	tracefs_instance_free(inst);
 	return 0;
@@ -424,17 +425,29 @@ static void kind_tasks_clear(struct kind_tasks *k)
 	*k = (struct kind_tasks){0};
 }
 
-static void latency_free(struct reclaim_latency *l)
+/* The hist files closed, the instance removed: 0, or -errno of its removal. */
+static int end_tracing(struct reclaim_latency *l)
 {
+	int r = 0;
+
 	/* an instance with a file open cannot be removed */
-	for (size_t i = 0; i < NKINDS; i++)
+	for (size_t i = 0; i < NKINDS; i++) {
 		if (l->hist_fd[i] >= 0)
 			close(l->hist_fd[i]);
-	free(l->buf);
-	if (l->inst) {
-		tear_down(l->inst, l->pid);
-		tracefs_instance_free(l->inst);
+		l->hist_fd[i] = -1;
 	}
+	if (l->inst) {
+		r = tear_down(l->inst, l->pid);
+		tracefs_instance_free(l->inst);
+		l->inst = NULL;
+	}
+	return r;
+}
+
+static void latency_free(struct reclaim_latency *l)
+{
+	end_tracing(l);
+	free(l->buf);
 	for (size_t i = 0; i < NKINDS; i++)
 		kind_tasks_clear(&l->tasks[i]);
 	reclaim_unref(l->ctx);
@@ -519,6 +532,26 @@ RECLAIM_EXPORT int reclaim_latency_new(struct reclaim_ctx *ctx, struct reclaim_l
 				     kinds[RECLAIM_LATENCY_DIRECT].system_end);
 	}
 	*ret = l;
+	return 0;
+}
+
+RECLAIM_EXPORT int reclaim_latency_end(struct reclaim_latency *l)
+{
+	char name[64];
+	int r;
+
+	assert_return(l, -EINVAL);
+	reclaim_error_reset(l->ctx);
+	if (!l->inst)
+		return 0;
+	snprintf(name, sizeof(name), "%s", tracefs_instance_get_name(l->inst));
+	r = end_tracing(l);
+	if (r < 0)
+		return reclaim_error(l->ctx, -r,
+				     "cannot remove the tracefs instance %s: %s%s; the next run "
+				     "removes it",
+				     name, strerror(-r),
+				     r == -EBUSY ? " (a file of it is open)" : "");
 	return 0;
 }
 
@@ -700,6 +733,8 @@ RECLAIM_EXPORT int reclaim_latency_read(struct reclaim_latency *l)
 
 	assert_return(l, -EINVAL);
 	reclaim_error_reset(l->ctx);
+	if (!l->inst)
+		return reclaim_error(l->ctx, EINVAL, "the latency run has ended");
 	for (size_t i = 0; r == 0 && i < NKINDS; i++) {
 		if (!l->has[i])
 			continue;

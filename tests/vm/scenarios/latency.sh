@@ -23,7 +23,9 @@
 #    columns and the same threads;
 #  - the instance goes with the run: after -d, SIGINT, SIGTERM, SIGHUP and
 #    SIGPIPE ("latency -i 1 -d 0 | head -1") none is left; after kill -9 one
-#    is, and the next run removes it and says so.
+#    is, and the next run removes it and says so; when a file of the
+#    instance is held open as the run ends, it says in one line that it
+#    cannot remove it (exit 1), and the next run removes it.
 # The figures are printed.
 #
 # vm-timeout: 300
@@ -140,7 +142,7 @@ if awk -v t="$total" 'BEGIN { exit !(t > 0) }'; then ok "their total time is abo
 jsonq -e /tmp/lat-tasks.json || die "latency --per-task's output is not JSON: $(cat /tmp/lat-tasks.json)"
 direct_tasks=$(tasks_of /tmp/lat-tasks.json direct)
 log "FIGURES: direct reclaim per task (PID COMM COUNT TOTAL_MS MAX_US CGROUP): $direct_tasks"
-assert_eq "$count" "$(ljson /tmp/lat-tasks.json 0 count)" "the run with --per-task counted as many direct reclaims"
+assert_eq "$((count + dropped))" "$(($(ljson /tmp/lat-tasks.json 0 count) + $(ljson /tmp/lat-tasks.json 0 dropped)))" "the run with --per-task counted as many direct reclaims (in range and out)"
 assert_eq "$hog memhog $(ljson /tmp/lat-tasks.json 0 count) $(ljson /tmp/lat-tasks.json 0 total_ms) $(ljson /tmp/lat-tasks.json 0 max_us) /latency-hog" "$direct_tasks" "--per-task: the hog alone, with its kinds' count, total and longest, and its cgroup"
 top=$(ljson /tmp/lat.json 0 "histogram[$(($(jsonq -l /tmp/lat.json .kinds[0].histogram) - 1))].le_us")
 max=$(ljson /tmp/lat.json 0 max_us)
@@ -248,6 +250,23 @@ out=$(reclaimctl latency -d 1 2>&1 >/dev/null) && rc=0 || rc=$?
 log "$out"
 assert_eq 0 "$rc" "the next run works"
 assert_match "removed the tracefs instance of 1 earlier run" "$out" "the next run says it removed the instance"
+assert_eq "" "$(instances)" "no instance left"
+assert_eq "" "$(grep reclaimctl_ "$T/synthetic_events" || true)" "no synthetic event left"
+# a file of the instance open (a reader of its trace_pipe, say) as the run ends
+reclaimctl latency -d 3 >/dev/null 2>/tmp/lat.err &
+lat=$!
+wait_for 20 "latency's instance" -- has_instance || die "no instance appeared"
+exec 3<"$T/instances/reclaimctl-latency-$lat/trace_clock"
+wait "$lat" && rc=0 || rc=$?
+log "$(cat /tmp/lat.err)"
+assert_eq 1 "$rc" "latency exits 1 when it cannot remove its instance"
+assert_eq 1 "$(wc -l </tmp/lat.err)" "one line"
+assert_match "^reclaimctl: cannot remove the tracefs instance reclaimctl-latency-$lat: Device or resource busy \(a file of it is open\); the next run removes it$" "$(cat /tmp/lat.err)" "it says which instance, and why"
+assert_eq "reclaimctl-latency-$lat" "$(instances)" "the instance stays while its file is open"
+exec 3<&-
+out=$(reclaimctl latency -d 0.5 2>&1 >/dev/null) && rc=0 || rc=$?
+assert_eq 0 "$rc" "the next run works"
+assert_match "removed the tracefs instance of 1 earlier run" "$out" "the next run removes it and says so"
 assert_eq "" "$(instances)" "no instance left"
 assert_eq "" "$(grep reclaimctl_ "$T/synthetic_events" || true)" "no synthetic event left"
 check_dmesg_clean
