@@ -59,8 +59,8 @@ static const struct colinfo latency_cols[] = {
 		"direct, memcg (direct reclaim in a memory cgroup), throttle or kswapd (a kswapd "
 		"thread's runs)",
 		"kind", CJ_STRING},
-    [L_COUNT] = {"COUNT", 0, COL_RIGHT, "reclaims (or throttle waits) that ended", "count",
-		 CJ_NUMBER},
+    [L_COUNT] = {"COUNT", 0, COL_RIGHT, "reclaims, throttle waits or kswapd runs that ended",
+		 "count", CJ_NUMBER},
     [L_P50] = {"P50_US", 0, COL_RIGHT, "half took at most this long (us)", "p50_us", CJ_NUMBER},
     [L_P90] = {"P90_US", 0, COL_RIGHT, "90% took at most this long (us)", "p90_us", CJ_NUMBER},
     [L_P99] = {"P99_US", 0, COL_RIGHT, "99% took at most this long (us)", "p99_us", CJ_NUMBER},
