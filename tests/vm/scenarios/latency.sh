@@ -41,7 +41,16 @@ instances() {
 	for d in "$T"/instances/reclaimctl-latency-*; do [[ ! -e $d ]] || echo "${d##*/}"; done
 }
 has_instance() { [[ -n $(instances) ]]; }
-has_instances() { (($(instances | wc -l) == $1)); }
+# N runs whose tracing is in place: the instance appears before its triggers,
+# and a reclaim before them is not counted (under TCG on a loaded host the
+# setup can take seconds); the last trigger a run adds is kswapd's end's
+armed() {
+	local d n=0
+	for d in "$T"/instances/reclaimctl-latency-*; do
+		grep -qs onmatch "$d/events/vmscan/mm_vmscan_kswapd_sleep/trigger" && n=$((n + 1))
+	done
+	((n == $1))
+}
 allocstall() { awk '$1 ~ /^allocstall_/ { s += $2 } END { print s + 0 }' /proc/vmstat; }
 allocstall_above() { (($(allocstall) > $1)); }
 ljson() { jsonq "$1" ".kinds[$2].$3"; }
@@ -108,7 +117,7 @@ kill -STOP "$hog"
 d0=$(hog_reclaim_us)
 reclaimctl latency -d 0 --json --per-task=100 >/tmp/lat.json 2>/tmp/lat.err &
 lat=$!
-wait_for 20 "latency's instance" -- has_instance || die "no instance appeared: $(cat /tmp/lat.err)"
+wait_for 20 "latency's tracing" -- armed 1 || die "no instance with its triggers appeared: $(cat /tmp/lat.err)"
 sleep 1
 a0=$(allocstall)
 kill -CONT "$hog"
@@ -182,7 +191,7 @@ for threads in 1 4; do
 	lat_tasks=$!
 	reclaimctl latency -d 0 --per-task --output-all >/tmp/lat.txt 2>>/tmp/lat.err &
 	lat=$!
-	wait_for 20 "the two runs' instances" -- has_instances 2 || die "no two instances appeared: $(cat /tmp/lat.err)"
+	wait_for 20 "the two runs' tracing" -- armed 2 || die "no two instances with their triggers appeared: $(cat /tmp/lat.err)"
 	for round in 1 2 3; do
 		memhog -N 1 -m 160 -p 1 -q &
 		HOGS+=($!)
