@@ -192,7 +192,7 @@ for threads in 1 4; do
 	reclaimctl latency -d 0 --per-task --output-all >/tmp/lat.txt 2>>/tmp/lat.err &
 	lat=$!
 	wait_for 20 "the two runs' tracing" -- armed 2 || die "no two instances with their triggers appeared: $(cat /tmp/lat.err)"
-	for round in 1 2 3; do
+	for _ in 1 2 3; do
 		memhog -N 1 -m 160 -p 1 -q &
 		HOGS+=($!)
 		sleep 2
@@ -203,7 +203,7 @@ for threads in 1 4; do
 	wait "$lat_tasks" || fail "latency --per-task failed: $(cat /tmp/lat.err)"
 	wait "$lat" || fail "latency failed: $(cat /tmp/lat.err)"
 	runs=$(tasks_of /tmp/lat-tasks.json kswapd)
-	log "FIGURES: kswapd runs per thread with $threads threads (PID COMM COUNT TOTAL_MS MAX_US CGROUP): $(echo $runs)"
+	log "FIGURES: kswapd runs per thread with $threads threads (PID COMM COUNT TOTAL_MS MAX_US CGROUP): $(tr '\n' ' ' <<<"$runs")"
 	log "FIGURES: kswapd runs with $threads threads: $(ljson /tmp/lat-tasks.json 3 count), p50 <= $(ljson /tmp/lat-tasks.json 3 p50_us) us, p99 <= $(ljson /tmp/lat-tasks.json 3 p99_us) us, max $(ljson /tmp/lat-tasks.json 3 max_us) us"
 	cat /tmp/lat.txt
 	assert_eq kswapd "$(ljson /tmp/lat-tasks.json 3 kind)" "the fourth kind is kswapd"
@@ -218,7 +218,11 @@ for threads in 1 4; do
 		assert_gt "$(wc -l <<<"$node1")" 1 "4 threads: more than one of node 1's threads ran"
 	fi
 	while read -r pid comm _; do
-		[[ -z $pid || " $listed " == *" $pid "* ]] && ok "$comm ($pid) is a kswapd thread reclaimctl threads lists" || fail "$comm ($pid) is not among reclaimctl threads' $listed"
+		if [[ -z $pid || " $listed " == *" $pid "* ]]; then
+			ok "$comm ($pid) is a kswapd thread reclaimctl threads lists"
+		else
+			fail "$comm ($pid) is not among reclaimctl threads' $listed"
+		fi
 	done <<<"$node1"
 	assert_eq "$(ljson /tmp/lat-tasks.json 3 count)" "$(awk '{ s += $3 } END { print s + 0 }' <<<"$runs")" "the threads' runs add up to the kind's count"
 done
