@@ -1,11 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Installs what is missing, builds with -Werror and runs every test: unit,
-# CLI on fixture roots, completions, man pages, the packages, the Ansible
-# module under ansible-playbook and the patched kernel in QEMU (build-test/,
-# gcc); and the unit and CLI tests again built with clang under
+# completions, man pages, the packages, the Ansible module under
+# ansible-playbook and the patched kernel in QEMU (build-test/, gcc); the
+# unit tests again and the CLI tests on fixture roots built with clang under
 # AddressSanitizer and UndefinedBehaviorSanitizer, and each fuzz target for
-# RECLAIM_FUZZ_SECONDS (build-san/). Arguments select tests in both builds.
+# RECLAIM_FUZZ_SECONDS (build-san/); of the CLI tests the gcc build runs
+# those the other runs in part or not at all (below). Arguments select
+# tests in both builds.
 #
 # Each build directory is this script's own, configured with every option
 # it needs: what scripts/status.sh or a cmake of one's own left in build/
@@ -69,12 +71,6 @@ selected() {
 start=$SECONDS
 configure "$gcc_dir" "${gcc_opts[@]}"
 configure "$san_dir" "${san_opts[@]}" -- -DRECLAIM_FUZZ_SECONDS="${RECLAIM_FUZZ_SECONDS:-5}"
-n_gcc=$(selected "$gcc_dir" "$@")
-n_san=$(selected "$san_dir" "${san_select[@]}" "$@")
-if [[ ${n_gcc:-0} == 0 && ${n_san:-0} == 0 ]]; then
-	echo "test.sh: no test matches ${*:-(no arguments)}" >&2
-	exit 1
-fi
 
 # One ctest over both builds: build-run/ includes them, and the tests each
 # selects go to it by number (the numbers of build-test come first; ctest
@@ -84,15 +80,37 @@ run_dir=build-run
 mkdir -p "$run_dir"
 printf 'subdirs("%s")\n' "$PWD/$gcc_dir" "$PWD/$san_dir" >"$run_dir/CTestTestfile.cmake"
 n_first=$(selected "$gcc_dir")
-numbers() {
-	ctest --test-dir "$run_dir" -N "$@" | sed -n 's/^ *Test *#\([0-9]*\): .*/\1/p'
+# listed ARGS...: "NUMBER NAME" of each test ctest would run in build-run
+listed() {
+	ctest --test-dir "$run_dir" -N "$@" | sed -n 's/^ *Test *#\([0-9]*\): \(.*\)$/\1 \2/p'
 }
-{
-	printf '0,0,0'
-	if ((n_gcc > 0)); then numbers "$@" | awk -v n="$n_first" '$1 <= n { printf ",%s", $1 }'; fi
-	if ((n_san > 0)); then numbers "${san_select[@]}" "$@" | awk -v n="$n_first" '$1 > n { printf ",%s", $1 }'; fi
-	echo
-} >"$run_dir/selected"
+# The CLI tests are the sanitizer build's: it runs the same ones, on the
+# same fixtures, and any report fails them there too. The gcc build runs
+# of them only those the other runs in part or not at all: the change
+# engine on every root (cli.engine; the sanitizer build takes the variants),
+# the race's 200 runs (cli.sysroot-race), report.long's memory bound and
+# the browser's. Its other tests run in both builds, or in it alone.
+gcc_also='^(cli\.engine|cli\.sysroot-race|report\.long)$'
+gcc_numbers() {
+	local san_cli
+	san_cli=$(listed "${san_select[@]}" -L '^cli$' "$@" | awk -v n="$n_first" '$1 > n { print $2 }')
+	listed "$@" | SAN_CLI=$san_cli awk -v n="$n_first" -v also="$gcc_also" '
+		BEGIN { k = split(ENVIRON["SAN_CLI"], names, "\n"); for (i = 1; i <= k; i++) san[names[i]] = 1 }
+		$1 <= n && (!($2 in san) || $2 ~ also) { print $1 }'
+}
+san_numbers() {
+	listed "${san_select[@]}" "$@" | awk -v n="$n_first" '$1 > n { print $1 }'
+}
+gcc_tests=$(gcc_numbers "$@")
+san_tests=$(san_numbers "$@")
+n_gcc=$(grep -c . <<<"$gcc_tests" || true)
+n_san=$(grep -c . <<<"$san_tests" || true)
+if [[ ${n_gcc:-0} == 0 && ${n_san:-0} == 0 ]]; then
+	echo "test.sh: no test matches ${*:-(no arguments)}" >&2
+	exit 1
+fi
+# shellcheck disable=SC2086 # one number a word
+echo "0,0,0$(printf ',%s' $gcc_tests $san_tests)" >"$run_dir/selected"
 # what the run will be, for scripts/test-times.py afterwards (and for the
 # kernel, below)
 ctest --test-dir "$run_dir" --show-only=json-v1 -I "$PWD/$run_dir/selected" >"$run_dir/selected.json"

@@ -5,9 +5,10 @@
 # on a fresh copy of SRCDIR's files (those git knows, uncommitted changes
 # included; no build directory):
 #  1. scripts/status.sh builds build/ without tests and prints the status;
-#  2. scripts/test.sh -R '^cli\.version$' after it still runs that test, in
-#     the gcc build and in the sanitizer build (status.sh's build/ with
-#     BUILD_TESTING=OFF hides nothing);
+#  2. scripts/test.sh -R '^(unit\.cpuset|cli\.version)$' after it still runs
+#     those tests (status.sh's build/ with BUILD_TESTING=OFF hides nothing):
+#     the unit test in the gcc build and in the sanitizer build, the CLI
+#     test in the sanitizer build alone;
 #  3. scripts/test.sh -R '^no-such-test$' fails, with one line saying so,
 #     before building anything.
 # Prints TAP. Exit status 0 all passed, 1 a check failed.
@@ -40,6 +41,7 @@ sys.exit(0 if len(hits) == 1 and re.search(r"(?m)^Test Passed\.$", hits[0]) else
 EOF
 }
 
+not() { ! "$@"; }
 rc=0
 (cd "$tree" && scripts/status.sh) >"$work/status.log" 2>&1 || rc=$?
 okif "scripts/status.sh exits 0" "exit $rc: $(tail -n 20 "$work/status.log")" test "$rc" = 0
@@ -49,17 +51,22 @@ cached=$(sed -n 's/^BUILD_TESTING:BOOL=//p' "$tree/build/CMakeCache.txt" 2>/dev/
 okif "status.sh left build/ with BUILD_TESTING=OFF" "BUILD_TESTING=$cached" test "$cached" = OFF
 
 rc=0
-(cd "$tree" && scripts/test.sh -R '^cli\.version$') >"$work/test.log" 2>&1 || rc=$?
-okif "scripts/test.sh -R '^cli\\.version\$' exits 0" "exit $rc: $(tail -n 30 "$work/test.log")" test "$rc" = 0
+(cd "$tree" && scripts/test.sh -R '^(unit\.cpuset|cli\.version)$') >"$work/test.log" 2>&1 || rc=$?
+okif "scripts/test.sh -R '^(unit\\.cpuset|cli\\.version)\$' exits 0" "exit $rc: $(tail -n 30 "$work/test.log")" test "$rc" = 0
 for dir in build-test build-san; do
-	okif "$dir ran cli.version and it passed" "$(tail -n 30 "$work/test.log")" \
-		ran_in "$dir" cli.version
+	okif "$dir ran unit.cpuset and it passed" "$(tail -n 30 "$work/test.log")" \
+		ran_in "$dir" unit.cpuset
 done
+okif "build-san ran cli.version and it passed" "$(tail -n 30 "$work/test.log")" \
+	ran_in build-san cli.version
+okif "build-test left cli.version to build-san" "$(tail -n 30 "$work/test.log")" \
+	not ran_in build-test cli.version
+runs=$(grep -cE 'Test +#[0-9]+: unit\.cpuset \.+ +Passed' "$work/test.log" || true)
+okif "the output shows unit.cpuset passed twice" "$runs times" test "$runs" = 2
 runs=$(grep -cE 'Test +#[0-9]+: cli\.version \.+ +Passed' "$work/test.log" || true)
-okif "the output shows cli.version passed twice" "$runs times" test "$runs" = 2
+okif "the output shows cli.version passed once" "$runs times" test "$runs" = 1
 okif "the output ends with the times of both builds" "$(tail -n 30 "$work/test.log")" \
-	test "$(grep -cE '^== build-(test|san): 1 tests, ' "$work/test.log")" = 2
-
+	grep -qzE '== build-test: 1 tests, .*== build-san: 2 tests, ' "$work/test.log"
 rc=0
 (cd "$tree" && scripts/test.sh -R '^no-such-test$') >"$work/none.out" 2>"$work/none.err" || rc=$?
 okif "scripts/test.sh -R '^no-such-test\$' fails" "exit $rc" test "$rc" != 0

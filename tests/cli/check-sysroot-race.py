@@ -8,7 +8,7 @@ etc/ with an fstab and a sysctl.d/, reclaimctl/) with files of their own.
 In the root, links lead there: absolute ones, and relative ones with
 enough ".." to climb out. sysroot-race exchanges directories of the root
 with those links (renameat2 RENAME_EXCHANGE) in a loop while a writing
-command runs ROUNDS times (200):
+command runs ROUNDS times (200; the sanitizer build gives 50):
 
 - set --persist throttle N, which writes etc/sysctl.d/90-reclaimctl.conf,
   the knob under proc/sys/vm, the history and the lock in run/reclaimctl;
