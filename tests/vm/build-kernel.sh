@@ -153,7 +153,10 @@ main() {
 		log "copying pristine source to the working tree (once)"
 		rm -rf "$work"
 		mkdir -p "$work"
-		cp -a --reflink=auto "$pristine" "$src.tmp"
+		# hard links: nothing writes a file of the working tree in place
+		# (a file the series touches is removed, then copied; make writes
+		# to $build), and 1.7 GB need not be copied
+		cp -al "$pristine" "$src.tmp"
 		mv "$src.tmp" "$src"
 		printf '%s\n' "$tar_id" >"$src/.reclaimctl-copied"
 		: >"$work/applied-files"
