@@ -89,8 +89,10 @@ listed() {
 # of them only those the other runs in part or not at all: the change
 # engine on every root (cli.engine; the sanitizer build takes the variants),
 # the race's 200 runs (cli.sysroot-race), report.long's memory bound and
-# the browser's. Its other tests run in both builds, or in it alone.
-gcc_also='^(cli\.engine|cli\.sysroot-race|report\.long)$'
+# the browser's, with cli.sampling, which makes the pages they render (its
+# fixture does not bring it in: ctest takes the other build's test of the
+# same name for it). Its other tests run in both builds, or in it alone.
+gcc_also='^(cli\.engine|cli\.sysroot-race|report\.long|cli\.sampling)$'
 gcc_numbers() {
 	local san_cli
 	san_cli=$(listed "${san_select[@]}" -L '^cli$' "$@" | awk -v n="$n_first" '$1 > n { print $2 }')
