@@ -236,12 +236,19 @@ if ! hogs_alive || ! free_below 1 "$LOW"; then
 fi
 taskset -p 1 $$ >/dev/null || die "taskset -p 1 $$ failed"
 insmod "$MOD" watch_nid=1 reset_failures=1 hold_helper_us=5000000 || die "insmod kswapd_info failed"
+# The held thread keeps cpu1 for up to 5 s, and an allocation may wait for
+# work on cpu1 (a drain) until then: look while the allocation runs.
+small=()
 for ((i = 0; i < 10; i++)); do
-	memhog -N 1 -m 2 -p 0 -q || fail "a small allocation on node 1 failed"
+	memhog -N 1 -m 2 -p 0 -q &
+	small+=($!)
+	while kill -0 "${small[-1]}" 2>/dev/null && ! held_now; do sleep 0.05; done
 	! held_now || break
 	sleep 0.2
 done
+held_now || log "no extra thread held after $((i + 1)) small allocations on node 1 (holding=$(cat /sys/module/kswapd_info/parameters/holding))"
 assert_rc 0 "reclaimctl set threads 1" -- reclaimctl set threads 1
+for pid in "${small[@]}"; do wait "$pid" || fail "a small allocation on node 1 failed"; done
 kswapd_info_unload
 taskset -p 3 $$ >/dev/null || die "taskset -p 3 $$ failed"
 held=$(kswapd_info_seen 1 held_until_stopped)
