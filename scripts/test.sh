@@ -86,19 +86,22 @@ listed() {
 }
 # The CLI tests are the sanitizer build's: it runs the same ones, on the
 # same fixtures, and any report fails them there too. The gcc build runs
-# of them only those the other runs in part or not at all: the change
-# engine on every root (cli.engine; the sanitizer build takes the variants),
-# the race's 200 runs (cli.sysroot-race), report.long's memory bound and
-# the browser's, with cli.sampling, which makes the pages they render (its
-# fixture does not bring it in: ctest takes the other build's test of the
-# same name for it). Its other tests run in both builds, or in it alone.
-gcc_also='^(cli\.engine|cli\.sysroot-race|report\.long|cli\.sampling)$'
+# of them only those labelled gcc-too (tests/CMakeLists.txt): the ones the
+# other runs in part or not at all, and cli.sampling, which makes the pages
+# its browser tests render (their fixture does not bring it in: ctest takes
+# the other build's test of the same name for it). Its other tests run in
+# both builds, or in it alone.
 gcc_numbers() {
-	local san_cli
+	local san_cli also
 	san_cli=$(listed "${san_select[@]}" -L '^cli$' "$@" | awk -v n="$n_first" '$1 > n { print $2 }')
-	listed "$@" | SAN_CLI=$san_cli awk -v n="$n_first" -v also="$gcc_also" '
-		BEGIN { k = split(ENVIRON["SAN_CLI"], names, "\n"); for (i = 1; i <= k; i++) san[names[i]] = 1 }
-		$1 <= n && (!($2 in san) || $2 ~ also) { print $1 }'
+	also=$(listed -L '^gcc-too$' "$@" | awk -v n="$n_first" '$1 <= n { print $2 }')
+	listed "$@" | SAN_CLI=$san_cli ALSO=$also awk -v n="$n_first" '
+		function set(var, arr,   k, i, names) {
+			k = split(ENVIRON[var], names, "\n")
+			for (i = 1; i <= k; i++) arr[names[i]] = 1
+		}
+		BEGIN { set("SAN_CLI", san); set("ALSO", also) }
+		$1 <= n && (!($2 in san) || $2 in also) { print $1 }'
 }
 san_numbers() {
 	listed "${san_select[@]}" "$@" | awk -v n="$n_first" '$1 > n { print $1 }'
