@@ -80,7 +80,7 @@ struct task_delta {
 struct kind_tasks {
 	struct latency_tasks all;    /* by PID */
 	struct task_delta *delta;    /* beside all.task */
-	size_t *run, nrun;	     /* by total since the start, the most first */
+	size_t *run;		     /* all.n: by total since the start, the most first */
 	size_t *interval, ninterval; /* those with waits in the interval, by their time in it */
 };
 
@@ -674,11 +674,11 @@ static int tasks_update(struct reclaim_ctx *ctx, struct kind_tasks *k, struct la
 		} else {
 			t->cgroup = task_cgroup(ctx, t->pid);
 		}
-		n.run[n.nrun++] = i;
+		n.run[i] = i;
 		if (d->count)
 			n.interval[n.ninterval++] = i;
 	}
-	qsort_r(n.run, n.nrun, sizeof(*n.run), by_time, order);
+	qsort_r(n.run, n.all.n, sizeof(*n.run), by_time, order);
 	order[1] = &n;
 	qsort_r(n.interval, n.ninterval, sizeof(*n.interval), by_time, order);
 	kind_tasks_clear(k);
@@ -897,8 +897,8 @@ RECLAIM_EXPORT uint64_t reclaim_latency_max_us(const struct reclaim_latency *l,
 
 #define task_args_ok(l, kind, span, idx)                                                           \
 	(span_args_ok(l, kind, span) &&                                                            \
-	 (idx) <                                                                                   \
-	     ((span) == RECLAIM_LATENCY_RUN ? (l)->tasks[kind].nrun : (l)->tasks[kind].ninterval))
+	 (idx) < ((span) == RECLAIM_LATENCY_RUN ? (l)->tasks[kind].all.n                           \
+						: (l)->tasks[kind].ninterval))
 
 static const struct latency_task *task_at(const struct reclaim_latency *l,
 					  enum reclaim_latency_kind kind,
@@ -926,7 +926,7 @@ RECLAIM_EXPORT size_t reclaim_latency_task_count(const struct reclaim_latency *l
 						 enum reclaim_latency_span span)
 {
 	assert_return(span_args_ok(l, kind, span), 0);
-	return span == RECLAIM_LATENCY_RUN ? l->tasks[kind].nrun : l->tasks[kind].ninterval;
+	return span == RECLAIM_LATENCY_RUN ? l->tasks[kind].all.n : l->tasks[kind].ninterval;
 }
 
 RECLAIM_EXPORT uint64_t reclaim_latency_tasks_dropped(const struct reclaim_latency *l,
