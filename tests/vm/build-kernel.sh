@@ -24,6 +24,9 @@
 #   RECLAIMCTL_KERNEL_SRC source tarball (default /usr/src/linux-source-6.12.tar.xz)
 #   RECLAIMCTL_VM_PATCH_DIR  take the *.patch series from there instead of
 #                         kernel/patches (to try a series under development)
+#   RECLAIMCTL_VM_CONFIG_EXTRA  a further config fragment merged after the
+#                         project's (a benchmark's needs, e.g.
+#                         bench/vm/kernel-bpf.config); part of the key
 #
 # Options:
 #   --print-key   print the cache key and exit (no build)
@@ -39,6 +42,7 @@ main() {
 	top=$(readlink -f "$here/../..")
 	patch_dir=${RECLAIMCTL_VM_PATCH_DIR:-$top/kernel/patches}
 	fragment=$top/kernel/config/reclaimctl.config
+	extra=${RECLAIMCTL_VM_CONFIG_EXTRA:-}
 	kmod_dir=$here/kmod
 	cache=${RECLAIMCTL_VM_CACHE:-/var/cache/reclaimctl-vm}
 	tarball=${RECLAIMCTL_KERNEL_SRC:-/usr/src/linux-source-6.12.tar.xz}
@@ -53,6 +57,8 @@ main() {
 	cache_options "$self" "$@"
 
 	[[ -f $fragment ]] || die "missing config fragment $fragment"
+	[[ -z $extra || -f $extra ]] || die "missing config fragment $extra (RECLAIMCTL_VM_CONFIG_EXTRA)"
+	fragments=("$fragment" ${extra:+"$extra"})
 
 	# The patch series, in order (format-patch names sort in series order).
 	patches=()
@@ -66,8 +72,11 @@ main() {
 		{
 			printf 'script\n'
 			sha256sum <"$self"
-			printf 'fragment\n'
-			sha256sum <"$fragment"
+			local f
+			for f in "${fragments[@]}"; do
+				printf 'fragment\n'
+				sha256sum <"$f"
+			done
 			printf 'source %s\n' "$(stat -c '%s %Y' "$tarball" 2>/dev/null || echo missing)"
 			local p
 			for p in "${patches[@]}"; do
@@ -230,10 +239,10 @@ main() {
 	blog=$work/build.log
 	: >"$blog"
 	mk() { make -C "$src" O="$build" ARCH=x86_64 "$@"; }
-	log "configuring (tinyconfig + $(basename "$fragment"))"
+	log "configuring (tinyconfig + $(printf '%s ' "${fragments[@]##*/}"))"
 	if ! {
 		mk tinyconfig &&
-			"$src/scripts/kconfig/merge_config.sh" -m -O "$build" "$build/.config" "$fragment" &&
+			"$src/scripts/kconfig/merge_config.sh" -m -O "$build" "$build/.config" "${fragments[@]}" &&
 			mk olddefconfig
 	} >>"$blog" 2>&1; then
 		tail -n 40 "$blog" >&2
@@ -259,7 +268,9 @@ main() {
 		done <"$frag"
 		return "$bad"
 	}
-	check_config "$build/.config" "$fragment" || die "config fragment not fully applied; fix $fragment"
+	for f in "${fragments[@]}"; do
+		check_config "$build/.config" "$f" || die "config fragment not fully applied; fix $f"
+	done
 
 	# ---------------------------------------------------------------------------
 	# Build.

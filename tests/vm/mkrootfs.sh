@@ -24,6 +24,9 @@
 # guest configuration below), the release and the architecture. The newest 2
 # roots are kept ($RECLAIMCTL_VM_ROOTFS_KEEP).
 #
+# RECLAIMCTL_VM_ROOTFS_EXTRA: further packages, separated by spaces (a
+# benchmark's tools, e.g. bpfcc-tools); they are part of the key.
+#
 # Options:
 #   --print-key   print the cache key and exit (no build)
 #   --force       rebuild even if the cached root exists
@@ -62,10 +65,13 @@ main() {
 	codename=$(sed -n "s/^VERSION_CODENAME=//p" /etc/os-release | tr -d "\"'")
 	[[ -n $codename ]] || die "no VERSION_CODENAME in /etc/os-release (not Debian?)"
 	arch=$(dpkg --print-architecture)
+	read -ra extra <<<"${RECLAIMCTL_VM_ROOTFS_EXTRA:-}"
+	packages=("${PACKAGES[@]}" "${extra[@]}")
 
 	key=$({
 		sha256sum <"$self"
 		printf 'release %s arch %s\n' "$codename" "$arch"
+		((${#extra[@]} == 0)) || printf 'extra %s\n' "${extra[*]}"
 	} | sha256sum | cut -d' ' -f1)
 	if ((print_key)); then
 		echo "$key"
@@ -106,7 +112,7 @@ main() {
 		--architectures="$arch" \
 		--include="$(
 			IFS=,
-			echo "${PACKAGES[*]}"
+			echo "${packages[*]}"
 		)" \
 		--aptopt='Acquire::Languages "none"' \
 		--dpkgopt='path-exclude=/usr/share/doc/*' \

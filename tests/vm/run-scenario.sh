@@ -77,7 +77,10 @@
 # Environment: RECLAIMCTL_VM_CACHE (see build-kernel.sh), RECLAIMCTL_VM_QEMU
 # (default qemu-system-x86_64), RECLAIMCTL_VM_ACCEL (default tcg,thread=multi),
 # RECLAIMCTL_VM_APPEND (extra kernel command line), RECLAIMCTL_VM_NICE (QEMU's
-# nice value, default 0).
+# nice value, default 0), RECLAIMCTL_VM_ROOT_OVERLAY (vm-root: debian: a tree
+# copied over the image after the scenario's own files, e.g. a benchmark's
+# kernel headers), RECLAIMCTL_VM_CONFIG_EXTRA (build-kernel.sh) and
+# RECLAIMCTL_VM_ROOTFS_EXTRA (mkrootfs.sh).
 set -euo pipefail
 
 # All in a function: bash parses it completely before running it, so editing
@@ -233,6 +236,10 @@ main() {
 		# The scenario's own files (configuration, presets ...), owned by root.
 		if [[ -d ${script%.sh}.root ]]; then
 			cp -r --no-preserve=ownership "${script%.sh}.root/." "$stage/"
+		fi
+		if [[ -n ${RECLAIMCTL_VM_ROOT_OVERLAY:-} ]]; then
+			[[ -d $RECLAIMCTL_VM_ROOT_OVERLAY ]] || die "no directory $RECLAIMCTL_VM_ROOT_OVERLAY (RECLAIMCTL_VM_ROOT_OVERLAY)"
+			cp -a "$RECLAIMCTL_VM_ROOT_OVERLAY/." "$stage/"
 		fi
 		ldconfig -r "$stage"
 		# Every program the build installed must find its libraries in the image.
