@@ -15,11 +15,8 @@ bin=${1:?usage: check-latency-live.sh RECLAIMCTL}
 tracing=/sys/kernel/tracing
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-n=0 failed=0
-result() {
-	n=$((n + 1))
-	if [ "$1" = ok ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi
-}
+# shellcheck source=SCRIPTDIR/tap.sh
+. "$(dirname "$0")/tap.sh"
 instances() { ls -d "$tracing"/instances/reclaimctl-latency-* 2>/dev/null; }
 
 # check WHO [AS...]: one run of latency -d 0.2, as this user or through AS
@@ -52,5 +49,4 @@ check "$(id -un)"
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	check nobody setpriv --reuid=65534 --regid=65534 --clear-groups
 fi
-echo "1..$n"
-[ "$failed" = 0 ]
+tap_end

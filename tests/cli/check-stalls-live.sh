@@ -16,11 +16,8 @@ knob=/proc/sys/kernel/task_delayacct
 saved=$(cat "$knob")
 work=$(mktemp -d)
 trap 'echo "$saved" >"$knob"; rm -rf "$work"' EXIT
-n=0 failed=0
-result() {
-	n=$((n + 1))
-	if [ "$1" = ok ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi
-}
+# shellcheck source=SCRIPTDIR/tap.sh
+. "$(dirname "$0")/tap.sh"
 
 echo 1 >"$knob"
 if "$bin" stalls -i 0.5 -t 3 --json >"$work/out" 2>"$work/err"; then
@@ -88,6 +85,4 @@ rc=$?
 [ "$on" = 1 ] && [ $rc = 1 ] && [ "$(cat "$knob")" = 0 ] && grep -q interrupted "$work/err" &&
 	result ok "--enable then Ctrl-C: off again" || result fail "--enable then Ctrl-C: was $on, exit $rc, now $(cat "$knob")"
 
-echo "1..$n"
-echo "# stalls: $n checks, $failed failed"
-[ $failed = 0 ]
+tap_end stalls
