@@ -272,11 +272,14 @@ assert_eq 0 "$rc" "the next run works"
 assert_match "removed the tracefs instance of 1 earlier run" "$out" "the next run says it removed the instance"
 assert_eq "" "$(instances)" "no instance left"
 assert_eq "" "$(grep reclaimctl_ "$T/synthetic_events" || true)" "no synthetic event left"
-# a file of the instance open (a reader of its trace_pipe, say) as the run ends
-reclaimctl latency -d 3 >/dev/null 2>/tmp/lat.err &
+# a file of the instance open (a reader of its trace_pipe, say) as the run
+# ends: ended by SIGINT once its tracing is in place, since under TCG on a
+# loaded host a run's setup can take longer than a short -d
+reclaimctl latency -d 0 >/dev/null 2>/tmp/lat.err &
 lat=$!
-wait_for 20 "latency's instance" -- has_instance || die "no instance appeared"
+wait_for 20 "latency's tracing" -- armed 1 || die "no instance with its triggers appeared: $(cat /tmp/lat.err)"
 exec 3<"$T/instances/reclaimctl-latency-$lat/trace_clock"
+kill -INT "$lat"
 wait "$lat" && rc=0 || rc=$?
 log "$(cat /tmp/lat.err)"
 assert_eq 1 "$rc" "latency exits 1 when it cannot remove its instance"
