@@ -21,8 +21,8 @@
 #   rootfs-<key>/build.log  mmdebstrap's output
 #   .rootfs.lock            flock: concurrent runs wait for one build
 # <key> is the sha256 of this script (which holds the package list and the
-# guest configuration below), the release and the architecture. The newest 2
-# roots are kept ($RECLAIMCTL_VM_ROOTFS_KEEP).
+# guest configuration below), the release, the architecture and the extra
+# packages below. The newest 2 roots are kept ($RECLAIMCTL_VM_ROOTFS_KEEP).
 #
 # RECLAIMCTL_VM_ROOTFS_EXTRA: further packages, separated by spaces (a
 # benchmark's tools, e.g. bpfcc-tools); they are part of the key.
