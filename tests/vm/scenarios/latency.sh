@@ -54,9 +54,8 @@ armed() {
 }
 allocstall() { awk '$1 ~ /^allocstall_/ { s += $2 } END { print s + 0 }' /proc/vmstat; }
 allocstall_above() { (($(allocstall) > $1)); }
-# kswapd's runs (its primary thread counts each in pageoutrun)
-pageoutrun() { awk '$1 == "pageoutrun" { print $2 }' /proc/vmstat; }
-pageoutrun_above() { (($(pageoutrun) > $1)); }
+# kswapd has run since pageoutrun was $1 (its primary thread counts each run)
+pageoutrun_above() { (($(vmstat pageoutrun) > $1)); }
 ljson() { jsonq "$1" ".kinds[$2].$3"; }
 tjson() { jsonq "$1" ".tasks[$2].$3"; }
 # tasks FILE KIND: "PID COMM COUNT TOTAL_MS MAX_US CGROUP" of each task of KIND in a --per-task document
@@ -205,7 +204,7 @@ for threads in 1 4; do
 	# Each round lasts until kswapd has run (under TCG on a loaded host a
 	# hog may take more than seconds to fill the node) and 1 s more.
 	for _ in 1 2 3; do
-		p0=$(pageoutrun)
+		p0=$(vmstat pageoutrun)
 		memhog -N 1 -m 160 -p 1 -q &
 		HOGS+=($!)
 		wait_for 60 "kswapd to run" -- pageoutrun_above "$p0"
