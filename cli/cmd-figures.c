@@ -28,8 +28,8 @@ static const struct colinfo figure_cols[] = {
     [F_TOTAL] = {"TOTAL", 0, 0, "key of the total over a run (sweep's summary, report)",
 		 "total_key", CJ_STRING},
     [F_TOTAL_UNIT] = {"TOTAL_UNIT", 0, 0, "unit of the total", "total_unit", CJ_STRING},
-    [F_KIND] = {"KIND", 0, 0, "how it is derived: rate, cpu-sum, cpu-max, pressure", "kind",
-		CJ_STRING},
+    [F_KIND] = {"KIND", 0, 0, "how it is derived: rate, cpu-sum, cpu-max, pressure, latency",
+		"kind", CJ_STRING},
     [F_NODE] = {"NODE", 0, 0, "also measured per NUMA node (monitor --per-node)", "per_node",
 		CJ_BOOL},
     [F_COLUMN] = {"COLUMN", 0, 0, "its column in sweep's table", "column", CJ_STRING},
@@ -44,10 +44,9 @@ static const struct coltable figure_columns =
 static const char *kind_name(enum reclaim_figure_kind kind)
 {
 	static const char *const names[] = {
-	    [RECLAIM_FIGURE_RATE] = "rate",
-	    [RECLAIM_FIGURE_CPU_SUM] = "cpu-sum",
-	    [RECLAIM_FIGURE_CPU_MAX] = "cpu-max",
-	    [RECLAIM_FIGURE_PRESSURE] = "pressure",
+	    [RECLAIM_FIGURE_RATE] = "rate",	  [RECLAIM_FIGURE_CPU_SUM] = "cpu-sum",
+	    [RECLAIM_FIGURE_CPU_MAX] = "cpu-max", [RECLAIM_FIGURE_PRESSURE] = "pressure",
+	    [RECLAIM_FIGURE_LATENCY] = "latency",
 	};
 
 	return (size_t)kind < ARRAY_LEN(names) ? names[kind] : "?";

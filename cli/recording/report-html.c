@@ -176,6 +176,9 @@ static void cell_total(FILE *out, const struct run *r, enum reclaim_figure f)
 		fprintf(out, "<td>%.2f s<br><small>%.1f %% of the time</small></td>", v,
 			secs > 0 ? v / secs * 100 : 0);
 		break;
+	case RECLAIM_FIGURE_LATENCY:
+		fprintf(out, "<td>%.0f us<br><small>over the run</small></td>", v);
+		break;
 	}
 }
 

@@ -678,6 +678,12 @@ enum reclaim_sampler_flags {
 	RECLAIM_SAMPLER_CPUS = 1 << 2,	/* also /proc/stat: how busy each node's CPUs are */
 	/* of the knobs only kswapd_threads (reclaim_sample_knob() for it alone) */
 	RECLAIM_SAMPLER_THREADS_KNOB = 1 << 3,
+	/*
+	 * also how long reclaim made tasks wait, through a reclaim_latency of
+	 * the sampler's own (reclaim_sampler_latency()); reclaim_sampler_new()
+	 * fails as reclaim_latency_new() does
+	 */
+	RECLAIM_SAMPLER_LATENCY = 1 << 4,
 };
 
 int reclaim_sampler_new(struct reclaim_ctx *ctx, unsigned int flags,
@@ -785,6 +791,9 @@ enum reclaim_figure {
 	RECLAIM_FIGURE_KSWAPD_BUSIEST, /* the busiest kswapd thread, % of one CPU */
 	RECLAIM_FIGURE_PSI_SOME,       /* avg10, % */
 	RECLAIM_FIGURE_PSI_FULL,       /* avg10, % */
+	RECLAIM_FIGURE_DIRECT_P99,     /* a direct reclaim's duration, 99th percentile, us */
+	RECLAIM_FIGURE_DIRECT_MAX,     /* the longest direct reclaim, us */
+	RECLAIM_FIGURE_THROTTLE_P99,   /* a wait at the throttle, 99th percentile, us */
 	_RECLAIM_FIGURE_MAX
 };
 
@@ -793,6 +802,11 @@ enum reclaim_figure_kind {
 	RECLAIM_FIGURE_CPU_SUM,	 /* kswapd CPU, all threads; total: CPU seconds */
 	RECLAIM_FIGURE_CPU_MAX,	 /* kswapd CPU, the busiest thread; total: its CPU seconds */
 	RECLAIM_FIGURE_PRESSURE, /* PSI avg10 of the later sample; total: seconds stalled */
+	/*
+	 * a percentile of how long reclaim made tasks wait (RECLAIM_SAMPLER_LATENCY),
+	 * in us, from the log2 buckets of the interval; total: of the whole run's
+	 */
+	RECLAIM_FIGURE_LATENCY,
 };
 
 enum reclaim_figure_text {
@@ -996,6 +1010,30 @@ uint64_t reclaim_latency_task_max_us(const struct reclaim_latency *l,
 /* Waits of tasks the kernel had no room for (it keeps 4096): in no task's figures. */
 uint64_t reclaim_latency_tasks_dropped(const struct reclaim_latency *l,
 				       enum reclaim_latency_kind kind);
+
+/*
+ * A sampler's counts of the waits (RECLAIM_SAMPLER_LATENCY): each sample
+ * holds them from the sampler's start, so that the figures of any two
+ * samples are those of the waits between them. -ENOENT when the sample has
+ * none of @kind (a sampler without the flag, a kernel without its events).
+ */
+struct reclaim_latency *reclaim_sampler_latency(struct reclaim_sampler *sampler);
+int reclaim_sample_latency(const struct reclaim_sample *sample, enum reclaim_latency_kind kind,
+			   uint64_t *count, uint64_t *total_us, uint64_t *max_us);
+/* The waits in bucket @bucket (reclaim_latency_bucket_count()), 0 past the last. */
+uint64_t reclaim_sample_latency_bucket(const struct reclaim_sample *sample,
+				       enum reclaim_latency_kind kind, size_t bucket);
+/* A built sample's (reclaim_sample_new()): its total, its longest, then each bucket's count. */
+int reclaim_sample_set_latency(struct reclaim_sample *sample, enum reclaim_latency_kind kind,
+			       uint64_t total_us, uint64_t max_us);
+int reclaim_sample_set_latency_bucket(struct reclaim_sample *sample, enum reclaim_latency_kind kind,
+				      size_t bucket, uint64_t count);
+/*
+ * Of a figure of kind RECLAIM_FIGURE_LATENCY: which waits, and the rank it
+ * is of them (990: the 99th percentile, 1000: the longest); -EINVAL for another.
+ */
+int reclaim_figure_latency(enum reclaim_figure figure, enum reclaim_latency_kind *kind,
+			   unsigned *permille);
 
 /*
  * The change engine: every change reclaimctl makes, and every preview of
@@ -1420,6 +1458,8 @@ enum reclaim_adapt_figure {
 	RECLAIM_ADAPT_PGSTEAL_DIRECT,
 	RECLAIM_ADAPT_PSI_SOME, /* avg10 */
 	RECLAIM_ADAPT_PSI_FULL, /* avg10 */
+	/* us, when traced (RECLAIM_SAMPLER_LATENCY): named in reasons, not a rule's input */
+	RECLAIM_ADAPT_DIRECT_P99,
 };
 
 enum reclaim_adapt_verdict {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "latency-internal.h"
 
 struct figure {
 	enum reclaim_figure_kind kind;
@@ -19,6 +20,9 @@ struct figure {
 	const char *family_label; /* Prometheus label of a family's members */
 	bool per_node;		  /* also in a node's vmstat */
 	int width, digits;	  /* monitor's column; the decimals of the total */
+	/* RECLAIM_FIGURE_LATENCY: of which waits, and the rank (1000: the longest) */
+	enum reclaim_latency_kind latency;
+	unsigned permille;
 	const char *text[_RECLAIM_FIGURE_TEXT_MAX];
 };
 
@@ -330,6 +334,81 @@ static const struct figure figures[_RECLAIM_FIGURE_MAX] = {
 		    [RECLAIM_FIGURE_ORIGIN] = "/proc/pressure/memory full",
 		},
 	},
+    [RECLAIM_FIGURE_DIRECT_P99] =
+	{
+	    .kind = RECLAIM_FIGURE_LATENCY,
+	    .sources = {NULL},
+	    .family_label = NULL,
+	    .per_node = false,
+	    .width = 8,
+	    .digits = 0,
+	    .latency = RECLAIM_LATENCY_DIRECT,
+	    .permille = 990,
+	    .text =
+		{
+		    [RECLAIM_FIGURE_KEY] = "direct_p99_us",
+		    [RECLAIM_FIGURE_LABEL] = "Direct reclaim duration, 99th percentile",
+		    [RECLAIM_FIGURE_UNIT] = "us",
+		    [RECLAIM_FIGURE_TOTAL_KEY] = "direct_p99_us",
+		    [RECLAIM_FIGURE_TOTAL_UNIT] = "us",
+		    [RECLAIM_FIGURE_COLUMN] = "DIRECT_P99",
+		    [RECLAIM_FIGURE_GROUP] = "direct us",
+		    [RECLAIM_FIGURE_HEADING] = "p99",
+		    [RECLAIM_FIGURE_METRIC] = "reclaim_direct_reclaim_seconds",
+		    [RECLAIM_FIGURE_HELP] = "How long direct reclaims took since the tracing started",
+		    [RECLAIM_FIGURE_ORIGIN] = "tracefs: vmscan:mm_vmscan_direct_reclaim_begin to _end, in the kernel's log2 buckets (--latency)",
+		},
+	},
+    [RECLAIM_FIGURE_DIRECT_MAX] =
+	{
+	    .kind = RECLAIM_FIGURE_LATENCY,
+	    .sources = {NULL},
+	    .family_label = NULL,
+	    .per_node = false,
+	    .width = 8,
+	    .digits = 0,
+	    .latency = RECLAIM_LATENCY_DIRECT,
+	    .permille = 1000,
+	    .text =
+		{
+		    [RECLAIM_FIGURE_KEY] = "direct_max_us",
+		    [RECLAIM_FIGURE_LABEL] = "Longest direct reclaim",
+		    [RECLAIM_FIGURE_UNIT] = "us",
+		    [RECLAIM_FIGURE_TOTAL_KEY] = "direct_max_us",
+		    [RECLAIM_FIGURE_TOTAL_UNIT] = "us",
+		    [RECLAIM_FIGURE_COLUMN] = "DIRECT_MAX",
+		    [RECLAIM_FIGURE_GROUP] = "direct us",
+		    [RECLAIM_FIGURE_HEADING] = "max",
+		    [RECLAIM_FIGURE_METRIC] = "reclaim_direct_reclaim_longest_seconds",
+		    [RECLAIM_FIGURE_HELP] = "The longest direct reclaim since the tracing started",
+		    [RECLAIM_FIGURE_ORIGIN] = "tracefs: vmscan:mm_vmscan_direct_reclaim_begin to _end, in the kernel's log2 buckets (--latency)",
+		},
+	},
+    [RECLAIM_FIGURE_THROTTLE_P99] =
+	{
+	    .kind = RECLAIM_FIGURE_LATENCY,
+	    .sources = {NULL},
+	    .family_label = NULL,
+	    .per_node = false,
+	    .width = 8,
+	    .digits = 0,
+	    .latency = RECLAIM_LATENCY_THROTTLE,
+	    .permille = 990,
+	    .text =
+		{
+		    [RECLAIM_FIGURE_KEY] = "throttle_p99_us",
+		    [RECLAIM_FIGURE_LABEL] = "Wait at the throttle, 99th percentile",
+		    [RECLAIM_FIGURE_UNIT] = "us",
+		    [RECLAIM_FIGURE_TOTAL_KEY] = "throttle_p99_us",
+		    [RECLAIM_FIGURE_TOTAL_UNIT] = "us",
+		    [RECLAIM_FIGURE_COLUMN] = "THROTTLE_P99",
+		    [RECLAIM_FIGURE_GROUP] = "thrtl us",
+		    [RECLAIM_FIGURE_HEADING] = "p99",
+		    [RECLAIM_FIGURE_METRIC] = "reclaim_throttle_wait_seconds",
+		    [RECLAIM_FIGURE_HELP] = "How long tasks waited at vm.max_direct_reclaimers (the reclaim throttle) since the tracing started",
+		    [RECLAIM_FIGURE_ORIGIN] = "tracefs: the throttle's wait events (patched kernels), in the kernel's log2 buckets (--latency)",
+		},
+	},
 };
 
 static bool valid(enum reclaim_figure f)
@@ -388,6 +467,19 @@ RECLAIM_EXPORT bool reclaim_figure_by_node_exporter(enum reclaim_figure f)
 {
 	assert_return(valid(f), false);
 	return strncmp(figures[f].text[RECLAIM_FIGURE_METRIC], "node_", 5) == 0;
+}
+
+RECLAIM_EXPORT int reclaim_figure_latency(enum reclaim_figure f, enum reclaim_latency_kind *kind,
+					  unsigned *permille)
+{
+	assert_return(valid(f), -EINVAL);
+	if (figures[f].kind != RECLAIM_FIGURE_LATENCY)
+		return -EINVAL;
+	if (kind)
+		*kind = figures[f].latency;
+	if (permille)
+		*permille = figures[f].permille;
+	return 0;
 }
 
 RECLAIM_EXPORT int reclaim_figure_find(const char *key)
@@ -462,6 +554,24 @@ static int pressure(const struct reclaim_sample *prev, const struct reclaim_samp
 	return 0;
 }
 
+/* The figure's percentile of the waits between the samples; 0 when there were none. */
+static int latency(const struct reclaim_sample *prev, const struct reclaim_sample *cur, int node,
+		   enum reclaim_figure f, double *v)
+{
+	const struct latency_total *a = sample_latency(prev, figures[f].latency);
+	const struct latency_total *b = sample_latency(cur, figures[f].latency);
+	struct latency_hist h;
+	uint64_t max;
+
+	if (node >= 0 || !a || !b)
+		return -ENOENT;
+	latency_between(a, b, &h, &max);
+	*v = (double)(figures[f].permille == 1000
+			  ? max
+			  : latency_hist_percentile(&h, figures[f].permille));
+	return 0;
+}
+
 RECLAIM_EXPORT int reclaim_figure_value(const struct reclaim_sample *prev,
 					const struct reclaim_sample *cur, int node,
 					enum reclaim_figure f, double *value)
@@ -479,6 +589,8 @@ RECLAIM_EXPORT int reclaim_figure_value(const struct reclaim_sample *prev,
 				f == RECLAIM_FIGURE_PSI_SOME ? RECLAIM_PRESSURE_SOME
 							     : RECLAIM_PRESSURE_FULL,
 				value);
+	case RECLAIM_FIGURE_LATENCY:
+		return latency(prev, cur, node, f, value);
 	}
 	return -EINVAL;
 }
@@ -498,6 +610,8 @@ struct reclaim_totals {
 	/* each kswapd thread's CPU time, by name: a restarted thread is the same one */
 	size_t nthreads;
 	struct thread_time *threads;
+	/* the waits of each interval, merged; the longest of any */
+	struct latency_total latency[LATENCY_KINDS];
 };
 
 RECLAIM_EXPORT int reclaim_totals_new(struct reclaim_ctx *ctx, struct reclaim_totals **ret)
@@ -596,6 +710,25 @@ static void add_counters(struct reclaim_totals *t, const struct reclaim_sample *
 	}
 }
 
+static void add_latency(struct reclaim_totals *t, const struct reclaim_sample *prev,
+			const struct reclaim_sample *cur)
+{
+	for (size_t k = 0; k < LATENCY_KINDS; k++) {
+		const struct latency_total *a = sample_latency(prev, k);
+		const struct latency_total *b = sample_latency(cur, k);
+		struct latency_total *sum = &t->latency[k];
+		struct latency_hist h;
+		uint64_t max;
+
+		if (!a || !b)
+			continue;
+		latency_between(a, b, &h, &max);
+		latency_hist_add(&sum->hist, &h);
+		sum->max_us = max > sum->max_us ? max : sum->max_us;
+		sum->has = true;
+	}
+}
+
 RECLAIM_EXPORT int reclaim_totals_add(struct reclaim_totals *t, const struct reclaim_sample *prev,
 				      const struct reclaim_sample *cur)
 {
@@ -606,13 +739,28 @@ RECLAIM_EXPORT int reclaim_totals_add(struct reclaim_totals *t, const struct rec
 			add_counters(t, prev, cur, f);
 	add_pressure(t, prev, cur, RECLAIM_FIGURE_PSI_SOME, RECLAIM_PRESSURE_SOME);
 	add_pressure(t, prev, cur, RECLAIM_FIGURE_PSI_FULL, RECLAIM_PRESSURE_FULL);
+	add_latency(t, prev, cur);
 	return add_threads(t, prev, cur);
+}
+
+static int totals_latency(const struct reclaim_totals *t, enum reclaim_figure f, double *total)
+{
+	const struct latency_total *sum = &t->latency[figures[f].latency];
+
+	if (!sum->has)
+		return -ENOENT;
+	*total = (double)(figures[f].permille == 1000
+			      ? sum->max_us
+			      : latency_hist_percentile(&sum->hist, figures[f].permille));
+	return 0;
 }
 
 RECLAIM_EXPORT int reclaim_totals_get(const struct reclaim_totals *t, enum reclaim_figure f,
 				      double *total)
 {
 	assert_return(t && valid(f) && total, -EINVAL);
+	if (figures[f].kind == RECLAIM_FIGURE_LATENCY)
+		return totals_latency(t, f, total);
 	if (!t->has[f])
 		return -ENOENT;
 	*total = t->total[f];

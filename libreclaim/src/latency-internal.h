@@ -2,12 +2,17 @@
 #ifndef RECLAIM_LATENCY_INTERNAL_H
 #define RECLAIM_LATENCY_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
 /* log2 buckets of microseconds: bucket k holds durations up to 2^k (0 and 1 in bucket 0) */
 #define LATENCY_BUCKETS 40
+/* the kinds of enum reclaim_latency_kind */
+#define LATENCY_KINDS 4
+
+struct reclaim_sample;
 
 struct latency_hist {
 	uint64_t count[LATENCY_BUCKETS];
@@ -42,6 +47,29 @@ uint64_t latency_hist_count(const struct latency_hist *h);
  * (the rank rounded up; 1000: the longest); 0 when there is none.
  */
 uint64_t latency_hist_percentile(const struct latency_hist *h, unsigned permille);
+
+/* @h plus @more: the counts of two intervals as one. */
+void latency_hist_add(struct latency_hist *h, const struct latency_hist *more);
+
+/* What a sample holds of a kind (RECLAIM_SAMPLER_LATENCY): since the sampler's start. */
+struct latency_total {
+	bool has;
+	struct latency_hist hist;
+	uint64_t max_us; /* the longest, exactly */
+};
+
+struct reclaim_latency;
+/* What @l counted of @kind from its start to its last read. */
+void latency_run_total(const struct reclaim_latency *l, size_t kind, struct latency_total *t);
+/* @smp's of @kind, NULL without. */
+const struct latency_total *sample_latency(const struct reclaim_sample *smp, size_t kind);
+/*
+ * The waits between two samples' totals: their counts, and the longest,
+ * exact when it is the longest so far (@b's longest rose), otherwise the
+ * upper end of the top bucket (but not above the longest so far).
+ */
+void latency_between(const struct latency_total *a, const struct latency_total *b,
+		     struct latency_hist *h, uint64_t *max_us);
 
 /* One task's waits of a kind, from the hist keyed by its PID. */
 struct latency_task {

@@ -29,7 +29,7 @@
 
 #define INSTANCE_PREFIX "reclaimctl-latency-"
 #define SYSTEM		"vmscan"
-#define NKINDS		4
+#define NKINDS		LATENCY_KINDS
 #define TASKS_MAX	4096 /* a per-task hist's entries: tasks past it are dropped */
 
 #define DIRECT_END   "mm_vmscan_direct_reclaim_end"
@@ -42,16 +42,23 @@ static const struct latency_kind {
 	/* begin and end events of one task, or @end alone, with its duration in @field */
 	const char *begin, *end, *field;
 	const char *system_end; /* "SYSTEM:END", for messages */
+	/* which of @end's events are waits: a filter, "" for all */
+	const char *waits;
 } kinds[NKINDS] = {
     [RECLAIM_LATENCY_DIRECT] = {"direct", "mm_vmscan_direct_reclaim_begin", DIRECT_END, "delta",
-				SYSTEM ":" DIRECT_END},
+				SYSTEM ":" DIRECT_END, ""},
     [RECLAIM_LATENCY_MEMCG] = {"memcg", "mm_vmscan_memcg_reclaim_begin", MEMCG_END, "delta",
-			       SYSTEM ":" MEMCG_END},
+			       SYSTEM ":" MEMCG_END, ""},
+    /*
+     * traced at every pass through the throttle; a task that waited has a
+     * ticket (and is counted in direct_reclaim_throttled), one let through
+     * at once has none
+     */
     [RECLAIM_LATENCY_THROTTLE] = {"throttle", NULL, THROTTLE_END, "wait_usecs",
-				  SYSTEM ":" THROTTLE_END},
+				  SYSTEM ":" THROTTLE_END, "ticket > 0"},
     /* kswapd itself traces both, in kswapd() and kswapd_try_to_sleep() */
     [RECLAIM_LATENCY_KSWAPD] = {"kswapd", "mm_vmscan_kswapd_wake", KSWAPD_END, "delta",
-				SYSTEM ":" KSWAPD_END},
+				SYSTEM ":" KSWAPD_END, ""},
 };
 
 /*
@@ -292,12 +299,14 @@ static void kind_triggers(pid_t pid, const struct latency_kind *k, struct kind_t
 	t->system[TRIGGER_BUCKETS] = t->system[TRIGGER_TASKS] = k->begin ? "synthetic" : SYSTEM;
 	t->event[TRIGGER_BUCKETS] = t->event[TRIGGER_TASKS] = k->begin ? t->synth : k->end;
 	snprintf(t->text[TRIGGER_BUCKETS], sizeof(t->text[0]),
-		 "hist:keys=%s.log2:vals=hitcount,%s:sort=%s", f, f, f);
+		 "hist:keys=%s.log2:vals=hitcount,%s:sort=%s%s%s", f, f, f, *k->waits ? " if " : "",
+		 k->waits);
 	/* the tasks' figures leave out what the buckets count as out of range */
 	snprintf(t->text[TRIGGER_TASKS], sizeof(t->text[0]),
 		 "hist:keys=common_pid.execname:vals=hitcount,%s:reclaimctl_max=%s:"
-		 "onmax($reclaimctl_max).save(%s):sort=%s.descending:size=%d if %s <= %llu",
-		 f, f, f, f, TASKS_MAX, f, 1ULL << (LATENCY_BUCKETS - 1));
+		 "onmax($reclaimctl_max).save(%s):sort=%s.descending:size=%d if %s <= %llu%s%s",
+		 f, f, f, f, TASKS_MAX, f, 1ULL << (LATENCY_BUCKETS - 1), *k->waits ? " && " : "",
+		 k->waits);
 	if (!k->begin)
 		return;
 	t->system[TRIGGER_BEGIN] = SYSTEM;
@@ -760,6 +769,34 @@ void latency_hist_since(struct latency_hist *h, const struct latency_hist *befor
 	h->out_of_range -= before->out_of_range;
 }
 
+void latency_hist_add(struct latency_hist *h, const struct latency_hist *more)
+{
+	for (size_t k = 0; k < LATENCY_BUCKETS; k++)
+		h->count[k] += more->count[k];
+	h->total_us += more->total_us;
+	h->dropped += more->dropped;
+	h->out_of_range += more->out_of_range;
+}
+
+void latency_between(const struct latency_total *a, const struct latency_total *b,
+		     struct latency_hist *h, uint64_t *max_us)
+{
+	uint64_t bound;
+
+	/* a recording's counts that went backwards count as 0, as counters do */
+	for (size_t k = 0; k < LATENCY_BUCKETS; k++)
+		h->count[k] = reclaim_counter_delta(a->hist.count[k], b->hist.count[k]);
+	h->total_us = reclaim_counter_delta(a->hist.total_us, b->hist.total_us);
+	h->dropped = reclaim_counter_delta(a->hist.dropped, b->hist.dropped);
+	h->out_of_range = reclaim_counter_delta(a->hist.out_of_range, b->hist.out_of_range);
+	if (b->max_us > a->max_us) {
+		*max_us = b->max_us;
+		return;
+	}
+	bound = latency_hist_percentile(h, 1000);
+	*max_us = bound < b->max_us || !b->max_us ? bound : b->max_us;
+}
+
 uint64_t latency_hist_count(const struct latency_hist *h)
 {
 	uint64_t n = 0;
@@ -893,6 +930,13 @@ RECLAIM_EXPORT uint64_t reclaim_latency_max_us(const struct reclaim_latency *l,
 		return max;
 	bound = reclaim_latency_percentile_us(l, kind, span, 1000);
 	return bound < run_max(k) || !run_max(k) ? bound : run_max(k);
+}
+
+void latency_run_total(const struct reclaim_latency *l, size_t kind, struct latency_total *t)
+{
+	t->has = l->has[kind];
+	t->hist = l->now[kind];
+	t->max_us = run_max(&l->tasks[kind]);
 }
 
 #define task_args_ok(l, kind, span, idx)                                                           \

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "latency-internal.h"
 
 #define CHILDREN_PATH RECLAIM_CHILDREN
 
@@ -42,6 +43,8 @@ struct reclaim_sample {
 	/* RECLAIM_SAMPLER_CPUS: per node with CPUs, ticks of its online CPUs */
 	size_t ncpu_nodes;
 	struct node_ticks *cpu_nodes;
+	/* RECLAIM_SAMPLER_LATENCY (or built): each kind's waits since the start */
+	struct latency_total *latency;
 };
 
 struct node_ticks {
@@ -75,9 +78,10 @@ struct reclaim_sampler {
 	size_t ncpu_ids;
 	int *cpu_node_ids; /* the nodes with CPUs, in topology order */
 	size_t ncpu_nodes;
-	int64_t threads_knob; /* last kswapd_threads value, for the fallback */
-	bool rescan;	      /* the fallback: scan /proc at the next sample */
-	bool sampled;	      /* a sample was taken: later ones report thread changes */
+	int64_t threads_knob;		 /* last kswapd_threads value, for the fallback */
+	bool rescan;			 /* the fallback: scan /proc at the next sample */
+	bool sampled;			 /* a sample was taken: later ones report thread changes */
+	struct reclaim_latency *latency; /* RECLAIM_SAMPLER_LATENCY */
 	double hz;
 	char *buf;
 	size_t size;
@@ -454,6 +458,20 @@ static int read_cpus(struct reclaim_sampler *s, struct reclaim_sample *smp)
 	return 0;
 }
 
+static int read_latency(struct reclaim_sampler *s, struct reclaim_sample *smp)
+{
+	int r = reclaim_latency_read(s->latency);
+
+	if (r < 0)
+		return r;
+	smp->latency = calloc(LATENCY_KINDS, sizeof(*smp->latency));
+	if (!smp->latency)
+		return -ENOMEM;
+	for (size_t k = 0; k < LATENCY_KINDS; k++)
+		latency_run_total(s->latency, k, &smp->latency[k]);
+	return 0;
+}
+
 static void sample_free(struct reclaim_sample *smp)
 {
 	free(smp->cpu_nodes);
@@ -466,6 +484,7 @@ static void sample_free(struct reclaim_sample *smp)
 	free(smp->threads);
 	free(smp->has_knob);
 	free(smp->knob_value);
+	free(smp->latency);
 	free(smp);
 }
 
@@ -494,6 +513,8 @@ RECLAIM_EXPORT int reclaim_sampler_read(struct reclaim_sampler *s, struct reclai
 		r = read_cpus(s, smp);
 	if (r == 0)
 		r = sample_threads(s, smp);
+	if (r == 0 && s->latency)
+		r = read_latency(s, smp);
 	if (r < 0) {
 		sample_free(smp);
 		return r;
@@ -678,6 +699,7 @@ static void sampler_free(struct reclaim_sampler *s)
 	free(s->children);
 	free(s->threads);
 	free(s->buf);
+	reclaim_latency_unref(s->latency);
 	reclaim_unref(s->ctx);
 	free(s);
 }
@@ -690,10 +712,10 @@ RECLAIM_EXPORT int reclaim_sampler_new(struct reclaim_ctx *ctx, unsigned int fla
 	int r;
 
 	assert_return(ctx && ret, -EINVAL);
-	assert_return(
-	    (flags & ~(unsigned int)(RECLAIM_SAMPLER_NODES | RECLAIM_SAMPLER_KNOBS |
-				     RECLAIM_SAMPLER_CPUS | RECLAIM_SAMPLER_THREADS_KNOB)) == 0,
-	    -EINVAL);
+	assert_return((flags & ~(unsigned int)(RECLAIM_SAMPLER_NODES | RECLAIM_SAMPLER_KNOBS |
+					       RECLAIM_SAMPLER_CPUS | RECLAIM_SAMPLER_THREADS_KNOB |
+					       RECLAIM_SAMPLER_LATENCY)) == 0,
+		      -EINVAL);
 	reclaim_error_reset(ctx);
 	s = calloc(1, sizeof(*s));
 	if (!s)
@@ -706,6 +728,8 @@ RECLAIM_EXPORT int reclaim_sampler_new(struct reclaim_ctx *ctx, unsigned int fla
 	hz = sysconf(_SC_CLK_TCK);
 	s->hz = hz > 0 ? (double)hz : 100.0;
 	r = open_files(s);
+	if (r == 0 && (flags & RECLAIM_SAMPLER_LATENCY))
+		r = reclaim_latency_new(ctx, &s->latency);
 	if (r < 0) {
 		sampler_free(s);
 		return r;
@@ -952,4 +976,86 @@ RECLAIM_EXPORT int reclaim_sample_set_pressure(struct reclaim_sample *smp,
 {
 	assert_return(smp, -EINVAL);
 	return reclaim_pressure_set(&smp->pressure, kind, avg10, total_us);
+}
+
+RECLAIM_EXPORT struct reclaim_latency *reclaim_sampler_latency(struct reclaim_sampler *s)
+{
+	assert_return(s, NULL);
+	return s->latency;
+}
+
+/* ---- the waits reclaim made tasks wait ---- */
+
+const struct latency_total *sample_latency(const struct reclaim_sample *smp, size_t kind)
+{
+	return smp->latency && kind < LATENCY_KINDS && smp->latency[kind].has ? &smp->latency[kind]
+									      : NULL;
+}
+
+RECLAIM_EXPORT int reclaim_sample_latency(const struct reclaim_sample *smp,
+					  enum reclaim_latency_kind kind, uint64_t *count,
+					  uint64_t *total_us, uint64_t *max_us)
+{
+	const struct latency_total *t;
+
+	assert_return(smp, -EINVAL);
+	t = sample_latency(smp, kind);
+	if (!t)
+		return -ENOENT;
+	if (count)
+		*count = latency_hist_count(&t->hist);
+	if (total_us)
+		*total_us = t->hist.total_us;
+	if (max_us)
+		*max_us = t->max_us;
+	return 0;
+}
+
+RECLAIM_EXPORT uint64_t reclaim_sample_latency_bucket(const struct reclaim_sample *smp,
+						      enum reclaim_latency_kind kind, size_t bucket)
+{
+	const struct latency_total *t;
+
+	assert_return(smp, 0);
+	t = sample_latency(smp, kind);
+	return t && bucket < LATENCY_BUCKETS ? t->hist.count[bucket] : 0;
+}
+
+static struct latency_total *built_latency(struct reclaim_sample *smp, size_t kind)
+{
+	if (!smp->latency)
+		smp->latency = calloc(LATENCY_KINDS, sizeof(*smp->latency));
+	if (!smp->latency)
+		return NULL;
+	smp->latency[kind].has = true;
+	return &smp->latency[kind];
+}
+
+RECLAIM_EXPORT int reclaim_sample_set_latency(struct reclaim_sample *smp,
+					      enum reclaim_latency_kind kind, uint64_t total_us,
+					      uint64_t max_us)
+{
+	struct latency_total *t;
+
+	assert_return(smp && (size_t)kind < LATENCY_KINDS, -EINVAL);
+	t = built_latency(smp, kind);
+	if (!t)
+		return -ENOMEM;
+	t->hist.total_us = total_us;
+	t->max_us = max_us;
+	return 0;
+}
+
+RECLAIM_EXPORT int reclaim_sample_set_latency_bucket(struct reclaim_sample *smp,
+						     enum reclaim_latency_kind kind, size_t bucket,
+						     uint64_t count)
+{
+	struct latency_total *t;
+
+	assert_return(smp && (size_t)kind < LATENCY_KINDS && bucket < LATENCY_BUCKETS, -EINVAL);
+	t = built_latency(smp, kind);
+	if (!t)
+		return -ENOMEM;
+	t->hist.count[bucket] = count;
+	return 0;
 }

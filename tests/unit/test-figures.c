@@ -148,6 +148,109 @@ static void test_totals(void **state)
 		reclaim_sample_unref(s[i]);
 }
 
+/*
+ * A sample at @secs whose direct reclaims since the start are @n[k] in
+ * bucket k (k < 8), the longest @max us; throttle waits only if @throttle.
+ */
+static struct reclaim_sample *lat_sample(double secs, const uint64_t n[8], uint64_t max,
+					 bool throttle)
+{
+	struct reclaim_sample *s;
+	uint64_t total = 0;
+
+	assert_int_equal(reclaim_sample_new(ctx, (uint64_t)(secs * 1e9), 0, &s), 0);
+	for (size_t k = 0; k < 8; k++)
+		total += n[k] << k;
+	assert_int_equal(reclaim_sample_set_latency(s, RECLAIM_LATENCY_DIRECT, total, max), 0);
+	for (size_t k = 0; k < 8; k++)
+		assert_int_equal(
+		    reclaim_sample_set_latency_bucket(s, RECLAIM_LATENCY_DIRECT, k, n[k]), 0);
+	if (throttle)
+		assert_int_equal(reclaim_sample_set_latency(s, RECLAIM_LATENCY_THROTTLE, 0, 0), 0);
+	return s;
+}
+
+static void test_latency_value(void **state)
+{
+	static const uint64_t n0[8] = {0, 0, 0, 1}, n1[8] = {0, 0, 0, 1, 100, 0, 1},
+			      n2[8] = {0, 0, 0, 1, 298, 0, 2, 0}, n3[8] = {0, 0, 0, 1, 200};
+	struct reclaim_sample *a = lat_sample(0, n0, 5, true), *b = lat_sample(1, n1, 50, true);
+	struct reclaim_sample *c = lat_sample(2, n2, 50, false), *d = lat_sample(3, n3, 50, true);
+	struct reclaim_sample *none;
+	uint64_t count, total, max;
+	double v;
+
+	/* 100 in bucket 4 (up to 16 us), 1 in bucket 6: p99 is the 100th, in bucket 4 */
+	assert_int_equal(reclaim_figure_value(a, b, -1, RECLAIM_FIGURE_DIRECT_P99, &v), 0);
+	assert_true(v == 16.0);
+	/* the longest rose: exact */
+	assert_int_equal(reclaim_figure_value(a, b, -1, RECLAIM_FIGURE_DIRECT_MAX, &v), 0);
+	assert_true(v == 50.0);
+	/* 198 in bucket 4, 1 in bucket 6: the 198th of 199 is the 99th percentile */
+	assert_int_equal(reclaim_figure_value(b, c, -1, RECLAIM_FIGURE_DIRECT_P99, &v), 0);
+	assert_true(v == 16.0);
+	/* the longest did not rise: the top bucket's upper end, 64, but not above 50 */
+	assert_int_equal(reclaim_figure_value(b, c, -1, RECLAIM_FIGURE_DIRECT_MAX, &v), 0);
+	assert_true(v == 50.0);
+	/* the throttle's waits: none in either; c has none of them at all */
+	assert_int_equal(reclaim_figure_value(a, b, -1, RECLAIM_FIGURE_THROTTLE_P99, &v), 0);
+	assert_true(v == 0.0);
+	assert_int_equal(reclaim_figure_value(b, c, -1, RECLAIM_FIGURE_THROTTLE_P99, &v), -ENOENT);
+	/* counts that went back (a recording's) count 0, not 2^64 - 98 */
+	assert_int_equal(reclaim_figure_value(c, d, -1, RECLAIM_FIGURE_DIRECT_P99, &v), 0);
+	assert_true(v == 0.0);
+	/* not per node; a sample without latency */
+	assert_int_equal(reclaim_figure_value(a, b, 0, RECLAIM_FIGURE_DIRECT_P99, &v), -ENOENT);
+	assert_int_equal(reclaim_sample_new(ctx, 0, 0, &none), 0);
+	assert_int_equal(reclaim_figure_value(none, b, -1, RECLAIM_FIGURE_DIRECT_MAX, &v), -ENOENT);
+	assert_int_equal(reclaim_sample_latency(none, RECLAIM_LATENCY_DIRECT, &count, NULL, NULL),
+			 -ENOENT);
+	assert_int_equal(reclaim_sample_latency(c, RECLAIM_LATENCY_DIRECT, &count, &total, &max),
+			 0);
+	assert_int_equal(count, 301);
+	assert_int_equal(total, 8 + 298 * 16 + 2 * 64);
+	assert_int_equal(max, 50);
+	assert_int_equal(reclaim_sample_latency_bucket(c, RECLAIM_LATENCY_DIRECT, 4), 298);
+	assert_int_equal(reclaim_sample_latency_bucket(c, RECLAIM_LATENCY_DIRECT, 1000), 0);
+	reclaim_sample_unref(none);
+	reclaim_sample_unref(a);
+	reclaim_sample_unref(b);
+	reclaim_sample_unref(c);
+	reclaim_sample_unref(d);
+}
+
+static void test_latency_totals(void **state)
+{
+	static const uint64_t n0[8] = {0}, n1[8] = {0, 0, 0, 0, 50},
+			      n2[8] = {0, 0, 0, 0, 100, 0, 0, 1};
+	struct reclaim_sample *s[3] = {lat_sample(0, n0, 0, false), lat_sample(1, n1, 9, false),
+				       lat_sample(2, n2, 100, false)};
+	struct reclaim_totals *t;
+	enum reclaim_latency_kind kind;
+	unsigned permille;
+	double v;
+
+	assert_int_equal(reclaim_totals_new(ctx, &t), 0);
+	assert_int_equal(reclaim_totals_get(t, RECLAIM_FIGURE_DIRECT_P99, &v), -ENOENT);
+	assert_int_equal(reclaim_totals_add(t, s[0], s[1]), 0);
+	assert_int_equal(reclaim_totals_add(t, s[1], s[2]), 0);
+	/* the buckets merged: 100 in bucket 4, 1 in bucket 7; p99 is the 100th of 101 */
+	assert_int_equal(reclaim_totals_get(t, RECLAIM_FIGURE_DIRECT_P99, &v), 0);
+	assert_true(v == 16.0);
+	assert_int_equal(reclaim_totals_get(t, RECLAIM_FIGURE_DIRECT_MAX, &v), 0);
+	assert_true(v == 100.0);
+	assert_int_equal(reclaim_totals_get(t, RECLAIM_FIGURE_THROTTLE_P99, &v), -ENOENT);
+	reclaim_totals_unref(t);
+	for (int i = 0; i < 3; i++)
+		reclaim_sample_unref(s[i]);
+	assert_int_equal(reclaim_figure_latency(RECLAIM_FIGURE_THROTTLE_P99, &kind, &permille), 0);
+	assert_int_equal(kind, RECLAIM_LATENCY_THROTTLE);
+	assert_int_equal(permille, 990);
+	assert_int_equal(reclaim_figure_latency(RECLAIM_FIGURE_DIRECT_MAX, NULL, &permille), 0);
+	assert_int_equal(permille, 1000);
+	assert_int_equal(reclaim_figure_latency(RECLAIM_FIGURE_ALLOCSTALL, &kind, NULL), -EINVAL);
+}
+
 static void test_builder_refuses(void **state)
 {
 	struct reclaim_sample *s;
@@ -161,6 +264,9 @@ static void test_builder_refuses(void **state)
 	assert_int_equal(reclaim_sample_set_pressure(s, 7, 1, 0), -EINVAL);
 	assert_int_equal(reclaim_sample_kswapd_count(s), 0);
 	assert_null(reclaim_sample_pressure(s));
+	assert_int_equal(reclaim_sample_set_latency(s, 4, 0, 0), -EINVAL);
+	assert_int_equal(reclaim_sample_set_latency_bucket(s, RECLAIM_LATENCY_DIRECT, 40, 1),
+			 -EINVAL);
 	reclaim_sample_unref(s);
 }
 
@@ -186,6 +292,8 @@ int main(void)
 	    cmocka_unit_test(test_of_counter),
 	    cmocka_unit_test(test_value),
 	    cmocka_unit_test(test_totals),
+	    cmocka_unit_test(test_latency_value),
+	    cmocka_unit_test(test_latency_totals),
 	    cmocka_unit_test(test_builder_refuses),
 	    cmocka_unit_test(test_adapt_figures),
 	};
