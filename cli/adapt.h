@@ -16,6 +16,7 @@ struct adapt_options {
 	double interval;
 	int64_t min, max; /* 0: the controller's default */
 	bool dry_run, once, keep, force, reset;
+	bool latency; /* also trace direct reclaims: their p99 in the reasons */
 	const char *replay;
 	size_t nparams;
 	double *param;	 /* indexed by enum reclaim_adapt_param */

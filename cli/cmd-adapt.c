@@ -22,6 +22,7 @@
 #include "adapt.h"
 #include "journal.h"
 #include "sampling.h"
+#include "tracing.h"
 
 static volatile sig_atomic_t got_stop, got_hup;
 
@@ -279,10 +280,14 @@ static int start(struct daemon *d)
 		if (r)
 			return r;
 	}
-	if (reclaim_sampler_new(cli->ctx, RECLAIM_SAMPLER_CPUS | RECLAIM_SAMPLER_THREADS_KNOB,
+	if (reclaim_sampler_new(cli->ctx,
+				RECLAIM_SAMPLER_CPUS | RECLAIM_SAMPLER_THREADS_KNOB |
+				    (d->o->latency ? RECLAIM_SAMPLER_LATENCY : 0),
 				&d->sampler) < 0 ||
 	    reclaim_topology_new(cli->ctx, &topo) < 0)
 		return lib_fail(cli, EXIT_FAILURE, "adapt");
+	if (d->o->latency)
+		tracing_started(reclaim_sampler_latency(d->sampler));
 	r = read_sample(d, &d->prev, &knob);
 	if (r == 0 && reclaim_adapt_new(cli->ctx, topo, knob, &d->adapt) < 0)
 		r = lib_fail(cli, EXIT_FAILURE, "adapt");
@@ -553,6 +558,8 @@ static void adapt_help(FILE *out)
 	    "      --dry-run           decide and log, never write\n"
 	    "      --once              one step (two samples an interval apart), then exit\n"
 	    "      --keep              on exit, leave the threads as they are\n"
+	    "      --latency           also trace the direct reclaims (as 'reclaimctl\n"
+	    "                          latency' does): each reason names their p99\n"
 	    "  -f, --force             also when another sysctl file sets %s\n"
 	    "      --replay FILE       the decisions adapt would have made during a recording\n"
 	    "      --reset             put back the baseline of an adapt that died (for\n"
@@ -579,6 +586,7 @@ enum {
 	OPT_MAX,
 	OPT_ONCE,
 	OPT_KEEP,
+	OPT_LATENCY,
 	OPT_REPLAY,
 	OPT_RESET,
 	OPT_PARAM, /* OPT_PARAM + the parameter */
@@ -622,6 +630,7 @@ static struct option *long_options(void)
 	    {"dry-run", no_argument, NULL, OPT_DRY_RUN},
 	    {"once", no_argument, NULL, OPT_ONCE},
 	    {"keep", no_argument, NULL, OPT_KEEP},
+	    {"latency", no_argument, NULL, OPT_LATENCY},
 	    {"force", no_argument, NULL, 'f'},
 	    {"replay", required_argument, NULL, OPT_REPLAY},
 	    {"reset", no_argument, NULL, OPT_RESET},
@@ -664,6 +673,9 @@ static int parse_option(struct cli *cli, struct adapt_options *o, int c, char **
 		return 0;
 	case OPT_KEEP:
 		o->keep = true;
+		return 0;
+	case OPT_LATENCY:
+		o->latency = true;
 		return 0;
 	case 'f':
 		o->force = true;
@@ -741,7 +753,8 @@ static int run_adapt(struct cli *cli, int argc, char **argv)
 const struct command cmd_adapt = {
     .name = "adapt",
     .run = run_adapt,
-    .args = "[-i SECONDS] [--min N] [--max N] [--dry-run] [--once] [--keep] | --replay FILE | "
+    .args = "[-i SECONDS] [--min N] [--max N] [--dry-run] [--once] [--keep] [--latency] | "
+	    "--replay FILE | "
 	    "--reset",
     .summary = "Scale kswapd threads with the measured load",
     .help = adapt_help,

@@ -64,8 +64,8 @@ struct reclaim_adapt_sample {
 	int refcount;
 	struct reclaim_ctx *ctx;
 	double interval;
-	bool has[RECLAIM_ADAPT_PSI_FULL + 1];
-	double figure[RECLAIM_ADAPT_PSI_FULL + 1];
+	bool has[RECLAIM_ADAPT_DIRECT_P99 + 1];
+	double figure[RECLAIM_ADAPT_DIRECT_P99 + 1];
 	size_t nnodes;
 	struct node_figures nodes[MAX_NODES];
 	bool has_knob;
@@ -82,6 +82,8 @@ struct reclaim_adapt {
 	double up_held, down_held, since_change;
 	double up_cpu_sum, up_direct_sum; /* integrals over the up window */
 	double down_direct_sum;
+	/* the highest direct reclaim p99 (us) of an interval of each window; < 0: none traced */
+	double up_p99, down_p99;
 	char reason[256];
 };
 
@@ -172,6 +174,7 @@ RECLAIM_EXPORT int reclaim_adapt_new(struct reclaim_ctx *ctx, const struct recla
 		a->max = threads;
 	/* no change yet: the cooldown does not hold the first one back */
 	a->since_change = INFINITY;
+	a->up_p99 = a->down_p99 = -1;
 	snprintf(a->reason, sizeof(a->reason), "started at %lld threads", (long long)threads);
 	*ret = a;
 	return 0;
@@ -304,6 +307,7 @@ static void windows_reset(struct reclaim_adapt *a)
 {
 	a->up_held = a->down_held = 0;
 	a->up_cpu_sum = a->up_direct_sum = a->down_direct_sum = 0;
+	a->up_p99 = a->down_p99 = -1;
 }
 
 RECLAIM_EXPORT int reclaim_adapt_resume(struct reclaim_adapt *a, int64_t threads)
@@ -512,6 +516,19 @@ static void thousands(char *buf, size_t size, double v)
 	buf[out] = '\0';
 }
 
+/* ", direct reclaim p99 up to 16,384 us" when traced, else "". */
+static const char *p99_note(char *buf, size_t size, double us)
+{
+	char n[32];
+
+	buf[0] = '\0';
+	if (us < 0)
+		return buf;
+	thousands(n, sizeof(n), us);
+	snprintf(buf, size, ", direct reclaim p99 up to %s us", n);
+	return buf;
+}
+
 static void say(struct reclaim_adapt *a, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
@@ -546,15 +563,16 @@ static bool cooling(const struct reclaim_adapt *a)
 static enum reclaim_adapt_verdict step_up(struct reclaim_adapt *a, const struct node_figures *n)
 {
 	double window = a->up_held;
-	char direct[32];
+	char direct[32], p99[64];
 	double other = other_work(n);
 
 	thousands(direct, sizeof(direct), a->up_direct_sum / window);
+	p99_note(p99, sizeof(p99), a->up_p99);
 	if (a->threads >= a->max) {
 		say(a,
-		    "node %d: kswapd threads at %.0f%% CPU each for %.0f s, %s direct reclaims/s, "
+		    "node %d: kswapd threads at %.0f%% CPU each for %.0f s, %s direct reclaims/s%s, "
 		    "but %lld thread%s is the most allowed",
-		    n->id, a->up_cpu_sum / window, window, direct, (long long)a->max,
+		    n->id, a->up_cpu_sum / window, window, direct, p99, (long long)a->max,
 		    plural(a->max));
 		return RECLAIM_ADAPT_KEEP;
 	}
@@ -567,46 +585,48 @@ static enum reclaim_adapt_verdict step_up(struct reclaim_adapt *a, const struct 
 	}
 	if (cooling(a)) {
 		say(a,
-		    "node %d: kswapd threads at %.0f%% CPU each, %s direct reclaims/s; waiting "
+		    "node %d: kswapd threads at %.0f%% CPU each, %s direct reclaims/s%s; waiting "
 		    "for the cooldown (%.0f of %.0f s)",
-		    n->id, a->up_cpu_sum / window, direct, a->since_change,
+		    n->id, a->up_cpu_sum / window, direct, p99, a->since_change,
 		    a->param[RECLAIM_ADAPT_COOLDOWN]);
 		return RECLAIM_ADAPT_KEEP;
 	}
 	say(a,
-	    "node %d: kswapd threads at %.0f%% CPU each for %.0f s, %s direct reclaims/s -> "
+	    "node %d: kswapd threads at %.0f%% CPU each for %.0f s, %s direct reclaims/s%s -> "
 	    "%lld threads",
-	    n->id, a->up_cpu_sum / window, window, direct, (long long)a->threads + 1);
+	    n->id, a->up_cpu_sum / window, window, direct, p99, (long long)a->threads + 1);
 	return change(a, a->threads + 1);
 }
 
 static enum reclaim_adapt_verdict step_down(struct reclaim_adapt *a)
 {
-	char direct[32];
+	char direct[32], p99[64];
 
 	thousands(direct, sizeof(direct), a->down_direct_sum / a->down_held);
 	say(a,
-	    "kswapd threads below %.0f%% CPU each and %s direct reclaims/s for %.0f s -> "
+	    "kswapd threads below %.0f%% CPU each and %s direct reclaims/s%s for %.0f s -> "
 	    "%lld thread%s",
-	    a->param[RECLAIM_ADAPT_DOWN_CPU], direct, a->down_held, (long long)a->threads - 1,
-	    plural(a->threads - 1));
+	    a->param[RECLAIM_ADAPT_DOWN_CPU], direct, p99_note(p99, sizeof(p99), a->down_p99),
+	    a->down_held, (long long)a->threads - 1, plural(a->threads - 1));
 	return change(a, a->threads - 1);
 }
 
 static void watching(struct reclaim_adapt *a, const struct reclaim_adapt_sample *s,
 		     const struct node_figures *n)
 {
-	char direct[32];
+	char direct[32], p99[64];
 
 	thousands(direct, sizeof(direct), direct_rate(s));
+	p99_note(p99, sizeof(p99),
+		 s->has[RECLAIM_ADAPT_DIRECT_P99] ? s->figure[RECLAIM_ADAPT_DIRECT_P99] : -1);
 	if (n)
 		say(a,
 		    "%lld thread%s: node %d's kswapd threads at %.0f%% CPU each, %s direct "
-		    "reclaims/s",
-		    (long long)a->threads, plural(a->threads), n->id, per_thread(n), direct);
+		    "reclaims/s%s",
+		    (long long)a->threads, plural(a->threads), n->id, per_thread(n), direct, p99);
 	else
-		say(a, "%lld thread%s: no kswapd thread seen, %s direct reclaims/s",
-		    (long long)a->threads, plural(a->threads), direct);
+		say(a, "%lld thread%s: no kswapd thread seen, %s direct reclaims/s%s",
+		    (long long)a->threads, plural(a->threads), direct, p99);
 }
 
 /* Someone else wrote the knob: the controller steps aside once and for all. */
@@ -626,7 +646,7 @@ static bool external_change(struct reclaim_adapt *a, const struct reclaim_adapt_
 RECLAIM_EXPORT int reclaim_adapt_step(struct reclaim_adapt *a, const struct reclaim_adapt_sample *s)
 {
 	const struct node_figures *hot;
-	double cpu_max = 0, direct, dt;
+	double cpu_max = 0, direct, dt, p99;
 	bool up, quiet;
 
 	assert_return(a && s, -EINVAL);
@@ -650,12 +670,15 @@ RECLAIM_EXPORT int reclaim_adapt_step(struct reclaim_adapt *a, const struct recl
 
 	up = hot && per_thread(hot) >= a->param[RECLAIM_ADAPT_UP_CPU] &&
 	     direct >= a->param[RECLAIM_ADAPT_UP_DIRECT];
+	p99 = s->has[RECLAIM_ADAPT_DIRECT_P99] ? s->figure[RECLAIM_ADAPT_DIRECT_P99] : -1;
 	if (up) {
 		a->up_held += dt;
 		a->up_cpu_sum += per_thread(hot) * dt;
 		a->up_direct_sum += direct * dt;
+		a->up_p99 = p99 > a->up_p99 ? p99 : a->up_p99;
 	} else {
 		a->up_held = a->up_cpu_sum = a->up_direct_sum = 0;
+		a->up_p99 = -1;
 	}
 	quiet = cpu_max < a->param[RECLAIM_ADAPT_DOWN_CPU] &&
 		direct < a->param[RECLAIM_ADAPT_DOWN_DIRECT] &&
@@ -664,8 +687,10 @@ RECLAIM_EXPORT int reclaim_adapt_step(struct reclaim_adapt *a, const struct recl
 	if (quiet) {
 		a->down_held += dt;
 		a->down_direct_sum += direct * dt;
+		a->down_p99 = p99 > a->down_p99 ? p99 : a->down_p99;
 	} else {
 		a->down_held = a->down_direct_sum = 0;
+		a->down_p99 = -1;
 	}
 
 	if (up && a->up_held >= a->param[RECLAIM_ADAPT_UP_WINDOW])
@@ -689,6 +714,7 @@ static const int adapt_figure[_RECLAIM_FIGURE_MAX] = {
     [RECLAIM_FIGURE_PGSTEAL_DIRECT] = RECLAIM_ADAPT_PGSTEAL_DIRECT + 1,
     [RECLAIM_FIGURE_PSI_SOME] = RECLAIM_ADAPT_PSI_SOME + 1,
     [RECLAIM_FIGURE_PSI_FULL] = RECLAIM_ADAPT_PSI_FULL + 1,
+    [RECLAIM_FIGURE_DIRECT_P99] = RECLAIM_ADAPT_DIRECT_P99 + 1,
 };
 
 RECLAIM_EXPORT bool reclaim_adapt_uses_figure(enum reclaim_figure f)

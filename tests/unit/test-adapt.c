@@ -127,6 +127,33 @@ static void assert_change(struct ctl *c, struct load l, int64_t to)
 
 /* ---- 1: a step up after the whole window ---- */
 
+/* With the direct reclaims traced, a reason names their p99: the highest of the window. */
+static void test_reason_p99(void **state)
+{
+	struct ctl c;
+
+	ctl_new(&c, 2, 4);
+	for (int i = 0; i < 30; i++) {
+		fill(&c, 1, SATURATED, NO_KNOB);
+		assert_int_equal(
+		    reclaim_adapt_sample_set(c.s, RECLAIM_ADAPT_DIRECT_P99, i == 7 ? 65536 : 16384),
+		    0);
+		assert_int_equal(reclaim_adapt_step(c.a, c.s),
+				 i < 29 ? RECLAIM_ADAPT_KEEP : RECLAIM_ADAPT_CHANGE);
+		if (i == 0)
+			assert_reason(&c,
+				      "2 threads: node 1's kswapd threads at 97% CPU each, 4,100 "
+				      "direct reclaims/s, direct reclaim p99 up to 16,384 us");
+	}
+	assert_reason(&c, "node 1: kswapd threads at 97% CPU each for 30 s, 4,100 direct "
+			  "reclaims/s, direct reclaim p99 up to 65,536 us -> 3 threads");
+	/* a sample without it: the reason says nothing of it */
+	keep_for(&c, 1, SATURATED);
+	assert_reason(&c, "3 threads: node 1's kswapd threads at 97% CPU each, 4,100 direct "
+			  "reclaims/s");
+	ctl_free(&c);
+}
+
 static void test_step_up_after_window(void **state)
 {
 	struct ctl c;
@@ -700,7 +727,7 @@ static void test_params(void **state)
 	assert_int_equal(reclaim_adapt_sample_set(c.s, RECLAIM_ADAPT_ALLOCSTALL, -1), -EINVAL);
 	assert_int_equal(reclaim_adapt_sample_set(c.s, RECLAIM_ADAPT_THROTTLED, NAN), -EINVAL);
 	assert_int_equal(reclaim_adapt_sample_set(c.s, RECLAIM_ADAPT_PSI_SOME, INFINITY), -EINVAL);
-	assert_int_equal(reclaim_adapt_sample_set(c.s, RECLAIM_ADAPT_PSI_FULL + 1, 1), -EINVAL);
+	assert_int_equal(reclaim_adapt_sample_set(c.s, RECLAIM_ADAPT_DIRECT_P99 + 1, 1), -EINVAL);
 	assert_int_equal(reclaim_adapt_sample_add_thread(c.s, 0, -0.5), -EINVAL);
 	assert_int_equal(reclaim_adapt_sample_add_thread(c.s, 0, NAN), -EINVAL);
 	assert_int_equal(reclaim_adapt_sample_add_thread(c.s, -1, 50), -EINVAL);
@@ -1149,6 +1176,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_step_up_after_window),
+	    cmocka_unit_test(test_reason_p99),
 	    cmocka_unit_test(test_short_burst),
 	    cmocka_unit_test(test_step_down),
 	    cmocka_unit_test(test_default_max),
