@@ -10,38 +10,27 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "reclaimctl.h"
 #include "sampling.h"
+#include "snapshot.h"
+#include "tracing.h"
 
 struct latency {
 	struct cli *cli;
 	double interval; /* 0: one report at the end */
 	double duration; /* 0: until interrupted */
 	bool histogram;
-	long per_task; /* 0: the kinds; N: the N tasks of each kind that waited longest */
+	long per_task;	      /* 0: the kinds; N: the N tasks of each kind that waited longest */
+	bool prometheus;      /* the run in Prometheus' format, at its end */
+	const char *textfile; /* a directory: the run so far, at each interval, for node_exporter */
 	struct reclaim_latency *lat;
 };
 
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
-{
-	interrupted = sig;
-}
-
-/* Every way a run ends but SIGKILL goes through the tear-down of the instance. */
-static void catch_signals(void)
-{
-	struct sigaction sa = {.sa_handler = on_signal};
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGPIPE, &sa, NULL);
-}
+/* With --textfile: a line every 15 s until stopped, unless told otherwise. */
+#define TEXTFILE_INTERVAL 15.0
 
 enum {
 	L_KIND,
@@ -282,10 +271,11 @@ static void report(const struct latency *s, enum reclaim_latency_span span, doub
 static int measure(struct latency *s)
 {
 	uint64_t start = monotonic_ns(), step, end, last = start, tick = 1, next;
+	int r = 0;
 
 	step = s->interval > 0 ? (uint64_t)(s->interval * 1e9) : 0;
 	end = s->duration > 0 ? start + (uint64_t)(s->duration * 1e9) : UINT64_MAX;
-	while (!interrupted) {
+	while (!tracing_signal()) {
 		if (step) {
 			tick = next_tick(start, step, tick);
 			next = start + tick * step;
@@ -296,23 +286,30 @@ static int measure(struct latency *s)
 			next = end;
 		if (next == UINT64_MAX)
 			pause();
-		else if (!sleep_until(next) && interrupted)
+		else if (!sleep_until(next) && tracing_signal())
 			break;
 		if (monotonic_ns() < next)
 			continue;
 		if (reclaim_latency_read(s->lat) < 0)
 			return lib_fail(s->cli, EXIT_FAILURE, NULL);
-		if (step)
+		if (step && s->textfile)
+			r = prometheus_latency(s->cli, s->lat, s->textfile);
+		else if (step)
 			report(s, RECLAIM_LATENCY_INTERVAL, (double)(next - last) / 1e9);
+		if (r)
+			return r;
 		if (next >= end)
 			break;
 		last = next;
 		tick++;
 	}
-	if (interrupted && reclaim_latency_read(s->lat) < 0)
+	if (tracing_signal() && reclaim_latency_read(s->lat) < 0)
 		return lib_fail(s->cli, EXIT_FAILURE, NULL);
-	if (interrupted != SIGPIPE)
-		report(s, RECLAIM_LATENCY_RUN, (double)(monotonic_ns() - start) / 1e9);
+	if (tracing_signal() == SIGPIPE || s->textfile)
+		return 0;
+	if (s->prometheus)
+		return prometheus_latency(s->cli, s->lat, NULL);
+	report(s, RECLAIM_LATENCY_RUN, (double)(monotonic_ns() - start) / 1e9);
 	return 0;
 }
 
@@ -333,9 +330,40 @@ static void latency_help(FILE *out)
 	      "      --histogram         the log2 histogram of each kind\n"
 	      "      --per-task[=N]      the N tasks of each kind that waited longest\n"
 	      "                          (default 10; kswapd: its threads), not the kinds\n"
+	      "      --prometheus        the run in Prometheus' text format: histograms of\n"
+	      "                          the direct reclaims and the throttle's waits\n"
+	      "      --textfile DIR      the same, the run so far, into\n"
+	      "                          DIR/" PROMETHEUS_LATENCY_FILE " at each interval\n"
+	      "                          (default 15 s) until stopped (node_exporter's\n"
+	      "                          textfile collector); removed at the end\n"
 	      "  -J, --json              JSON output\n"
 	      "  -h, --help              this help\n",
 	      out);
+}
+
+enum { OPT_PROMETHEUS = OPT_COMMAND, OPT_TEXTFILE };
+
+/* --prometheus and --textfile: the whole run in one format, nothing else. */
+static int check_prometheus(struct latency *s, bool interval_given, bool duration_given)
+{
+	const char *opt = s->textfile ? "--textfile" : "--prometheus";
+
+	if (!s->prometheus && !s->textfile)
+		return table_check(s->cli, "latency", columns(s));
+	if (s->prometheus && s->textfile)
+		return usage_error("latency: --prometheus and --textfile exclude each other");
+	if (s->per_task || s->histogram || s->cli->json)
+		return usage_error("latency: %s excludes --per-task, --histogram and --json", opt);
+	if (s->prometheus && interval_given)
+		return usage_error("latency: --prometheus prints the whole run: no --interval");
+	if (s->textfile && access(s->textfile, W_OK) < 0)
+		return fail(EXIT_FAILURE, "latency: --textfile %s: %s", s->textfile,
+			    strerror(errno));
+	if (s->textfile && !interval_given)
+		s->interval = TEXTFILE_INTERVAL;
+	if (s->textfile && !duration_given)
+		s->duration = 0;
+	return 0;
 }
 
 static int parse_options(struct latency *s, int argc, char **argv)
@@ -345,10 +373,13 @@ static int parse_options(struct latency *s, int argc, char **argv)
 	    {"duration", required_argument, NULL, 'd'},
 	    {"histogram", no_argument, NULL, 'H'},
 	    {"per-task", optional_argument, NULL, 'T'},
+	    {"prometheus", no_argument, NULL, OPT_PROMETHEUS},
+	    {"textfile", required_argument, NULL, OPT_TEXTFILE},
 	    COMMON_LONG_OPTIONS,
 	    TABLE_LONG_OPTIONS,
 	    {0},
 	};
+	bool interval_given = false, duration_given = false;
 	int c;
 
 	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS TABLE_SHORT_OPTIONS "i:d:", opts,
@@ -361,8 +392,10 @@ static int parse_options(struct latency *s, int argc, char **argv)
 			r = parse_interval("latency", optarg, &s->interval);
 			if (r)
 				return r;
+			interval_given = true;
 			break;
 		case 'd':
+			duration_given = true;
 			if (strcmp(optarg, "0") == 0)
 				s->duration = 0;
 			else if (!parse_seconds(optarg, true, &s->duration))
@@ -371,6 +404,12 @@ static int parse_options(struct latency *s, int argc, char **argv)
 			break;
 		case 'H':
 			s->histogram = true;
+			break;
+		case OPT_PROMETHEUS:
+			s->prometheus = true;
+			break;
+		case OPT_TEXTFILE:
+			s->textfile = optarg;
 			break;
 		case 'T':
 			s->per_task = 10;
@@ -389,31 +428,33 @@ static int parse_options(struct latency *s, int argc, char **argv)
 		return usage_error("latency: unexpected argument '%s'", argv[optind]);
 	if (s->per_task && s->histogram)
 		return usage_error("latency: --per-task and --histogram exclude each other");
-	return table_check(s->cli, "latency", columns(s));
+	return check_prometheus(s, interval_given, duration_given);
+}
+
+/* The file's figures end with the run: node_exporter is not to go on exporting them. */
+static void textfile_remove(const char *dir)
+{
+	char *path;
+
+	if (asprintf(&path, "%s/%s", dir, PROMETHEUS_LATENCY_FILE) < 0)
+		abort();
+	if (unlink(path) < 0 && errno != ENOENT)
+		warnmsg("cannot remove %s: %s", path, strerror(errno));
+	free(path);
 }
 
 static int run_latency(struct cli *cli, int argc, char **argv)
 {
 	struct latency s = {.cli = cli, .duration = 5.0};
-	unsigned stale;
 	int r;
 
 	r = parse_options(&s, argc, argv);
 	if (r)
 		return r < 0 ? 0 : r;
-	catch_signals();
+	tracing_catch_signals();
 	if (reclaim_latency_new(cli->ctx, &s.lat) < 0)
 		return lib_fail(cli, EXIT_FAILURE, NULL);
-	stale = reclaim_latency_stale_removed(s.lat);
-	if (stale)
-		warnmsg("removed the tracefs instance%s of %u earlier run%s that did not end "
-			"(killed)",
-			stale > 1 ? "s" : "", stale, stale > 1 ? "s" : "");
-	for (size_t i = 0; i < reclaim_latency_kind_count(); i++)
-		if (!reclaim_latency_has(s.lat, (enum reclaim_latency_kind)i))
-			warnmsg("no %s latency: the kernel has no %s event",
-				reclaim_latency_kind_name((enum reclaim_latency_kind)i),
-				reclaim_latency_kind_event((enum reclaim_latency_kind)i));
+	tracing_started(s.lat);
 	r = measure(&s);
 	for (size_t i = 0; r == 0 && s.per_task && i < reclaim_latency_kind_count(); i++) {
 		enum reclaim_latency_kind k = (enum reclaim_latency_kind)i;
@@ -424,14 +465,12 @@ static int run_latency(struct cli *cli, int argc, char **argv)
 				"tasks are in the kinds' figures alone",
 				reclaim_latency_kind_name(k), (unsigned long long)dropped);
 	}
+	if (s.textfile)
+		textfile_remove(s.textfile);
 	if (reclaim_latency_end(s.lat) < 0 && r == 0)
 		r = lib_fail(cli, EXIT_FAILURE, NULL);
 	reclaim_latency_unref(s.lat);
-	if (interrupted == SIGPIPE) {
-		/* the reader went: end as a pipeline's writer does, quietly */
-		signal(SIGPIPE, SIG_DFL);
-		raise(SIGPIPE);
-	}
+	tracing_exit_as_signalled();
 	return r;
 }
 
@@ -439,7 +478,7 @@ const struct command cmd_latency = {
     .name = "latency",
     .run = run_latency,
     .args = "[-i SECONDS] [-d SECONDS] [--histogram | --per-task[=N]] [-o LIST] [--output-all] "
-	    "[-n] [-r] [--json]",
+	    "[-n] [-r] [--json] [--prometheus | --textfile DIR]",
     .summary = "Show how long tasks wait in direct reclaim and at the throttle",
     .help = latency_help,
     .tables = (const struct coltable *const[]){&latency_columns, &task_columns, NULL},

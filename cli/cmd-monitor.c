@@ -14,6 +14,7 @@
 
 #include "reclaimctl.h"
 #include "sampling.h"
+#include "tracing.h"
 
 /* The columns of a line: group (over several columns), name, width, and the figure shown. */
 struct column {
@@ -24,15 +25,20 @@ struct column {
 
 enum { COL_NODE = -1, COL_THREADS = -2 };
 
-/* The node, the catalogue's figures, and the kswapd thread count before their CPU use. */
+/*
+ * The node, the catalogue's figures (the latency ones with --latency alone),
+ * and the kswapd thread count before their CPU use.
+ */
 #define NCOLS (_RECLAIM_FIGURE_MAX + 2)
 
-static void columns_init(struct column *c)
+static int columns_init(struct column *c, bool latency)
 {
-	size_t n = 0;
+	int n = 0;
 
 	c[n++] = (struct column){"", "node", 4, COL_NODE};
 	for (enum reclaim_figure f = 0; f < _RECLAIM_FIGURE_MAX; f++) {
+		if (reclaim_figure_kind(f) == RECLAIM_FIGURE_LATENCY && !latency)
+			continue;
 		if (f == RECLAIM_FIGURE_KSWAPD_CPU)
 			c[n++] = (struct column){reclaim_figure_text(f, RECLAIM_FIGURE_GROUP), "n",
 						 3, COL_THREADS};
@@ -40,14 +46,17 @@ static void columns_init(struct column *c)
 					 reclaim_figure_text(f, RECLAIM_FIGURE_HEADING),
 					 reclaim_figure_width(f), (int)f};
 	}
+	return n;
 }
 
 struct monitor {
 	struct cli *cli;
 	struct column columns[NCOLS];
+	int ncols;
 	double interval;
 	long count; /* 0: until interrupted */
 	bool per_node;
+	bool latency; /* also how long reclaim made tasks wait */
 	int lines_per_header;
 	int lines; /* data lines since the last header */
 };
@@ -96,10 +105,10 @@ static void print_header(const struct monitor *m)
 	size_t g = 0, n = 0;
 	int first = m->per_node ? 0 : 1;
 
-	for (int c = first; c < NCOLS;) {
+	for (int c = first; c < m->ncols;) {
 		int end = c, span = -1;
 
-		while (end < NCOLS && strcmp(col[end].group, col[c].group) == 0)
+		while (end < m->ncols && strcmp(col[end].group, col[c].group) == 0)
 			span += col[end++].width + 1;
 		if (c > first)
 			groups[g++] = ' ';
@@ -116,7 +125,8 @@ static void format_figure(char *buf, size_t size, int width, const struct row *r
 {
 	if (!r->has[f])
 		snprintf(buf, size, "-");
-	else if (reclaim_figure_kind(f) == RECLAIM_FIGURE_RATE)
+	else if (reclaim_figure_kind(f) == RECLAIM_FIGURE_RATE ||
+		 reclaim_figure_kind(f) == RECLAIM_FIGURE_LATENCY)
 		format_rate(buf, size, width, r->value[f]);
 	else if (reclaim_figure_kind(f) == RECLAIM_FIGURE_PRESSURE)
 		snprintf(buf, size, "%.2f", r->value[f]);
@@ -130,7 +140,7 @@ static void print_row(const struct monitor *m, const struct row *r, int node)
 	size_t len = 0;
 	int first = m->per_node ? 0 : 1;
 
-	for (int c = first; c < NCOLS; c++) {
+	for (int c = first; c < m->ncols; c++) {
 		const struct column *col = &m->columns[c];
 
 		if (col->figure == COL_NODE && node < 0)
@@ -226,8 +236,10 @@ static int run_loop(struct monitor *m, struct reclaim_sampler *sampler)
 	prev = reclaim_sample_ref(first);
 	for (long n = 1, tick = 1; m->count == 0 || n <= m->count; n++, tick++) {
 		tick = (long)next_tick(start, step, (uint64_t)tick);
-		while (!sleep_until(start + (uint64_t)tick * step))
+		while (!sleep_until(start + (uint64_t)tick * step) && !tracing_signal())
 			;
+		if (tracing_signal())
+			break;
 		if (reclaim_sampler_read(sampler, &cur) < 0) {
 			r = lib_fail(m->cli, EXIT_FAILURE, NULL);
 			break;
@@ -261,6 +273,9 @@ static void monitor_help(FILE *out)
 	      "  -i, --interval SECONDS  time between lines (default 1; fractions allowed)\n"
 	      "  -c, --count N           stop after N lines (default: until interrupted)\n"
 	      "  -N, --per-node          also a line per NUMA node (refaults, kswapd CPU)\n"
+	      "  -L, --latency           also the 99th percentile and the longest of direct\n"
+	      "                          reclaims, and the throttle's 99th percentile, in us\n"
+	      "                          (traced as 'reclaimctl latency' does; needs root)\n"
 	      "  -n, --noheadings        no header lines\n"
 	      "  -J, --json              one JSON object per line (JSON lines)\n"
 	      "  -h, --help              this help\n",
@@ -273,13 +288,14 @@ static int parse_options(struct monitor *m, int argc, char **argv)
 	    {"interval", required_argument, NULL, 'i'},
 	    {"count", required_argument, NULL, 'c'},
 	    {"per-node", no_argument, NULL, 'N'},
+	    {"latency", no_argument, NULL, 'L'},
 	    {"noheadings", no_argument, NULL, 'n'},
 	    COMMON_LONG_OPTIONS,
 	    {0},
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS "i:c:Nn", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS "i:c:NLn", opts, NULL)) != -1) {
 		bool done;
 		int r;
 
@@ -296,6 +312,9 @@ static int parse_options(struct monitor *m, int argc, char **argv)
 			break;
 		case 'N':
 			m->per_node = true;
+			break;
+		case 'L':
+			m->latency = true;
 			break;
 		case 'n':
 			m->cli->out.noheadings = true;
@@ -315,24 +334,32 @@ static int run_monitor(struct cli *cli, int argc, char **argv)
 {
 	struct monitor m = {.cli = cli, .interval = 1.0};
 	struct reclaim_sampler *sampler;
+	unsigned flags;
 	int r;
 
-	columns_init(m.columns);
 	r = parse_options(&m, argc, argv);
 	if (r)
 		return r < 0 ? 0 : r;
+	m.ncols = columns_init(m.columns, m.latency);
 	m.lines_per_header = lines_per_header();
-	if (reclaim_sampler_new(cli->ctx, m.per_node ? RECLAIM_SAMPLER_NODES : 0, &sampler) < 0)
+	flags =
+	    (m.per_node ? RECLAIM_SAMPLER_NODES : 0) | (m.latency ? RECLAIM_SAMPLER_LATENCY : 0);
+	if (m.latency)
+		tracing_catch_signals();
+	if (reclaim_sampler_new(cli->ctx, flags, &sampler) < 0)
 		return lib_fail(cli, EXIT_FAILURE, NULL);
+	if (m.latency)
+		tracing_started(reclaim_sampler_latency(sampler));
 	r = run_loop(&m, sampler);
 	reclaim_sampler_unref(sampler);
+	tracing_exit_as_signalled();
 	return r;
 }
 
 const struct command cmd_monitor = {
     .name = "monitor",
     .run = run_monitor,
-    .args = "[-i SECONDS] [-c COUNT] [--per-node] [-n] [--json]",
+    .args = "[-i SECONDS] [-c COUNT] [--per-node] [--latency] [-n] [--json]",
     .summary = "Show reclaim rates, kswapd CPU and pressure every interval",
     .help = monitor_help,
 };

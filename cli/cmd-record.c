@@ -5,6 +5,7 @@
  * end or Ctrl-C.
  */
 #include <getopt.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,11 +26,13 @@ static void record_help(FILE *out)
 	      "  -i, --interval SECONDS    time between samples (default 1)\n"
 	      "  -d, --duration DURATION   stop after this long (90, 90s, 5m, 1h); with a\n"
 	      "                            command: end it (SIGTERM) then\n"
+	      "      --latency             also how long reclaim made tasks wait (as\n"
+	      "                            'reclaimctl latency' traces it; needs root)\n"
 	      "  -h, --help                this help\n",
 	      out);
 }
 
-enum { OPT_FILE = OPT_COMMAND, OPT_OUTPUT };
+enum { OPT_FILE = OPT_COMMAND, OPT_OUTPUT, OPT_LATENCY };
 
 static int parse_options(struct cli *cli, struct record_run *rec, int argc, char **argv)
 {
@@ -38,6 +41,7 @@ static int parse_options(struct cli *cli, struct record_run *rec, int argc, char
 	    {"output", required_argument, NULL, OPT_OUTPUT},
 	    {"interval", required_argument, NULL, 'i'},
 	    {"duration", required_argument, NULL, 'd'},
+	    {"latency", no_argument, NULL, OPT_LATENCY},
 	    COMMON_LONG_OPTIONS,
 	    {0},
 	};
@@ -54,6 +58,9 @@ static int parse_options(struct cli *cli, struct record_run *rec, int argc, char
 			/* fall through */
 		case OPT_FILE:
 			rec->output = optarg;
+			break;
+		case OPT_LATENCY:
+			rec->latency = true;
 			break;
 		case 'i':
 			r = parse_interval("record", optarg, &rec->interval);
@@ -92,6 +99,10 @@ static int run_record(struct cli *cli, int argc, char **argv)
 		return r < 0 ? 0 : r;
 	drift_note(cli);
 	record_catch_signals();
+	/* a reader of standard output that goes ends the recording through its
+	 * write error, so that the tracefs instance goes too */
+	if (rec.latency)
+		signal(SIGPIPE, SIG_IGN);
 	r = record_run(cli, &rec);
 	record_restore_signals();
 	if (r == 0 && strcmp(rec.output, "-") != 0)
@@ -103,7 +114,7 @@ static int run_record(struct cli *cli, int argc, char **argv)
 const struct command cmd_record = {
     .name = "record",
     .run = run_record,
-    .args = "[-i SECONDS] [-d DURATION] --file FILE [-- COMMAND...]",
+    .args = "[-i SECONDS] [-d DURATION] [--latency] --file FILE [-- COMMAND...]",
     .summary = "Record rates, kswapd CPU, pressure and knobs into a file",
     .help = record_help,
     .reads_knobs = true,

@@ -62,6 +62,8 @@ static void sweep_help(FILE *out)
 	      "      --interleave          all values, then all again, N times (the default)\n"
 	      "      --no-interleave       each value N times in a row\n"
 	      "  -i, --interval SECONDS    time between samples (default 1)\n"
+	      "      --latency             also how long direct reclaims and the throttle's\n"
+	      "                            waits took: p99 and longest (record --latency)\n"
 	      "  -m, --metric NAME=REGEX   a figure from the command's output: the last match\n"
 	      "                            of the extended REGEX, its first group if it has\n"
 	      "                            one; a unit prefix after the number scales it\n"
@@ -192,7 +194,8 @@ enum {
 	OPT_NO_INTERLEAVE,
 	OPT_WARMUP,
 	OPT_DIR,
-	OPT_OUTPUT
+	OPT_OUTPUT,
+	OPT_LATENCY
 };
 
 static int parse_options(struct sweep *s, int argc, char **argv)
@@ -208,6 +211,7 @@ static int parse_options(struct sweep *s, int argc, char **argv)
 	    {"warmup", required_argument, NULL, OPT_WARMUP},
 	    {"keep-going", no_argument, NULL, 'k'},
 	    {"force", no_argument, NULL, 'f'},
+	    {"latency", no_argument, NULL, OPT_LATENCY},
 	    COMMON_LONG_OPTIONS,
 	    {0},
 	};
@@ -231,6 +235,9 @@ static int parse_options(struct sweep *s, int argc, char **argv)
 			/* fall through */
 		case OPT_DIR:
 			s->dir = optarg;
+			break;
+		case OPT_LATENCY:
+			s->latency = true;
 			break;
 		case OPT_REPEAT:
 			if (!parse_count(optarg, &s->repeat) || s->repeat > SWEEP_MAX_RUNS)
@@ -641,7 +648,8 @@ static int one_run(struct sweep *s, size_t i)
 	struct record_run rec = {.interval = s->interval,
 				 .command = s->command,
 				 .forward_sigint = true,
-				 .own_group = true};
+				 .own_group = true,
+				 .latency = s->latency};
 	struct reclaim_request *req = NULL;
 	struct reclaim_eval *e = NULL;
 	char *log = path_in(s, r->log), *file = path_in(s, r->file);
@@ -1129,7 +1137,8 @@ static int run_sweep(struct cli *cli, int argc, char **argv)
 const struct command cmd_sweep = {
     .name = "sweep",
     .run = run_sweep,
-    .args = "[--repeat N] [--no-interleave] [-i SECONDS] [-m NAME=REGEX]... [--warmup COMMAND] "
+    .args = "[--repeat N] [--no-interleave] [-i SECONDS] [--latency] [-m NAME=REGEX]... "
+	    "[--warmup COMMAND] "
 	    "--dir DIR KNOB=VALUE[,VALUE...]... -- COMMAND [ARGS...]",
     .summary = "Run a workload under each knob value, record each run, compare them",
     .help = sweep_help,

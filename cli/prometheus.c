@@ -451,14 +451,14 @@ static void textfile_time(struct prom *p)
 		      (double)now.tv_sec + (double)now.tv_nsec / 1e9);
 }
 
-/* DIR/reclaimctl.prom through a temporary file and rename(): node_exporter never reads half. */
-static int write_textfile(const char *dir, const char *text, size_t len)
+/* DIR/NAME through a temporary file and rename(): node_exporter never reads half. */
+static int write_textfile(const char *dir, const char *name, const char *text, size_t len)
 {
 	char *tmp, *dest;
 	int fd, r = 0;
 
-	if (asprintf(&tmp, "%s/.reclaimctl.prom.XXXXXX", dir) < 0 ||
-	    asprintf(&dest, "%s/reclaimctl.prom", dir) < 0)
+	if (asprintf(&tmp, "%s/.%s.XXXXXX", dir, name) < 0 ||
+	    asprintf(&dest, "%s/%s", dir, name) < 0)
 		abort();
 	fd = mkstemp(tmp);
 	if (fd < 0) {
@@ -497,8 +497,81 @@ int prometheus_status(struct cli *cli, const struct snapshot *s, const char *tex
 	if (fclose(p.out) != 0)
 		abort();
 	if (r == 0 && textfile_dir)
-		r = write_textfile(textfile_dir, text, len);
+		r = write_textfile(textfile_dir, "reclaimctl.prom", text, len);
 	else if (r == 0)
+		fwrite(text, 1, len, stdout);
+	free(text);
+	return r;
+}
+
+/* ---- latency --prometheus / --textfile DIR: the run's waits ---- */
+
+/* The buckets exported: up to 2^25 us (34 s), the same at every scrape; the rest in +Inf. */
+#define LATENCY_LE_MAX 25
+
+static void latency_histogram(struct prom *p, const struct reclaim_latency *l,
+			      enum reclaim_latency_kind kind, const char *name)
+{
+	const enum reclaim_latency_span run = RECLAIM_LATENCY_RUN;
+	char metric[128], le[32];
+	uint64_t n = 0;
+
+	snprintf(metric, sizeof(metric), "%s_bucket", name);
+	for (size_t k = 0; k <= LATENCY_LE_MAX; k++) {
+		const char *labels[] = {"le", le, NULL};
+
+		n += reclaim_latency_bucket(l, kind, run, k);
+		snprintf(le, sizeof(le), "%.15g", (double)(UINT64_C(1) << k) / 1e6);
+		sample_u64(p, metric, labels, n);
+	}
+	sample_u64(p, metric, (const char *const[]){"le", "+Inf", NULL},
+		   reclaim_latency_count(l, kind, run));
+	snprintf(metric, sizeof(metric), "%s_sum", name);
+	sample_double(p, metric, NULL, (double)reclaim_latency_total_us(l, kind, run) / 1e6);
+	snprintf(metric, sizeof(metric), "%s_count", name);
+	sample_u64(p, metric, NULL, reclaim_latency_count(l, kind, run));
+}
+
+/* The catalogue's latency figures: a histogram for a percentile, a gauge for the longest. */
+static void latency_collect(struct prom *p, const struct reclaim_latency *l)
+{
+	for (enum reclaim_figure f = 0; f < _RECLAIM_FIGURE_MAX; f++) {
+		const char *name = reclaim_figure_text(f, RECLAIM_FIGURE_METRIC);
+		enum reclaim_latency_kind kind;
+		unsigned permille;
+		char help[256];
+
+		if (reclaim_figure_latency(f, &kind, &permille) < 0 ||
+		    !reclaim_latency_has(l, kind))
+			continue;
+		snprintf(help, sizeof(help), "%s, in seconds.",
+			 reclaim_figure_text(f, RECLAIM_FIGURE_HELP));
+		family(p, name, permille == 1000 ? "gauge" : "histogram", help);
+		if (permille == 1000)
+			sample_double(p, name, NULL,
+				      (double)reclaim_latency_max_us(l, kind, RECLAIM_LATENCY_RUN) /
+					  1e6);
+		else
+			latency_histogram(p, l, kind, name);
+	}
+}
+
+int prometheus_latency(struct cli *cli, const struct reclaim_latency *l, const char *textfile_dir)
+{
+	struct prom p = {.cli = cli};
+	char *text = NULL;
+	size_t len = 0;
+	int r = 0;
+
+	p.out = open_memstream(&text, &len);
+	if (!p.out)
+		abort();
+	latency_collect(&p, l);
+	if (fclose(p.out) != 0)
+		abort();
+	if (textfile_dir)
+		r = write_textfile(textfile_dir, PROMETHEUS_LATENCY_FILE, text, len);
+	else
 		fwrite(text, 1, len, stdout);
 	free(text);
 	return r;

@@ -34,5 +34,12 @@ void snapshot_free(struct snapshot *s);
 
 /* prometheus.c: status --prometheus; to stdout, or to DIR/reclaimctl.prom when @textfile_dir. */
 int prometheus_status(struct cli *cli, const struct snapshot *s, const char *textfile_dir);
+/*
+ * latency --prometheus: how long reclaim made tasks wait since @l started, as
+ * histograms (and the longest, a gauge); to stdout, or to
+ * DIR/PROMETHEUS_LATENCY_FILE when @textfile_dir.
+ */
+#define PROMETHEUS_LATENCY_FILE "reclaimctl-latency.prom"
+int prometheus_latency(struct cli *cli, const struct reclaim_latency *l, const char *textfile_dir);
 
 #endif

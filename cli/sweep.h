@@ -77,6 +77,7 @@ struct sweep {
 	double interval;
 	long repeat;
 	bool interleave, keep_going;
+	bool latency;	    /* the runs are recorded with --latency */
 	unsigned int flags; /* RECLAIM_REQUEST_FORCE */
 	struct axis *axes;
 	size_t naxes;

@@ -94,6 +94,37 @@ static void take_pressure(struct reclaim_sample *smp, const cJSON *o)
 }
 
 /* What the sample holds of the figures' sources, as the library's sample. */
+/* Each kind's recorded waits (see add_latency() in recorder.c) into @smp. */
+static void take_latency(struct reclaim_sample *smp, const cJSON *o)
+{
+	const cJSON *l = cJSON_GetObjectItemCaseSensitive(o, "latency"), *b;
+
+	for (size_t k = 0; cJSON_IsObject(l) && k < reclaim_latency_kind_count(); k++) {
+		enum reclaim_latency_kind kind = (enum reclaim_latency_kind)k;
+		const cJSON *x =
+		    cJSON_GetObjectItemCaseSensitive(l, reclaim_latency_kind_name(kind));
+
+		if (!cJSON_IsObject(x) ||
+		    reclaim_sample_set_latency(smp, kind, counter_of(number_of(x, "total_us", 0)),
+					       counter_of(number_of(x, "max_us", 0))) < 0)
+			continue;
+		cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(x, "buckets"))
+		{
+			char *end;
+			unsigned long i;
+
+			if (!cJSON_IsNumber(b) || !b->string)
+				continue;
+			errno = 0;
+			i = strtoul(b->string, &end, 10);
+			if (errno == 0 && *end == '\0' && end != b->string &&
+			    i < reclaim_latency_bucket_count())
+				reclaim_sample_set_latency_bucket(smp, kind, i,
+								  counter_of(b->valuedouble));
+		}
+	}
+}
+
 static struct reclaim_sample *sample_of(const struct reader *rd, cJSON *o)
 {
 	struct reclaim_sample *smp;
@@ -113,6 +144,7 @@ static struct reclaim_sample *sample_of(const struct reader *rd, cJSON *o)
 	}
 	take_threads(rd, smp, cJSON_GetObjectItemCaseSensitive(o, "threads"));
 	take_pressure(smp, o);
+	take_latency(smp, o);
 	return smp;
 }
 
@@ -140,8 +172,9 @@ static void complete(struct reader *rd, cJSON *o, const struct reclaim_sample *c
 		if (reclaim_figure_value(rd->prev ? rd->prev : cur, cur, -1, f, &v) == 0)
 			cJSON_AddItemToObject(o, key,
 					      json_number_or_null(rd->prev, round_to(v, 2)));
-		else if (counters)
-			/* the raw counters are all there: the kernel had no such figure */
+		else if (counters || kind == RECLAIM_FIGURE_LATENCY)
+			/* the raw counters are all there: the kernel had no such figure; a
+			 * recording without --latency has no latency figure */
 			cJSON_AddNullToObject(o, key);
 		else
 			continue;
@@ -224,7 +257,11 @@ static const cJSON *bad_number(const cJSON *o, const char *parent)
 	if (cJSON_IsNumber(o)) {
 		const char *k = o->string ? o->string : parent;
 		bool time = k && (strcmp(k, "elapsed") == 0 || strcmp(k, "interval") == 0);
-		bool counter = parent && strcmp(parent, "counters") == 0;
+		size_t len = k ? strlen(k) : 0;
+		/* the raw counters, and the latency's buckets and microseconds */
+		bool counter =
+		    parent && (strcmp(parent, "counters") == 0 || strcmp(parent, "buckets") == 0 ||
+			       (len > 3 && strcmp(k + len - 3, "_us") == 0));
 		double v = o->valuedouble;
 
 		if (!isfinite(v) || fabs(v) > NUMBER_MAX || ((counter || time) && v < 0) ||

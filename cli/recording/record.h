@@ -21,6 +21,8 @@ struct record_run {
 	bool forward_sigint;
 	/* the command in a process group of its own (see record_child_setup()) */
 	bool own_group;
+	/* also how long reclaim made tasks wait (RECLAIM_SAMPLER_LATENCY) */
+	bool latency;
 	/* out */
 	bool reaped; /* the command ended and its status is known */
 	int status;  /* of waitpid() */

@@ -19,6 +19,7 @@
 #include "record.h"
 #include "report.h"
 #include "sampling.h"
+#include "tracing.h"
 
 struct recorder {
 	struct cli *cli;
@@ -34,7 +35,7 @@ struct recorder {
 	bool reaped, timed_out;
 	uint64_t child_start, child_end;
 	int command_output; /* the command's stdout and stderr, or -1: reclaimctl's */
-	bool forward_sigint, own_group;
+	bool forward_sigint, own_group, latency;
 	void (*tick)(void *data);
 	void *tick_data;
 };
@@ -294,6 +295,35 @@ static cJSON *json_nodes(const struct reclaim_sample *prev, const struct reclaim
 	return a;
 }
 
+/* Each kind's waits since the start: total, longest, and the buckets that are not empty. */
+static void add_latency(cJSON *o, const struct reclaim_sample *cur)
+{
+	cJSON *l = NULL;
+
+	for (size_t k = 0; k < reclaim_latency_kind_count(); k++) {
+		enum reclaim_latency_kind kind = (enum reclaim_latency_kind)k;
+		uint64_t total, max;
+		cJSON *x, *b;
+		char key[24];
+
+		if (reclaim_sample_latency(cur, kind, NULL, &total, &max) < 0)
+			continue;
+		if (!l)
+			l = cJSON_AddObjectToObject(o, "latency");
+		x = cJSON_AddObjectToObject(l, reclaim_latency_kind_name(kind));
+		cJSON_AddNumberToObject(x, "total_us", (double)total);
+		cJSON_AddNumberToObject(x, "max_us", (double)max);
+		b = cJSON_AddObjectToObject(x, "buckets");
+		for (size_t i = 0; i < reclaim_latency_bucket_count(); i++) {
+			uint64_t n = reclaim_sample_latency_bucket(cur, kind, i);
+
+			snprintf(key, sizeof(key), "%zu", i);
+			if (n)
+				cJSON_AddNumberToObject(b, key, (double)n);
+		}
+	}
+}
+
 static int write_sample(struct recorder *rec, const struct reclaim_sample *prev,
 			const struct reclaim_sample *cur)
 {
@@ -305,6 +335,7 @@ static int write_sample(struct recorder *rec, const struct reclaim_sample *prev,
 	cJSON_AddItemToObject(o, "threads", json_threads(prev, cur));
 	cJSON_AddItemToObject(o, "nodes", json_nodes(prev, cur));
 	cJSON_AddItemToObject(o, "knobs", json_knobs(cur));
+	add_latency(o, cur);
 	rec->samples++;
 	return write_line(rec, o);
 }
@@ -503,10 +534,14 @@ static int record(struct recorder *rec)
 	const char *reason = "duration";
 	int r;
 
-	if (reclaim_sampler_new(
-		rec->cli->ctx, RECLAIM_SAMPLER_NODES | RECLAIM_SAMPLER_KNOBS | RECLAIM_SAMPLER_CPUS,
-		&rec->sampler) < 0 ||
-	    reclaim_sampler_read(rec->sampler, &rec->first) < 0)
+	unsigned flags = RECLAIM_SAMPLER_NODES | RECLAIM_SAMPLER_KNOBS | RECLAIM_SAMPLER_CPUS |
+			 (rec->latency ? RECLAIM_SAMPLER_LATENCY : 0);
+
+	if (reclaim_sampler_new(rec->cli->ctx, flags, &rec->sampler) < 0)
+		return lib_fail(rec->cli, EXIT_FAILURE, NULL);
+	if (rec->latency)
+		tracing_started(reclaim_sampler_latency(rec->sampler));
+	if (reclaim_sampler_read(rec->sampler, &rec->first) < 0)
 		return lib_fail(rec->cli, EXIT_FAILURE, NULL);
 	r = write_header(rec);
 	if (r == 0)
@@ -538,6 +573,7 @@ int record_run(struct cli *cli, struct record_run *run)
 	    .command_output = run->command_output,
 	    .forward_sigint = run->forward_sigint,
 	    .own_group = run->own_group,
+	    .latency = run->latency,
 	    .tick = run->tick,
 	    .tick_data = run->tick_data,
 	};

@@ -212,8 +212,9 @@ void svg_chart(FILE *out, const struct chart *chart, const struct run *run, size
 	if (!points)
 		fprintf(out,
 			"<text class=\"nodata\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">no data "
-			"recorded</text>\n",
-			(WIDTH + LEFT - RIGHT) / 2, HEIGHT / 2);
+			"recorded%s%s%s</text>\n",
+			(WIDTH + LEFT - RIGHT) / 2, HEIGHT / 2, chart->how ? " (" : "",
+			chart->how ? chart->how : "", chart->how ? ")" : "");
 	legend(out, chart, plot->s, plot->n);
 	fputs("</svg>\n", out);
 }

@@ -116,6 +116,7 @@ struct chart {
 	bool threads;			/* one series per kswapd thread */
 	enum reclaim_figure figures[2]; /* the series, unless threads */
 	const char *names[2];		/* their legend names */
+	const char *how;		/* how a recording gets them, if not always */
 };
 
 /* report-charts.c: the charts of the report, in its order. */

@@ -49,7 +49,7 @@ class Checker(checker.Checker):
             self.expect(all(f[k] for k in ("unit", "total_key", "total_unit", "label",
                                            "column", "metric", "origin")),
                         f"{f['key']}: an empty field in {f}")
-            self.expect(f["kind"] in ("rate", "cpu-sum", "cpu-max", "pressure"),
+            self.expect(f["kind"] in ("rate", "cpu-sum", "cpu-max", "pressure", "latency"),
                         f"{f['key']}: kind {f['kind']}")
             self.expect((f["kind"] == "rate") == bool(f["vmstat"]),
                         f"{f['key']}: vmstat sources {f['vmstat']} of a {f['kind']}")
@@ -121,12 +121,57 @@ class Checker(checker.Checker):
         text = self.run("status", "--prometheus", root=self.root(PATCHED)).stdout
         families = set(re.findall(r"^# TYPE (\S+) ", text, re.M))
         for f in self.figures:
-            if f["exporter"] == "node_exporter":
+            if f["kind"] == "latency":
+                # latency --prometheus's, traced on the running kernel: the VM's
+                # scenario latency checks them
+                self.expect(f["metric"] not in families,
+                            f"{f['metric']}: in status, which traces nothing")
+            elif f["exporter"] == "node_exporter":
                 self.expect(f["metric"] not in families,
                             f"{f['metric']} is node_exporter's, but exported again")
             else:
                 self.expect(f["metric"] in families, f"Prometheus output lacks {f['metric']}")
                 self.expect(f["metric"].startswith("reclaim_"), f"{f['metric']}: not ours")
+
+    def test_latency_recording(self):
+        """A recording made with --latency in the VM: the run's p99 in report is that
+        of the buckets from the first sample to the last, its longest the largest
+        of the samples', and a copy without the figures' keys reads the same."""
+        src = os.path.join(self.records, "vm-latency.jsonl")
+        with open(src) as fp:
+            samples = [o for o in map(json.loads, fp) if o["type"] == "sample"]
+        first, last = (s["latency"]["direct"] for s in (samples[0], samples[-1]))
+        delta = [last["buckets"].get(str(k), 0) - first["buckets"].get(str(k), 0)
+                 for k in range(40)]
+        n, seen, p99 = sum(delta), 0, 0
+        for k, c in enumerate(delta):
+            seen += c
+            if seen * 1000 >= n * 990:
+                p99 = 1 << k
+                break
+        self.expect(n > 0 and min(delta) >= 0, f"the recording's direct reclaims: {delta}")
+        longest = max(s["latency"]["direct"]["max_us"] for s in samples[1:])
+        pages = []
+        for f in (src, self.strip(src, "lat-bare.jsonl", counters=True)):
+            html = self.path(os.path.basename(f) + ".html")
+            self.run("report", f, "--html", html)
+            pages.append(open(html).read())
+        for key, want in (("direct_p99_us", p99), ("direct_max_us", longest),
+                          ("throttle_p99_us", 0)):
+            cell = re.search(r'<tr data-key="%s">.*?<td>([0-9]+) us<br>' % key, pages[0])
+            self.expect(cell and int(cell.group(1)) == want,
+                        f"report: {key} is {cell and cell.group(1)}, want {want}")
+        points = re.findall(r'data-series="direct_p99_us" data-points="(\d+)"', pages[0])
+        self.expect(points and int(points[0]) == len(samples) - 1,
+                    f"report: the latency chart's points {points}, {len(samples) - 1} intervals")
+        def latency_parts(page):
+            rows = [re.search(r'<tr data-key="%s">.*?</tr>' % k, page).group(0)
+                    for k in ("direct_p99_us", "direct_max_us", "throttle_p99_us")]
+            return rows + re.findall(r'<polyline[^>]*data-series="(?:direct|throttle)_p99_us"'
+                                     r'[^>]*>', page)
+        self.expect(latency_parts(pages[0]) == latency_parts(pages[1]),
+                    "report: a copy without the figures' keys (computed from the latency "
+                    "object) has the same latency rows and chart")
 
     # ---- reading recordings ----
 

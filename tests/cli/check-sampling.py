@@ -242,7 +242,7 @@ def report(reclaimctl, path, out):
     for bad in ("<script", "http:", "https:", " src=", "@import", "url("):
         check(bad not in html, f"report: has '{bad}' (must be self-contained)")
     charts = re.findall(r'<svg class="chart" data-chart="([a-z]+)" data-run="(\d)"', html)
-    check(len(charts) == 10, f"report: {len(charts)} charts, want 5 per run")
+    check(len(charts) == 12, f"report: {len(charts)} charts, want 6 per run")
     points = re.findall(r'data-series="([^"]+)" data-points="(\d+)"', html)
     scan = [int(n) for s, n in points if s == "pgscan_kswapd"]
     check(scan and min(scan) >= 4, f"report: pgscan_kswapd points {scan}")
