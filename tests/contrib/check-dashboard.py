@@ -26,7 +26,8 @@ from tap import done, result  # noqa: E402
 reclaimctl, fixtures, srcdir = (os.path.abspath(a) for a in sys.argv[1:4])
 path = os.path.join(srcdir, "contrib", "grafana", "reclaimctl.json")
 # what the dashboard shows: kswapd threads and their CPU, scans and steals by
-# kswapd and direct reclaim, stalls, throttled waits, PSI, swap rings
+# kswapd and direct reclaim, stalls, throttled waits, the p99 of direct
+# reclaims and throttle waits, PSI, swap rings
 WANTED = {
     "reclaim_kswapd_threads", "reclaim_kswapd_cpu_seconds_total",
     "reclaim_vmstat_pgscan_kswapd_total", "reclaim_vmstat_pgscan_direct_total",
@@ -34,6 +35,7 @@ WANTED = {
     "reclaim_vmstat_allocstall_total", "reclaim_vmstat_direct_reclaim_throttled_total",
     "node_pressure_memory_waiting_seconds_total", "node_pressure_memory_stalled_seconds_total",
     "reclaim_swap_ring_used_bytes", "reclaim_swap_ring_balance_ratio",
+    "reclaim_direct_reclaim_seconds_bucket", "reclaim_throttle_wait_seconds_bucket",
 }
 
 
@@ -75,7 +77,7 @@ for v in variables:
     q = v.get("query")
     queries.append(q.get("query", "") if isinstance(q, dict) else v.get("definition", ""))
 used = set().union(*(names.used(q) for q in queries))
-known = names.exported(reclaimctl, fixtures) | names.alongside(
+known = names.exported(reclaimctl, fixtures) | names.latency(reclaimctl) | names.alongside(
     os.path.join(srcdir, "man", "reclaimctl.8.scd"))
 unknown = sorted(used - known)
 result(used and not unknown,
@@ -102,5 +104,5 @@ result("reclaimctl verify" in drift.get("description", ""),
        "the drift panel points at reclaimctl verify", drift.get("description"))
 missing = sorted(WANTED - used)
 result(not missing, "the panels it is for: kswapd threads and CPU, scans and steals, stalls, "
-       "throttled waits, PSI, swap rings", f"no query of: {', '.join(missing)}")
+       "throttled waits, direct reclaim and throttle latency, PSI, swap rings", f"no query of: {', '.join(missing)}")
 done()

@@ -81,7 +81,7 @@ def expressions(text):
 
 
 exprs = expressions(rules_text)
-known = names.exported(reclaimctl, fixtures) | names.alongside(
+known = names.exported(reclaimctl, fixtures) | names.latency(reclaimctl) | names.alongside(
     os.path.join(srcdir, "man", "reclaimctl.8.scd"))
 unknown = sorted(names.used(exprs) - known)
 result(names.used(exprs) and not unknown,

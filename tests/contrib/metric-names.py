@@ -6,12 +6,19 @@ writes on a copy of the patched fixture to which a history (a knob
 reclaimctl set, then changed by someone else), sysctl files and a failed
 boot unit were added, so that every family of cli/prometheus.c is there.
 
+latency(reclaimctl): the families `latency --prometheus` writes, by the
+catalogue of figures (it traces the running kernel, which a fixture cannot
+stand in for; the VM's scenario latency checks its output against the
+same catalogue): a histogram (NAME_bucket, NAME_sum, NAME_count) for a
+percentile, a gauge for the longest.
+
 alongside(man_page): the node_exporter metrics that reclaimctl(8) names
 under "node_exporter metrics to use alongside".
 
 used(text): the reclaim_* and node_* names in PromQL text, without the
 recording rules' names (level:metric:operation).
 """
+import json
 import os
 import re
 import shutil
@@ -45,6 +52,19 @@ def exported(reclaimctl, fixtures):
         run("status", "--textfile", out)
         with open(os.path.join(out, "reclaimctl.prom")) as f:
             return {m.group(1) for m in re.finditer(r"^# TYPE (\S+) ", f.read(), re.M)}
+
+
+def latency(reclaimctl):
+    out = subprocess.run([reclaimctl, "--json", "figures"], capture_output=True, text=True,
+                         check=True, timeout=60).stdout
+    names = set()
+    for f in json.loads(out)["figures"]:
+        if f["kind"] != "latency":
+            continue
+        names.add(f["metric"])
+        if "_p99_" in f["key"]:
+            names |= {f["metric"] + s for s in ("_bucket", "_sum", "_count")}
+    return names
 
 
 def alongside(man_page):

@@ -129,7 +129,8 @@ has_files() {
 ma=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 has_files "${debs[0]}" /usr/sbin/reclaimctl /lib/systemd/system/reclaimctl-autotune.service \
 	/lib/systemd/system/reclaimctl-adaptive.service /lib/systemd/system/reclaimctl-textfile.service \
-	/lib/systemd/system/reclaimctl-textfile.timer /usr/lib/systemd/catalog/reclaimctl.catalog \
+	/lib/systemd/system/reclaimctl-textfile.timer /lib/systemd/system/reclaimctl-latency.service \
+	/usr/lib/systemd/catalog/reclaimctl.catalog \
 	/usr/share/reclaimctl/prometheus/reclaimctl.rules.yml /usr/share/reclaimctl/prometheus/tests.yml \
 	/usr/share/reclaimctl/grafana/reclaimctl.json \
 	/usr/lib/reclaimctl/presets/balanced.preset \
