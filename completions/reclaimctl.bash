@@ -72,13 +72,13 @@ _reclaimctl_command_opts()
 		_reclaimctl_has_opt a apply "$@" && echo '--persist -p --force -f'
 		echo '--dry-run --apply -a --explain -e --json -J --help -h --sysroot --color --no-color'
 		;;
-	monitor) echo '--interval -i --count -c --per-node -N --noheadings -n --json -J --help -h --sysroot --color --no-color' ;;
+	monitor) echo '--interval -i --count -c --per-node -N --latency -L --noheadings -n --json -J --help -h --sysroot --color --no-color' ;;
 	stalls) echo '--interval -i --top -t --enable --json -J --help -h --sysroot --color --no-color' ;;
-	latency) echo '--interval -i --duration -d --histogram --per-task --json -J --help -h --sysroot --color --no-color' ;;
-	record) echo '--file --interval -i --duration -d --help -h --sysroot --color --no-color' ;;
+	latency) echo '--interval -i --duration -d --histogram --per-task --prometheus --textfile --json -J --help -h --sysroot --color --no-color' ;;
+	record) echo '--file --interval -i --duration -d --latency --help -h --sysroot --color --no-color' ;;
 	report) echo '--html --help -h --sysroot --color --no-color' ;;
 	sweep)
-		echo '--dir --repeat --interleave --no-interleave --interval -i --metric -m'
+		echo '--dir --repeat --interleave --no-interleave --interval -i --latency --metric -m'
 		echo '--warmup --keep-going -k --force -f --json -J --help -h --sysroot --color --no-color'
 		;;
 	check) echo '--json -J --help -h --sysroot --color --no-color' ;;
@@ -102,7 +102,7 @@ _reclaimctl_command_opts()
 			return
 		fi
 		_reclaimctl_has_opt '' replay "$@" ||
-			echo '--dry-run --once --keep --force -f --reset'
+			echo '--dry-run --once --keep --latency --force -f --reset'
 		echo '--interval -i --min --max --replay --up-cpu --up-direct --up-window --down-cpu'
 		echo '--down-direct --down-psi --down-window --cooldown --busy-cpu'
 		echo '--json -J --help -h --sysroot --color --no-color'
@@ -142,7 +142,7 @@ _reclaimctl_option_arg()
 	local cmd=$1 prev=$2 cur=$3 sub=${4:-}
 
 	case $cmd:$prev in
-	status:--textfile) _reclaimctl_dirs "$cur" ;;
+	status:--textfile | latency:--textfile) _reclaimctl_dirs "$cur" ;;
 	status:-o | status:--output | threads:-o | threads:--output | swap:-o | swap:--output | \
 		autotune:-o | autotune:--output | preset:-o | preset:--output | history:-o | \
 		history:--output | check:-o | check:--output | verify:-o | verify:--output | stalls:-o | stalls:--output | \

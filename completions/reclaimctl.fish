@@ -262,6 +262,7 @@ complete -c reclaimctl -n '__reclaimctl_using status' -l textfile -xa '(__fish_c
 complete -c reclaimctl -n '__reclaimctl_using monitor' -s i -l interval -x -d 'Seconds between lines'
 complete -c reclaimctl -n '__reclaimctl_using monitor' -s c -l count -x -d 'Stop after N lines'
 complete -c reclaimctl -n '__reclaimctl_using monitor' -s N -l per-node -d 'A line per NUMA node too'
+complete -c reclaimctl -n '__reclaimctl_using monitor' -s L -l latency -d 'Also the p99 and longest of direct reclaims and throttle waits'
 complete -c reclaimctl -n '__reclaimctl_using monitor' -s n -l noheadings -d 'No header lines'
 
 # adapt
@@ -271,6 +272,7 @@ complete -c reclaimctl -n '__reclaimctl_using adapt' -l max -x -d 'Never more th
 complete -c reclaimctl -n '__reclaimctl_using adapt' -l dry-run -d 'Decide and log, never write'
 complete -c reclaimctl -n '__reclaimctl_using adapt' -l once -d 'One step, then exit'
 complete -c reclaimctl -n '__reclaimctl_using adapt' -l keep -d 'On exit, leave the threads as they are'
+complete -c reclaimctl -n '__reclaimctl_using adapt' -l latency -d 'Also trace direct reclaims: their p99 in the reasons'
 complete -c reclaimctl -n '__reclaimctl_using adapt' -s f -l force -d 'Also when a sysctl file sets vm.kswapd_threads'
 complete -c reclaimctl -n '__reclaimctl_using adapt' -l replay -rF -d 'The decisions during a recording'
 complete -c reclaimctl -n '__reclaimctl_using adapt' -l reset -d 'Put back the baseline of an adapt that died'
@@ -294,11 +296,14 @@ complete -c reclaimctl -n '__reclaimctl_using latency' -s i -l interval -x -d 'A
 complete -c reclaimctl -n '__reclaimctl_using latency' -s d -l duration -x -d 'Run this long (0: until interrupted)'
 complete -c reclaimctl -n '__reclaimctl_using latency' -l histogram -d 'The log2 histogram of each kind'
 complete -c reclaimctl -n '__reclaimctl_using latency' -l per-task -d 'The N tasks of each kind that waited longest (=N, 10)'
+complete -c reclaimctl -n '__reclaimctl_using latency' -l prometheus -d 'The run as Prometheus histograms'
+complete -c reclaimctl -n '__reclaimctl_using latency' -l textfile -xa '(__fish_complete_directories)' -d 'Write the histograms to DIR at each interval'
 
 # record [-- COMMAND...], report FILE...
 complete -c reclaimctl -n '__reclaimctl_using record' -l file -rF -d 'The file to write'
 complete -c reclaimctl -n '__reclaimctl_using record' -s i -l interval -x -d 'Seconds between samples'
 complete -c reclaimctl -n '__reclaimctl_using record' -s d -l duration -x -d 'Stop after this long (90, 5m, 1h)'
+complete -c reclaimctl -n '__reclaimctl_using record' -l latency -d 'Also how long reclaim made tasks wait'
 complete -c reclaimctl -n '__reclaimctl_using record' -F
 complete -c reclaimctl -n '__reclaimctl_using report' -l html -rF -d 'The HTML file to write'
 complete -c reclaimctl -n '__reclaimctl_using report' -F
@@ -309,6 +314,7 @@ complete -c reclaimctl -n '__reclaimctl_using sweep' -l repeat -x -d 'Run each c
 complete -c reclaimctl -n '__reclaimctl_using sweep' -l interleave -d 'All values, then all again (the default)'
 complete -c reclaimctl -n '__reclaimctl_using sweep' -l no-interleave -d 'Each value N times in a row'
 complete -c reclaimctl -n '__reclaimctl_using sweep' -s i -l interval -x -d 'Seconds between samples'
+complete -c reclaimctl -n '__reclaimctl_using sweep' -l latency -d 'Also the p99 and longest of direct reclaims and throttle waits'
 complete -c reclaimctl -n '__reclaimctl_using sweep' -s m -l metric -x -d 'NAME=REGEX: a figure from the command output'
 complete -c reclaimctl -n '__reclaimctl_using sweep' -l warmup -x -d 'A shell command run before each run'
 complete -c reclaimctl -n '__reclaimctl_using sweep' -s k -l keep-going -d 'Go on after a failed run'
