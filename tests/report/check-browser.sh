@@ -7,14 +7,17 @@
 # summary table is there. A test-only wrapper page loads the report in an
 # iframe and measures it with a script; the report itself has none.
 #
-#   check-browser.sh REPORT.html [SCREENSHOT.png] [MIN_POINTS]
+#   check-browser.sh REPORT.html [SCREENSHOT.png] [MIN_POINTS] [MIN_LATENCY_POINTS]
 # MIN_POINTS (default 2): the least points the pgscan_kswapd series of each run
-# must have. Exit status 0 pass, 1 fail, 77 (skip) without chromium.
+# must have; MIN_LATENCY_POINTS (default 0: a recording without --latency)
+# those of its direct_p99_us in the latency chart. Exit status 0 pass, 1
+# fail, 77 (skip) without chromium.
 set -euo pipefail
 
-report=$(readlink -f "${1:?usage: check-browser.sh REPORT.html [SCREENSHOT.png] [MIN_POINTS]}")
+report=$(readlink -f "${1:?usage: check-browser.sh REPORT.html [SCREENSHOT.png] [MIN_POINTS] [MIN_LATENCY_POINTS]}")
 shot=${2:-}
 min_points=${3:-2}
+min_latency=${4:-0}
 chromium=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
 if [ -z "$chromium" ]; then
 	echo "check-browser: no chromium (Debian package chromium; scripts/deps.sh test installs it)"
@@ -59,16 +62,17 @@ timeout 120 "$chromium" "${flags[@]}" --dump-dom "file://$work/measure.html" \
 	exit 1
 }
 if [ -n "$shot" ]; then
-	timeout 120 "$chromium" "${flags[@]}" --window-size=1300,3000 --screenshot="$shot" \
+	timeout 120 "$chromium" "${flags[@]}" --window-size=1300,3400 --screenshot="$shot" \
 		"file://$work/report.html" >/dev/null 2>>"$work/chromium.log"
 	[ -s "$shot" ] || { echo "check-browser: no screenshot $shot"; exit 1; }
 	echo "check-browser: screenshot $shot"
 fi
 
-python3 - "$work/dom.html" "$min_points" <<'PY'
+python3 - "$work/dom.html" "$min_points" "$min_latency" <<'PY'
 import html, json, re, sys
 dom = open(sys.argv[1]).read()
 min_points = int(sys.argv[2])
+min_latency = int(sys.argv[3])
 m = re.search(r'<pre id="result">(.*?)</pre>', dom, re.S)
 if not m or m.group(1) == "pending":
     print("FAIL: the measuring script did not run (no result in the DOM)")
@@ -77,10 +81,10 @@ res = json.loads(html.unescape(m.group(1)))
 errors = []
 charts = res["charts"]
 kinds = sorted({c["chart"] for c in charts})
-if kinds != ["kswapd", "pgscan", "psi", "stalls", "swap"]:
+if kinds != ["kswapd", "latency", "pgscan", "psi", "stalls", "swap"]:
     errors.append(f"chart kinds {kinds}")
 runs = sorted({c["run"] for c in charts})
-if len(charts) != 5 * len(runs):
+if len(charts) != 6 * len(runs):
     errors.append(f"{len(charts)} charts for {len(runs)} runs")
 if res["rows"] < 20:
     errors.append(f"summary table has {res['rows']} rows")
@@ -99,6 +103,10 @@ for c in charts:
         scan = [s for s in c["series"] if s["name"] == "pgscan_kswapd"]
         if not scan or scan[0]["points"] < min_points:
             errors.append(f"{where}: pgscan_kswapd has {scan and scan[0]['points']} points, want >= {min_points}")
+    if c["chart"] == "latency" and min_latency:
+        p99 = [s for s in c["series"] if s["name"] == "direct_p99_us"]
+        if not p99 or p99[0]["points"] < min_latency:
+            errors.append(f"{where}: direct_p99_us has {p99 and p99[0]['points']} points, want >= {min_latency}")
 for e in errors:
     print("FAIL:", e)
 total = sum(s["points"] for c in charts for s in c["series"])

@@ -492,6 +492,8 @@ json_load() {
 }
 # jv PATH -> the loaded value, or "missing"
 jv() { echo "${JSON[$1]-missing}"; }
+# int X -> X rounded down (for assert_gt)
+int() { printf '%d' "${1%.*}"; }
 
 # The kernel log so far must be clean (the host checks the whole console too).
 check_dmesg_clean() {

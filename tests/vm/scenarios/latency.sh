@@ -15,12 +15,24 @@
 #    kinds' count, total and longest (exact, and in the top bucket of the
 #    first run's histogram), and its cgroup;
 #  - with the throttle at 1 and three hogs, throttle waits are counted, with
-#    durations; at 0 there are none;
+#    durations, as many as direct_reclaim_throttled counts over the same
+#    window (but for the hogs' waits under way at its ends: passes through
+#    the throttle that did not wait are not waits); at 0 there are none;
 #  - kswapd runs per thread: with vm.kswapd_threads 1, node 1's runs are
 #    kswapd1's alone; with 4, more than one of its threads ran, each a
 #    thread of node 1 that reclaimctl threads lists; the threads' runs add
 #    up to the kind's count; a text run at the same time shows the tasks'
 #    columns and the same threads;
+#  - the same figures elsewhere, under a hog: monitor --latency has the
+#    direct reclaims' p99 and longest and the throttle's p99 in each line,
+#    none null; latency --prometheus has the catalogue's three families,
+#    histograms of cumulative buckets whose +Inf is the _count; latency
+#    --textfile writes them to its file each interval, and on SIGTERM
+#    removes the file and the instance; monitor --latency | head -1 leaves
+#    no instance;
+#  - sweep threads=1,4 throttle=0,1 --latency of a hog: the table ends with
+#    the latency's columns, in us for every value; each run's summary has
+#    the hog's direct reclaim p99; the report has the latency chart;
 #  - the instance goes with the run: after -d, SIGINT, SIGTERM, SIGHUP and
 #    SIGPIPE ("latency -i 1 -d 0 | head -1") none is left; after kill -9 one
 #    is, and the next run removes it and says so; when a file of the
@@ -28,7 +40,7 @@
 #    cannot remove it (exit 1), and the next run removes it.
 # The figures are printed.
 #
-# vm-timeout: 300
+# vm-timeout: 420
 # vm-numa: 128M:0 128M:1
 set -euo pipefail
 # shellcheck source=SCRIPTDIR/../guest/lib.sh
@@ -170,19 +182,112 @@ assert_eq "" "$(instances)" "no instance left after SIGINT"
 assert_rc 0 "latency -d 3 --histogram under the hog" -- reclaimctl latency -d 3 --histogram
 stop_hogs
 
+step "the same figures in monitor, and as Prometheus histograms"
+memhog -N 1 -m 192 -p 1000 -q &
+HOGS+=($!)
+wait_for 60 "the hog direct-reclaims" -- allocstall_above $(($(allocstall) + 20)) || die "the hog does not direct-reclaim"
+reclaimctl monitor --latency -i 1 -c 4 --json >/tmp/mon.json 2>/tmp/mon.err && rc=0 || rc=$?
+assert_eq 0 "$rc" "monitor --latency -c 4 exits 0 ($(cat /tmp/mon.err))"
+assert_eq "" "$(instances)" "monitor --latency left no instance"
+p99s=$(awk -F'"direct_p99_us":' 'NF > 1 { v = $2; sub(/[,}].*/, "", v); printf "%s ", v }' /tmp/mon.json)
+maxes=$(awk -F'"direct_max_us":' 'NF > 1 { v = $2; sub(/[,}].*/, "", v); printf "%s ", v }' /tmp/mon.json)
+thr=$(awk -F'"throttle_p99_us":' 'NF > 1 { v = $2; sub(/[,}].*/, "", v); printf "%s ", v }' /tmp/mon.json)
+log "FIGURES: monitor --latency: direct p99 $p99s us; longest $maxes us; throttle p99 $thr us"
+assert_eq 4 "$(wc -w <<<"$p99s")" "four lines, each with the direct reclaims' p99"
+assert_eq "" "$(grep -o null <<<"$p99s $maxes $thr")" "none of them null (the patched kernel has every kind)"
+assert_gt "$(tr ' ' '\n' <<<"$p99s" | sort -n | tail -1)" 0 "the hog's direct reclaims have a p99"
+# each line's longest is at least its p99's bucket's lower end
+bad=$(paste <(tr ' ' '\n' <<<"$p99s") <(tr ' ' '\n' <<<"$maxes") | awk 'NF == 2 && $2 * 2 < $1 { print }')
+assert_eq "" "$bad" "no interval's longest below the lower end of its p99's bucket"
+reclaimctl latency -d 3 --prometheus >/tmp/prom.txt 2>/tmp/prom.err && rc=0 || rc=$?
+assert_eq 0 "$rc" "latency --prometheus exits 0 ($(cat /tmp/prom.err))"
+head -n 40 /tmp/prom.txt
+assert_eq "reclaim_direct_reclaim_seconds histogram reclaim_direct_reclaim_longest_seconds gauge reclaim_throttle_wait_seconds histogram" \
+	"$(awk '/^# TYPE/ { printf "%s%s %s", n++ ? " " : "", $3, $4 }' /tmp/prom.txt)" "the catalogue's latency families, typed"
+for h in reclaim_direct_reclaim_seconds reclaim_throttle_wait_seconds; do
+	# cumulative buckets, +Inf last and equal to _count
+	check=$(awk -v h="$h" '
+		index($0, h "_bucket{") == 1 { if ($2 < last) bad = bad " " $1; last = $2; n++; inf = $2 }
+		index($0, h "_count ") == 1 { count = $2 }
+		END { printf "%d %s %s%s", n, inf, count, bad }' /tmp/prom.txt)
+	log "$h: buckets, +Inf, _count: $check"
+	read -r nb inf cnt rest <<<"$check"
+	assert_eq "27 $inf" "$nb $cnt" "$h: 27 cumulative buckets (1 us to 2^25 us, +Inf), +Inf equal to _count"
+	assert_eq "" "${rest:-}" "$h: no bucket below the one before"
+done
+n=$(awk '/^reclaim_direct_reclaim_seconds_count / { print $2 }' /tmp/prom.txt)
+assert_gt "$n" 0 "the hog's direct reclaims are in the histogram"
+mkdir -p /tmp/textfile
+reclaimctl latency --textfile /tmp/textfile -i 1 2>/tmp/tf.err &
+tf=$!
+wait_for 20 "latency --textfile wrote its file" -- test -s /tmp/textfile/reclaimctl-latency.prom || fail "no textfile: $(cat /tmp/tf.err)"
+sleep 1.5
+assert_eq "3" "$(grep -c '^# TYPE' /tmp/textfile/reclaimctl-latency.prom)" "the textfile has the three families"
+kill -TERM "$tf"
+wait "$tf" && rc=0 || rc=$?
+assert_eq 0 "$rc" "latency --textfile ends on SIGTERM with exit 0"
+assert_eq "" "$(ls -A /tmp/textfile)" "it removed its file (and left no temporary one)"
+assert_eq "" "$(instances)" "and its instance"
+assert_rc 0 "monitor --latency as text, for the transcript" -- reclaimctl monitor --latency -i 1 -c 3
+rc=$(reclaimctl monitor --latency -i 0.5 | head -n 1 >/dev/null; echo "${PIPESTATUS[0]}")
+assert_eq 141 "$rc" "monitor --latency | head -1: it ended by SIGPIPE, as a pipeline's writer does"
+assert_eq "" "$(instances)" "monitor --latency | head -1 left no instance"
+stop_hogs
+
+step "sweep --latency: the columns and the report's chart"
+rm -rf /tmp/lsweep
+reclaimctl sweep -i 0.5 --latency --dir /tmp/lsweep threads=1,4 throttle=0,1 -- \
+	memhog -N 1 -m 150 -p 1 -q >/tmp/lsweep.out 2>/tmp/lsweep.err && rc=0 || rc=$?
+cat /tmp/lsweep.out
+assert_eq 0 "$rc" "sweep --latency exits 0 ($(tail -n 1 /tmp/lsweep.err))"
+# the table: after the runs' lines, its header, then a line a value
+assert_eq "DIRECT_P99 DIRECT_MAX THROTTLE_P99" "$(awk '$1 == "VALUE" { print $(NF - 2), $(NF - 1), $NF }' /tmp/lsweep.out)" "the table's last columns are the latency's"
+assert_eq 4 "$(awk 'seen && NF && $(NF - 2) ~ /^[0-9]+$/ && $(NF - 1) ~ /^[0-9]+$/ && $NF ~ /^[0-9]+$/ { n++ } $1 == "VALUE" { seen = 1 } END { print n + 0 }' /tmp/lsweep.out)" "each of the 4 values has them, in us"
+json_load /tmp/lsweep/summary.json || fail "summary.json is not JSON"
+for i in 0 1 2 3; do
+	p99=$(jv ".runs[$i].figures.direct_p99_us")
+	log "FIGURES: sweep run $((i + 1)) ($(jv ".runs[$i].knobs.kswapd_threads") threads, throttle $(jv ".runs[$i].knobs.max_direct_reclaimers")): direct p99 $p99 us, longest $(jv ".runs[$i].figures.direct_max_us") us, throttle p99 $(jv ".runs[$i].figures.throttle_p99_us") us"
+	assert_gt "$(int "$p99")" 0 "run $((i + 1)): the hog's direct reclaims have a p99"
+done
+assert_gt "$(grep -c '<svg class="chart" data-chart="latency"' /tmp/lsweep/report.html)" 0 "sweep's report has the latency chart"
+assert_eq "" "$(instances)" "sweep --latency left no instance"
+
 step "throttle waits: limit 1 with three hogs, then 0"
 for limit in 1 0; do
 	echo "$limit" >"$KNOB_THROTTLE"
+	hogs=()
 	for i in 1 2 3; do
 		memhog -N 1 -m 80 -p 1000 -q &
+		hogs+=($!)
 		HOGS+=($!)
 	done
 	sleep 2
-	reclaimctl latency -d 5 --json >/tmp/lat.json || fail "latency -d 5 failed"
+	# the hogs stopped while the run starts and ends (a wait under way then
+	# is counted by the kernel at its start, by latency at its end: up to 3)
+	kill -STOP "${hogs[@]}"
+	reclaimctl latency -d 0 --json >/tmp/lat.json 2>/tmp/lat.err &
+	lat=$!
+	wait_for 20 "the run's tracing" -- armed 1 || die "no instance with its triggers: $(cat /tmp/lat.err)"
+	t0=$(vmstat direct_reclaim_throttled)
+	kill -CONT "${hogs[@]}"
+	sleep 5
+	kill -STOP "${hogs[@]}"
+	sleep 1
+	t1=$(vmstat direct_reclaim_throttled)
+	kill -INT "$lat"
+	wait "$lat" || fail "latency exited $? on SIGINT: $(cat /tmp/lat.err)"
+	kill -CONT "${hogs[@]}"
 	stop_hogs
 	waits=$(ljson /tmp/lat.json 2 count)
-	log "FIGURES: throttle at $limit: $waits waits, total $(ljson /tmp/lat.json 2 total_ms) ms, max <= $(ljson /tmp/lat.json 2 max_us) us; direct reclaims $(ljson /tmp/lat.json 0 count)"
+	dropped=$(ljson /tmp/lat.json 2 dropped)
+	log "FIGURES: throttle at $limit: $waits waits ($dropped out of range), direct_reclaim_throttled $((t1 - t0)); total $(ljson /tmp/lat.json 2 total_ms) ms, max <= $(ljson /tmp/lat.json 2 max_us) us; direct reclaims $(ljson /tmp/lat.json 0 count)"
 	assert_eq throttle "$(ljson /tmp/lat.json 2 kind)" "the third kind is the throttle"
+	diff=$((waits + dropped - (t1 - t0)))
+	if ((diff >= -3 && diff <= 3)); then
+		ok "throttle at $limit: latency's waits are direct_reclaim_throttled's, but for the 3 hogs' waits under way ($((waits + dropped)), $((t1 - t0)))"
+	else
+		fail "throttle at $limit: latency counted $((waits + dropped)) waits, direct_reclaim_throttled $((t1 - t0))"
+	fi
 	if ((limit == 1)); then
 		assert_gt "$waits" 0 "throttle at 1: tasks waited"
 	else

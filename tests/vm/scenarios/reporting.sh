@@ -11,9 +11,13 @@
 #  2. stalls --json while two hogs run: a hog (comm "memhog") is listed with
 #     time in direct reclaim; with task_delayacct=0 stalls says so (exit 1),
 #     --enable turns it on for the run and back off afterwards;
-#  3. record -- memhog, with kswapd_threads changed during the recording:
-#     the file has the samples, the knob event, the hog's exit status and
-#     wall time; report renders it with data points in every chart. The
+#  3. record --latency -- memhog, with kswapd_threads changed during the
+#     recording: the file has the samples, the knob event, the hog's exit
+#     status and wall time; the direct reclaims its latency counted from the
+#     first sample to the last are the allocstall delta of its counters
+#     over the same samples (within 5%), and their p99 is recorded; report
+#     renders it with data points in every chart, the latency chart's too,
+#     and no tracefs instance is left. The
 #     record file goes to the host between RECLAIMCTL-VM-FILE markers on the
 #     console (gzip + base64), where tests/report/render-vm-record.sh renders
 #     it in Chromium.
@@ -49,8 +53,6 @@ sum_rate() {
 		if (v != "null") s += v * w
 	} END { printf "%d\n", s }' "$1"
 }
-# int X -> X rounded down (for assert_gt)
-int() { printf '%d' "${1%.*}"; }
 
 step "swap on zram"
 swap=$(zram_swap 768M)
@@ -167,8 +169,9 @@ assert_file_eq /proc/sys/kernel/task_delayacct 0 "off again after Ctrl-C"
 echo 1 >/proc/sys/kernel/task_delayacct
 
 step "3. record while a hog runs, a knob changes; report"
+[[ -d /sys/kernel/tracing/events ]] || mount -t tracefs nodev /sys/kernel/tracing || die "cannot mount tracefs"
 size=$(($(mem_avail_mb) + extra_mb))
-reclaimctl record -i 1 --file /tmp/run.jsonl -- memhog -q -m "$size" -p 1 &
+reclaimctl record -i 1 --latency --file /tmp/run.jsonl -- memhog -q -m "$size" -p 1 &
 rec=$!
 sleep 4
 assert_rc 0 "reclaimctl set threads 2 during the recording" -- reclaimctl set threads 2
@@ -185,10 +188,37 @@ grep -q '"type":"end".*"reason":"command".*"exit_status":0' /tmp/run.jsonl &&
 	ok "the end line has the hog's exit status 0" || fail "no end line with exit status 0"
 assert_gt "$(grep -c '"type":"sample"' /tmp/run.jsonl)" 4 "samples"
 assert_gt "$(int "$(json_max /tmp/run.jsonl pgscan_direct)")" 0 "recorded direct reclaim"
+assert_eq "" "$(ls -d /sys/kernel/tracing/instances/reclaimctl-* 2>/dev/null)" "record --latency left no tracefs instance"
+# the direct reclaims of the recording: its latency buckets and its allocstall counters,
+# from the first sample to the last
+counts=$(awk '/"type":"sample"/ {
+	n = 0; s = $0
+	if (match(s, /"direct":\{[^}]*"buckets":\{[^}]*\}/)) {
+		b = substr(s, RSTART, RLENGTH); sub(/.*"buckets":\{/, "", b); sub(/\}$/, "", b)
+		k = split(b, kv, ","); for (i = 1; i <= k; i++) { split(kv[i], p, ":"); n += p[2] }
+	}
+	a = 0; t = s
+	while (match(t, /"allocstall_[a-z0-9]+":[0-9]+/)) {
+		v = substr(t, RSTART, RLENGTH); sub(/.*:/, "", v); a += v; t = substr(t, RSTART + RLENGTH)
+	}
+	if (!seen++) { n0 = n; a0 = a }
+	n1 = n; a1 = a
+} END { print n1 - n0, a1 - a0 }' /tmp/run.jsonl)
+traced=${counts% *} stalled=${counts#* }
+log "FIGURES: record --latency: $traced direct reclaims traced, allocstall $stalled; p99 at most $(json_max /tmp/run.jsonl direct_p99_us) us, longest $(json_max /tmp/run.jsonl direct_max_us) us"
+assert_gt "$stalled" 0 "the hog direct-reclaimed during the recording"
+if awk -v t="$traced" -v s="$stalled" 'BEGIN { exit !(t >= 0.95 * s && t <= 1.05 * s) }'; then
+	ok "the recording's traced direct reclaims are its allocstall delta, within 5% ($traced, $stalled)"
+else
+	fail "the recording's traced direct reclaims are not its allocstall delta within 5%: $traced, $stalled"
+fi
+assert_gt "$(int "$(json_max /tmp/run.jsonl direct_p99_us)")" 0 "recorded the direct reclaims' p99"
 assert_rc 0 "reclaimctl report" -- reclaimctl report /tmp/run.jsonl --html /tmp/report.html
-assert_eq 5 "$(grep -c '<svg class="chart"' /tmp/report.html)" "5 charts"
+assert_eq 6 "$(grep -c '<svg class="chart"' /tmp/report.html)" "6 charts"
 points=$(grep -o 'data-series="pgscan_direct" data-points="[0-9]*' /tmp/report.html | grep -o '[0-9]*$')
 assert_gt "${points:-0}" 3 "the direct scan chart has points"
+points=$(grep -o 'data-series="direct_p99_us" data-points="[0-9]*' /tmp/report.html | grep -o '[0-9]*$')
+assert_gt "${points:-0}" 3 "the latency chart has points"
 echo "RECLAIMCTL-VM-FILE-BEGIN run.jsonl.gz.b64"
 gzip -c /tmp/run.jsonl | base64
 echo "RECLAIMCTL-VM-FILE-END run.jsonl.gz.b64"
