@@ -481,27 +481,45 @@ out:
 	return r;
 }
 
-int prometheus_status(struct cli *cli, const struct snapshot *s, const char *textfile_dir)
+/* What @fill writes, to standard output or to DIR/@name (through write_textfile()). */
+static int emit(struct prom *p, void (*fill)(struct prom *p, const void *data), const void *data,
+		const char *textfile_dir, const char *name)
 {
-	struct prom p = {.cli = cli};
 	char *text = NULL;
 	size_t len = 0;
 	int r = 0;
 
-	p.out = open_memstream(&text, &len);
-	if (!p.out)
+	p->out = open_memstream(&text, &len);
+	if (!p->out)
 		abort();
-	collect(&p, s);
+	fill(p, data);
+	if (fclose(p->out) != 0)
+		abort();
 	if (textfile_dir)
-		textfile_time(&p);
-	if (fclose(p.out) != 0)
-		abort();
-	if (r == 0 && textfile_dir)
-		r = write_textfile(textfile_dir, "reclaimctl.prom", text, len);
-	else if (r == 0)
+		r = write_textfile(textfile_dir, name, text, len);
+	else
 		fwrite(text, 1, len, stdout);
 	free(text);
 	return r;
+}
+
+static void status_fill(struct prom *p, const void *data)
+{
+	collect(p, data);
+}
+
+static void textfile_fill(struct prom *p, const void *data)
+{
+	collect(p, data);
+	textfile_time(p);
+}
+
+int prometheus_status(struct cli *cli, const struct snapshot *s, const char *textfile_dir)
+{
+	struct prom p = {.cli = cli};
+
+	return emit(&p, textfile_dir ? textfile_fill : status_fill, s, textfile_dir,
+		    "reclaimctl.prom");
 }
 
 /* ---- latency --prometheus / --textfile DIR: the run's waits ---- */
@@ -556,23 +574,14 @@ static void latency_collect(struct prom *p, const struct reclaim_latency *l)
 	}
 }
 
+static void latency_fill(struct prom *p, const void *data)
+{
+	latency_collect(p, data);
+}
+
 int prometheus_latency(struct cli *cli, const struct reclaim_latency *l, const char *textfile_dir)
 {
 	struct prom p = {.cli = cli};
-	char *text = NULL;
-	size_t len = 0;
-	int r = 0;
 
-	p.out = open_memstream(&text, &len);
-	if (!p.out)
-		abort();
-	latency_collect(&p, l);
-	if (fclose(p.out) != 0)
-		abort();
-	if (textfile_dir)
-		r = write_textfile(textfile_dir, PROMETHEUS_LATENCY_FILE, text, len);
-	else
-		fwrite(text, 1, len, stdout);
-	free(text);
-	return r;
+	return emit(&p, latency_fill, l, textfile_dir, PROMETHEUS_LATENCY_FILE);
 }
