@@ -228,6 +228,7 @@ main_files=(
 	"$(re "$unitdir/$name-adaptive.service")"
 	"$(re "$unitdir/$name-textfile.service")"
 	"$(re "$unitdir/$name-textfile.timer")"
+	"$(re "$unitdir/$name-latency.service")"
 	"$(re "$catalogdir/$name.catalog")"
 	"$(re "$datadir/$name")" "$(re "$datadir/$name/prometheus")" "$(re "$datadir/$name/grafana")"
 	"$(re "$datadir/$name/prometheus/$name.rules.yml")" "$(re "$datadir/$name/prometheus/tests.yml")"
@@ -282,10 +283,10 @@ scripts=$(r rpm -qp --scripts "$main")
 scriptlet() {
 	awk -v want="$1" '/^[a-z]+ scriptlet/ { on = ($1 == want); next } on' <<<"$scripts"
 }
-units="$name-autotune.service $name-adaptive.service $name-textfile.timer"
+units="$name-autotune.service $name-adaptive.service $name-textfile.timer $name-latency.service"
 for case in "postinstall|install-system-units $units" \
 	"preuninstall|remove-system-units $units" \
-	"postuninstall|mark-restart-system-units $name-adaptive.service $name-textfile.timer"; do
+	"postuninstall|mark-restart-system-units $name-adaptive.service $name-textfile.timer $name-latency.service"; do
 	which=${case%%|*} line="systemd-update-helper ${case#*|}"
 	if scriptlet "$which" | grep -qF -- "$line"; then
 		result ok "$which scriptlet: $line"
@@ -313,7 +314,7 @@ for rpm in "$main" "$libs" "$devel"; do
 	(cd "$tmp/root" && rpm2cpio "$rpm" | cpio -idm --quiet)
 done
 root=$tmp/root
-for unit in "$name-autotune.service" "$name-adaptive.service" "$name-textfile.service"; do
+for unit in "$name-autotune.service" "$name-adaptive.service" "$name-textfile.service" "$name-latency.service"; do
 	bad=$(grep -E '^Exec[A-Za-z]*=' "$root$unitdir/$unit" | grep -vE "^Exec[A-Za-z]*=($(re "$sbindir/$name") |/bin/sh )" || true)
 	if [ -z "$bad" ] && grep -qE "^ExecStart=$(re "$sbindir/$name") " "$root$unitdir/$unit"; then
 		result ok "$unit runs $sbindir/$name"
