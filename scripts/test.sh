@@ -126,16 +126,8 @@ ctest --test-dir "$run_dir" --show-only=json-v1 -I "$PWD/$run_dir/selected" >"$r
 # same way, if this failed; its output is in build-run/kernel.log). It is
 # a process group of its own, and whatever ends this script ends all of it
 # (make and the compilers too); the cache keeps only finished builds.
-# The kernel with lockdep comes second, 15 nice levels lower: fewer
-# scenarios need it, and the others run meanwhile, first in the CPU's queue
-# (a scenario starved of CPU under TCG is one that times out).
 if grep -qE '"name" *: *"vm\.kernel"' "$run_dir/selected.json"; then
-	lockdep=:
-	if grep -qE '"name" *: *"vm\.kernel-lockdep"' "$run_dir/selected.json"; then
-		lockdep='exec nice -n 15 tests/vm/build-kernel.sh --lockdep'
-	fi
-	setsid nice -n "$(((EUID == 0) ? -5 : 0))" sh -c "tests/vm/build-kernel.sh && $lockdep" \
-		>"$run_dir/kernel.log" 2>&1 &
+	setsid nice -n "$(((EUID == 0) ? -5 : 0))" tests/vm/build-kernel.sh >"$run_dir/kernel.log" 2>&1 &
 	kernel_pid=$!
 	trap 'kill -TERM -- "-$kernel_pid" 2>/dev/null || true' EXIT
 	trap 'exit 130' INT

@@ -3,10 +3,7 @@
 #
 # Build the kernel the real-kernel tests boot: Debian's linux-source-6.12 with
 # kernel/patches/*.patch applied in order (patch -p1) and the config fragment
-# kernel/config/reclaimctl.config on top of tinyconfig (x86_64); with
-# --lockdep, kernel/config/lockdep.config too (another key: both kernels stay
-# in the cache, but the one build directory is built again from scratch when
-# the config changes).
+# kernel/config/reclaimctl.config on top of tinyconfig (x86_64).
 #
 # Prints the path of the bzImage on stdout (last line); progress goes to stderr.
 #
@@ -32,7 +29,6 @@
 #                         bench/vm/kernel-bpf.config); part of the key
 #
 # Options:
-#   --lockdep     the kernel with lockdep (kernel/config/lockdep.config)
 #   --print-key   print the cache key and exit (no build)
 #   --force       rebuild even if the cached bzImage exists
 set -euo pipefail
@@ -58,20 +54,11 @@ main() {
 
 	# shellcheck source=SCRIPTDIR/cache.sh
 	source "$(dirname "$self")/cache.sh"
-	lockdep=()
-	args=()
-	for a in "$@"; do
-		if [[ $a == --lockdep ]]; then
-			lockdep=("$top/kernel/config/lockdep.config")
-		else
-			args+=("$a")
-		fi
-	done
-	cache_options "$self" "${args[@]}"
+	cache_options "$self" "$@"
 
 	[[ -f $fragment ]] || die "missing config fragment $fragment"
 	[[ -z $extra || -f $extra ]] || die "missing config fragment $extra (RECLAIMCTL_VM_CONFIG_EXTRA)"
-	fragments=("$fragment" "${lockdep[@]}" ${extra:+"$extra"})
+	fragments=("$fragment" ${extra:+"$extra"})
 
 	# The patch series, in order (format-patch names sort in series order).
 	patches=()

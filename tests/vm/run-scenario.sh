@@ -31,9 +31,6 @@
 #       SIZE (NNNM, NNNG), /dev/vda in the guest, whose every 4 KiB block
 #       differs from the others; thrown away after the run
 #   # vm-append: ARGS                extra kernel command line
-#   # vm-kernel: lockdep             boot the kernel with lockdep (build-kernel.sh
-#       --lockdep): a scenario that exercises the series' locking; the others
-#       boot the kernel without it, 2 to 3 times faster under TCG
 #   # vm-expect-warning: ERE         a kernel WARNING the scenario causes on
 #       purpose: "WARNING: ..." lines matching ERE (e.g. the place
 #       "at mm/page_alloc.c:[0-9]+ __alloc_pages_slowpath") do not fail it;
@@ -169,12 +166,6 @@ main() {
 	maxmem=$(header maxmem)
 	monitor=$(header monitor)
 	expect_warning=$(header expect-warning)
-	kernel_kind=$(header kernel)
-	case ${kernel_kind:-plain} in
-	plain) kernel_args=() ;;
-	lockdep) kernel_args=(--lockdep) ;;
-	*) die "vm-kernel: must be lockdep (or absent): $kernel_kind" ;;
-	esac
 	monitor=${monitor:-no}
 	case $monitor in
 	yes | no) ;;
@@ -187,7 +178,7 @@ main() {
 
 	command -v "$qemu" >/dev/null || die "$qemu not found (package qemu-system-x86)"
 	if [[ -z $kernel ]]; then
-		kernel=$("$here/build-kernel.sh" "${kernel_args[@]}" | tail -n 1) || die "kernel build failed"
+		kernel=$("$here/build-kernel.sh" | tail -n 1) || die "kernel build failed"
 	fi
 	[[ -f $kernel ]] || die "no kernel image $kernel"
 

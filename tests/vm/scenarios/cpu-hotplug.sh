@@ -10,7 +10,6 @@
 #  2. with the 4 threads running, cpu1 goes offline and online again: the same.
 #  3. back to 1 thread; node 1's kswapd1 is bound to cpu1.
 #
-# vm-kernel: lockdep
 # vm-timeout: 180
 # vm-share: 1
 # vm-numa: 128M:0 128M:1

@@ -21,7 +21,6 @@
 #   device_del node3's DIMM       -> no kswapd3*
 #   add to node1 again, remove    -> 3 threads again, then none
 #
-# vm-kernel: lockdep
 # vm-timeout: 300
 # vm-share: 2
 # vm-numa: 256M:0 0:1 256M 0

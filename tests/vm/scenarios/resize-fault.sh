@@ -18,7 +18,6 @@
 #     write is either done or rolled back (EINTR), and the file shows what
 #     runs: every node runs exactly the number it reads, 1 or 16.
 #
-# vm-kernel: lockdep
 # vm-timeout: 240
 # vm-share: 2
 # vm-numa: 128M:0 128M:1 128M 128M

@@ -21,7 +21,6 @@
 # its own, of a higher priority. kswapd_shrink and direct_reclaim_throttle
 # read tracefs (mounted here).
 #
-# vm-kernel: lockdep
 # vm-timeout: 420
 # vm-share: 2
 # vm-numa: 128M:0 128M:1 128M 128M

@@ -33,7 +33,6 @@
 # in 19 of 30 holds and had its hint cleared 10 times; since, count and hint
 # change under one lock, so none can enter during a hold.
 #
-# vm-kernel: lockdep
 # vm-timeout: 240
 # vm-numa: 128M:0 128M:1
 set -euo pipefail

@@ -8,7 +8,6 @@
 # last writes are made deterministic at the end) and every node runs exactly
 # kswapd_threads threads.
 #
-# vm-kernel: lockdep
 # vm-timeout: 420
 # vm-numa: 96M:0 96M:1 96M 96M
 set -euo pipefail
