@@ -554,6 +554,14 @@ static int pressure(const struct reclaim_sample *prev, const struct reclaim_samp
 	return 0;
 }
 
+/* Latency figure @f of waits counted in @h, the longest @max: its percentile, or the longest. */
+static double latency_rank(enum reclaim_figure f, const struct latency_hist *h, uint64_t max)
+{
+	return (double)(figures[f].permille == 1000
+			    ? max
+			    : latency_hist_percentile(h, figures[f].permille));
+}
+
 /* The figure's percentile of the waits between the samples; 0 when there were none. */
 static int latency(const struct reclaim_sample *prev, const struct reclaim_sample *cur, int node,
 		   enum reclaim_figure f, double *v)
@@ -566,9 +574,7 @@ static int latency(const struct reclaim_sample *prev, const struct reclaim_sampl
 	if (node >= 0 || !a || !b)
 		return -ENOENT;
 	latency_between(a, b, &h, &max);
-	*v = (double)(figures[f].permille == 1000
-			  ? max
-			  : latency_hist_percentile(&h, figures[f].permille));
+	*v = latency_rank(f, &h, max);
 	return 0;
 }
 
@@ -749,9 +755,7 @@ static int totals_latency(const struct reclaim_totals *t, enum reclaim_figure f,
 
 	if (!sum->has)
 		return -ENOENT;
-	*total = (double)(figures[f].permille == 1000
-			      ? sum->max_us
-			      : latency_hist_percentile(&sum->hist, figures[f].permille));
+	*total = latency_rank(f, &sum->hist, sum->max_us);
 	return 0;
 }
 
