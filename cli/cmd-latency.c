@@ -226,7 +226,7 @@ static void print_text(const struct latency *s, enum reclaim_latency_span span, 
 		       span == RECLAIM_LATENCY_RUN && s->interval > 0 ? " in all" : "");
 	else if (titles)
 		printf("Reclaim latency over %.1f s%s (percentiles are the upper end of their "
-		       "log2 bucket):\n",
+		       "log2 bucket, at most the longest):\n",
 		       secs, span == RECLAIM_LATENCY_RUN && s->interval > 0 ? " in all" : "");
 	t = table_new(s->cli, columns(s));
 	if (s->per_task)

@@ -559,7 +559,7 @@ static double latency_rank(enum reclaim_figure f, const struct latency_hist *h, 
 {
 	return (double)(figures[f].permille == 1000
 			    ? max
-			    : latency_hist_percentile(h, figures[f].permille));
+			    : latency_percentile_capped(h, figures[f].permille, max));
 }
 
 /* The figure's percentile of the waits between the samples; 0 when there were none. */

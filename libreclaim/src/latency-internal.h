@@ -47,6 +47,12 @@ uint64_t latency_hist_count(const struct latency_hist *h);
  * (the rank rounded up; 1000: the longest); 0 when there is none.
  */
 uint64_t latency_hist_percentile(const struct latency_hist *h, unsigned permille);
+/*
+ * The same, but never above @max_us, the longest of those waits (0: not
+ * known): a bucket's upper end can be longer than any wait it holds.
+ */
+uint64_t latency_percentile_capped(const struct latency_hist *h, unsigned permille,
+				   uint64_t max_us);
 
 /* @h plus @more: the counts of two intervals as one. */
 void latency_hist_add(struct latency_hist *h, const struct latency_hist *more);

@@ -824,6 +824,13 @@ uint64_t latency_hist_percentile(const struct latency_hist *h, unsigned permille
 	return UINT64_C(1) << (LATENCY_BUCKETS - 1);
 }
 
+uint64_t latency_percentile_capped(const struct latency_hist *h, unsigned permille, uint64_t max_us)
+{
+	uint64_t p = latency_hist_percentile(h, permille);
+
+	return max_us && p > max_us ? max_us : p;
+}
+
 /* The counts of @kind over @span into @h. */
 static void span_hist(const struct reclaim_latency *l, enum reclaim_latency_kind kind,
 		      enum reclaim_latency_span span, struct latency_hist *h)
@@ -895,7 +902,7 @@ RECLAIM_EXPORT uint64_t reclaim_latency_percentile_us(const struct reclaim_laten
 
 	assert_return(span_args_ok(l, kind, span) && permille <= 1000, 0);
 	span_hist(l, kind, span, &h);
-	return latency_hist_percentile(&h, permille);
+	return latency_percentile_capped(&h, permille, reclaim_latency_max_us(l, kind, span));
 }
 
 /* The longest wait since the start: the longest of any task's, exact. */
@@ -913,6 +920,7 @@ RECLAIM_EXPORT uint64_t reclaim_latency_max_us(const struct reclaim_latency *l,
 					       enum reclaim_latency_span span)
 {
 	const struct kind_tasks *k;
+	struct latency_hist h;
 	uint64_t max = 0, bound;
 
 	assert_return(span_args_ok(l, kind, span), 0);
@@ -928,7 +936,8 @@ RECLAIM_EXPORT uint64_t reclaim_latency_max_us(const struct reclaim_latency *l,
 	}
 	if (max)
 		return max;
-	bound = reclaim_latency_percentile_us(l, kind, span, 1000);
+	span_hist(l, kind, span, &h);
+	bound = latency_hist_percentile(&h, 1000);
 	return bound < run_max(k) || !run_max(k) ? bound : run_max(k);
 }
 

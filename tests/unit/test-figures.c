@@ -173,9 +173,11 @@ static struct reclaim_sample *lat_sample(double secs, const uint64_t n[8], uint6
 static void test_latency_value(void **state)
 {
 	static const uint64_t n0[8] = {0, 0, 0, 1}, n1[8] = {0, 0, 0, 1, 100, 0, 1},
-			      n2[8] = {0, 0, 0, 1, 298, 0, 2, 0}, n3[8] = {0, 0, 0, 1, 200};
+			      n2[8] = {0, 0, 0, 1, 298, 0, 2, 0}, n3[8] = {0, 0, 0, 1, 200},
+			      n4[8] = {0, 0, 0, 1, 1, 0, 1};
 	struct reclaim_sample *a = lat_sample(0, n0, 5, true), *b = lat_sample(1, n1, 50, true);
 	struct reclaim_sample *c = lat_sample(2, n2, 50, false), *d = lat_sample(3, n3, 50, true);
+	struct reclaim_sample *e = lat_sample(1, n4, 50, true);
 	struct reclaim_sample *none;
 	uint64_t count, total, max;
 	double v;
@@ -191,6 +193,9 @@ static void test_latency_value(void **state)
 	assert_true(v == 16.0);
 	/* the longest did not rise: the top bucket's upper end, 64, but not above 50 */
 	assert_int_equal(reclaim_figure_value(b, c, -1, RECLAIM_FIGURE_DIRECT_MAX, &v), 0);
+	assert_true(v == 50.0);
+	/* 2 waits: p99 is the longer, in the bucket up to 64, but never above the longest */
+	assert_int_equal(reclaim_figure_value(a, e, -1, RECLAIM_FIGURE_DIRECT_P99, &v), 0);
 	assert_true(v == 50.0);
 	/* the throttle's waits: none in either; c has none of them at all */
 	assert_int_equal(reclaim_figure_value(a, b, -1, RECLAIM_FIGURE_THROTTLE_P99, &v), 0);
@@ -217,6 +222,7 @@ static void test_latency_value(void **state)
 	reclaim_sample_unref(b);
 	reclaim_sample_unref(c);
 	reclaim_sample_unref(d);
+	reclaim_sample_unref(e);
 }
 
 static void test_latency_totals(void **state)

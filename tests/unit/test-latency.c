@@ -289,6 +289,27 @@ static void test_percentiles(void **state)
 	assert_int_equal(latency_hist_percentile(&h, 1000), 4096);
 }
 
+/* A percentile is never above the longest wait, when that is known. */
+static void test_percentiles_capped(void **state)
+{
+	struct latency_hist h = {0};
+
+	(void)state;
+	h.count[3] = 90;
+	h.count[7] = 9;
+	h.count[12] = 1;
+	/* the longest, 3000 us, is in the bucket up to 4096 */
+	assert_int_equal(latency_percentile_capped(&h, 990, 3000), 128);
+	assert_int_equal(latency_percentile_capped(&h, 991, 3000), 3000);
+	assert_int_equal(latency_percentile_capped(&h, 1000, 3000), 3000);
+	/* not known: the bucket's upper end */
+	assert_int_equal(latency_percentile_capped(&h, 991, 0), 4096);
+	/* the rank of the median, 8 us, whatever the longest */
+	assert_int_equal(latency_percentile_capped(&h, 500, 3000), 8);
+	memset(&h, 0, sizeof(h));
+	assert_int_equal(latency_percentile_capped(&h, 990, 3000), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -300,6 +321,7 @@ int main(void)
 	    cmocka_unit_test(test_parse_tasks),
 	    cmocka_unit_test(test_parse_tasks_malformed),
 	    cmocka_unit_test(test_percentiles),
+	    cmocka_unit_test(test_percentiles_capped),
 	    cmocka_unit_test(test_sections),
 	};
 
