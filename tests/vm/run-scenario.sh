@@ -44,6 +44,10 @@
 #                  after the boot (guest/run-check) and powers off; the files
 #                  under scenarios/NAME.root/ (if present) are copied over the
 #                  image's root first
+#   # vm-kernel: patched|debian      (default patched) the kernel booted:
+#       patched    the project's (build-kernel.sh), or --kernel FILE
+#       debian     Debian's own, unpatched (debian-kernel.sh), with vm-root:
+#                  initramfs; its modules the scenario loads are in /vm/modules
 #   # vm-enable: UNIT...             (vm-root: debian) systemctl --root=IMAGE enable
 #   # vm-boots: N                    (vm-root: debian; default 1) boot the same
 #       disk N times in a row, each with rcboot=K/N on the kernel command line
@@ -177,9 +181,19 @@ main() {
 	fi
 
 	command -v "$qemu" >/dev/null || die "$qemu not found (package qemu-system-x86)"
-	if [[ -z $kernel ]]; then
-		kernel=$("$here/build-kernel.sh" | tail -n 1) || die "kernel build failed"
-	fi
+	vmkernel=$(header kernel)
+	case ${vmkernel:-patched} in
+	patched)
+		if [[ -z $kernel ]]; then
+			kernel=$("$here/build-kernel.sh" | tail -n 1) || die "kernel build failed"
+		fi
+		;;
+	debian)
+		[[ $vmroot == initramfs ]] || die "vm-kernel: debian needs vm-root: initramfs"
+		kernel=$("$here/debian-kernel.sh" | tail -n 1) || die "no Debian kernel"
+		;;
+	*) die "vm-kernel: must be patched or debian: $vmkernel" ;;
+	esac
 	[[ -f $kernel ]] || die "no kernel image $kernel"
 
 	mkdir -p "$logdir"

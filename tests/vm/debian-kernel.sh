@@ -1,0 +1,85 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Debian's own kernel, unpatched, for the scenarios whose header says
+# "vm-kernel: debian": the image package linux-image-amd64 depends on, from
+# the machine's apt sources, unpacked once into the cache. The scenario boots
+# it with the tests' initramfs, so only the modules a scenario loads are kept
+# (as modules/*.ko, which run-scenario.sh puts in /vm/modules).
+#
+# Prints the path of the kernel image on stdout (last line); progress goes to
+# stderr.
+#
+# Cache: $RECLAIMCTL_VM_CACHE (default /var/cache/reclaimctl-vm)
+#   debian-kernel-<package>_<version>/   vmlinuz, config, release, modules/*.ko
+# The newest 2 are kept.
+#
+# Options: --print-key (the package and version, no download), --force.
+set -euo pipefail
+
+main() {
+	self=$(readlink -f "${BASH_SOURCE[0]}")
+	cache=${RECLAIMCTL_VM_CACHE:-/var/cache/reclaimctl-vm}
+	# zram swap, and what it needs beyond the built-in lzo-rle
+	modules=(zram zsmalloc)
+
+	log() { printf 'debian-kernel: %s\n' "$*" >&2; }
+	die() { log "error: $*"; exit 1; }
+
+	# shellcheck source=SCRIPTDIR/cache.sh
+	source "$(dirname "$self")/cache.sh"
+	cache_options "$self" "$@"
+
+	if ! package_of >/dev/null 2>&1; then
+		((EUID == 0)) || die "no linux-image-amd64 in the apt lists (apt-get update as root)"
+		apt-get update -q >&2 || die "apt-get update failed"
+	fi
+	pkg=$(package_of) || die "no linux-image-amd64 in the apt sources"
+	ver=$(apt-cache show --no-all-versions "$pkg" | awk '/^Version:/ { print $2; exit }')
+	[[ -n $ver ]] || die "no version of $pkg in the apt lists"
+	key=${pkg}_$ver
+	if ((print_key)); then
+		echo "$key"
+		return 0
+	fi
+	out=$cache/debian-kernel-$key
+	cache_lock "$cache" .debian-kernel.lock
+	if [[ -f $out/vmlinuz && $force == 0 ]]; then
+		log "cached $key"
+		echo "$out/vmlinuz"
+		return 0
+	fi
+
+	tmp=$out.tmp
+	rm -rf "$tmp"
+	mkdir -p "$tmp/deb"
+	log "downloading $pkg $ver"
+	# apt downloads as _apt where it can write
+	chmod 0777 "$tmp/deb"
+	(cd "$tmp/deb" && apt-get download -q "$pkg=$ver" >&2) || die "apt-get download $pkg=$ver failed"
+	dpkg-deb -x "$tmp"/deb/*.deb "$tmp/x" || die "cannot unpack $pkg"
+	release=$(basename "$(find "$tmp/x/lib/modules" -mindepth 1 -maxdepth 1 -type d | head -n 1)")
+	[[ -n $release && -f $tmp/x/boot/vmlinuz-$release ]] || die "$pkg has no /boot/vmlinuz-$release"
+	mkdir -p "$tmp/modules"
+	for m in "${modules[@]}"; do
+		f=$(find "$tmp/x/lib/modules/$release" -name "$m.ko" | head -n 1)
+		[[ -n $f ]] || die "$pkg has no $m.ko"
+		cp "$f" "$tmp/modules/"
+	done
+	cp "$tmp/x/boot/vmlinuz-$release" "$tmp/vmlinuz"
+	cp "$tmp/x/boot/config-$release" "$tmp/config"
+	echo "$release" >"$tmp/release"
+	rm -rf "$tmp/deb" "$tmp/x"
+	rm -rf "$out"
+	mv "$tmp" "$out"
+	cache_prune "$cache" debian-kernel 2 "$out"
+	log "$release in $out"
+	echo "$out/vmlinuz"
+}
+
+# The image package linux-image-amd64 depends on (linux-image-6.1.0-N-amd64).
+package_of() {
+	apt-cache depends linux-image-amd64 | awk '$1 == "Depends:" && $2 ~ /^linux-image-/ { print $2; exit }' | grep .
+}
+
+main "$@"
