@@ -340,6 +340,9 @@ vmstat() {
 }
 # vmstat_above KEY N: true if the counter is above N (for wait_for)
 vmstat_above() { (($(vmstat "$1") > $2)); }
+# allocstall: direct reclaims since the boot, of every zone
+allocstall() { awk '$1 ~ /^allocstall_/ { s += $2 } END { print s + 0 }' /proc/vmstat; }
+allocstall_above() { (($(allocstall) > $1)); }
 knob_read() { cat "$1"; }
 # knob_write FILE VALUE: write via the shell; returns the write's status
 knob_write() { { printf '%s\n' "$2" >"$1"; } 2>/dev/null; }
@@ -420,6 +423,41 @@ zram_swap() {
 	fi
 	echo "$dev"
 }
+# ---------------------------------------------------------------------------
+# reclaimctl latency's tracing
+
+TRACEFS=/sys/kernel/tracing
+# latency_instances: the tracefs instances of reclaimctl latency runs, a line each
+latency_instances() {
+	local d
+	for d in "$TRACEFS"/instances/reclaimctl-latency-*; do [[ ! -e $d ]] || echo "${d##*/}"; done
+}
+# latency_armed N: N runs have their tracing in place. The instance appears
+# before its triggers, and a reclaim before them is not counted (under TCG
+# on a loaded host the setup can take seconds); the last trigger a run adds
+# is kswapd's end's.
+latency_armed() {
+	local d n=0
+	for d in "$TRACEFS"/instances/reclaimctl-latency-*; do
+		grep -qs onmatch "$d/events/vmscan/mm_vmscan_kswapd_sleep/trigger" && n=$((n + 1))
+	done
+	((n == $1))
+}
+# latency_window PID: the stopped task PID runs 5 s, a second after the
+# call; prints allocstall before and after ("A0 A1"), each a second from
+# the task's run, and leaves it stopped
+latency_window() {
+	local a0 a1
+	sleep 1
+	a0=$(allocstall)
+	kill -CONT "$1"
+	sleep 5
+	kill -STOP "$1"
+	sleep 1
+	a1=$(allocstall)
+	echo "$a0 $a1"
+}
+
 # swap_used DEV -> KiB used from /proc/swaps
 swap_used() { awk -v d="$1" '$1 == d {print $4}' /proc/swaps; }
 swap_prio() { awk -v d="$1" '$1 == d {print $5}' /proc/swaps; }

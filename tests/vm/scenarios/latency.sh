@@ -47,25 +47,10 @@ set -euo pipefail
 source /vm/lib.sh
 
 require_patched_kernel
-T=/sys/kernel/tracing
-# the instances of reclaimctl latency runs
-instances() {
-	local d
-	for d in "$T"/instances/reclaimctl-latency-*; do [[ ! -e $d ]] || echo "${d##*/}"; done
-}
+T=$TRACEFS
+instances() { latency_instances; }
 has_instance() { [[ -n $(instances) ]]; }
-# N runs whose tracing is in place: the instance appears before its triggers,
-# and a reclaim before them is not counted (under TCG on a loaded host the
-# setup can take seconds); the last trigger a run adds is kswapd's end's
-armed() {
-	local d n=0
-	for d in "$T"/instances/reclaimctl-latency-*; do
-		grep -qs onmatch "$d/events/vmscan/mm_vmscan_kswapd_sleep/trigger" && n=$((n + 1))
-	done
-	((n == $1))
-}
-allocstall() { awk '$1 ~ /^allocstall_/ { s += $2 } END { print s + 0 }' /proc/vmstat; }
-allocstall_above() { (($(allocstall) > $1)); }
+armed() { latency_armed "$@"; }
 # kswapd has run since pageoutrun was $1 (its primary thread counts each run)
 pageoutrun_above() { (($(vmstat pageoutrun) > $1)); }
 ljson() { jsonq "$1" ".kinds[$2].$3"; }
@@ -135,13 +120,7 @@ lat=$!
 reclaimctl latency -d 0 --json --per-task=100 >/tmp/lat-tasks.json 2>>/tmp/lat.err &
 lat_tasks=$!
 wait_for 20 "the two runs' tracing" -- armed 2 || die "no two instances with their triggers appeared: $(instances) $(cat /tmp/lat.err)"
-sleep 1
-a0=$(allocstall)
-kill -CONT "$hog"
-sleep 5
-kill -STOP "$hog"
-sleep 1
-a1=$(allocstall)
+read -r a0 a1 < <(latency_window "$hog")
 d1=$(hog_reclaim_us)
 kill -INT "$lat" "$lat_tasks"
 wait "$lat" && rc=0 || rc=$?

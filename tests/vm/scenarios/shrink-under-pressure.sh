@@ -49,9 +49,6 @@ unreclaimable() {
 	awk '$1 == "Node" { innode = ($2 == "1,"); next }
 		innode && $1 == "node_unreclaimable:" { print $2; exit }' /proc/zoneinfo
 }
-allocstall() {
-	awk '$1 ~ /^allocstall_/ { s += $2 } END { print s + 0 }' /proc/vmstat
-}
 
 step "16 -> 1 while a hog on node 1 swaps"
 swap=$(zram_swap 384M)

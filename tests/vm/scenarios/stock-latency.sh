@@ -22,17 +22,10 @@ set -euo pipefail
 # shellcheck source=SCRIPTDIR/../guest/lib.sh
 source /vm/lib.sh
 
-T=/sys/kernel/tracing
+T=$TRACEFS
 [[ ! -e $KNOB_THREADS ]] || die "this is a patched kernel ($(uname -r)): the scenario wants Debian's own"
 log "kernel $(uname -r)"
-instances() {
-	local d
-	for d in "$T"/instances/reclaimctl-latency-*; do [[ ! -e $d ]] || echo "${d##*/}"; done
-}
-# a run's tracing is in place when its last trigger, kswapd's end's, is
-armed() { grep -qs onmatch "$T"/instances/reclaimctl-latency-*/events/vmscan/mm_vmscan_kswapd_sleep/trigger; }
-allocstall() { awk '$1 ~ /^allocstall_/ { s += $2 } END { print s + 0 }' /proc/vmstat; }
-allocstall_above() { (($(allocstall) > $1)); }
+instances() { latency_instances; }
 ljson() { jsonq "$1" ".kinds[$2].$3"; }
 no_throttle="reclaimctl: no throttle latency: the kernel has no vmscan:mm_vmscan_direct_reclaim_throttle event"
 
@@ -56,14 +49,8 @@ wait_for 60 "the hog direct-reclaims" -- allocstall_above $(($(allocstall) + 20)
 kill -STOP "$hog"
 reclaimctl latency -d 0 --json --per-task=10 >/tmp/lat.json 2>/tmp/lat.err &
 lat=$!
-wait_for 30 "the run's tracing" -- armed || die "no instance with its triggers appeared: $(instances) $(cat /tmp/lat.err)"
-sleep 1
-a0=$(allocstall)
-kill -CONT "$hog"
-sleep 5
-kill -STOP "$hog"
-sleep 1
-a1=$(allocstall)
+wait_for 30 "the run's tracing" -- latency_armed 1 || die "no instance with its triggers appeared: $(instances) $(cat /tmp/lat.err)"
+read -r a0 a1 < <(latency_window "$hog")
 kill -INT "$lat"
 wait "$lat" && rc=0 || rc=$?
 kill -CONT "$hog"
