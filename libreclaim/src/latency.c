@@ -893,18 +893,6 @@ RECLAIM_EXPORT uint64_t reclaim_latency_bucket(const struct reclaim_latency *l,
 	return h.count[bucket];
 }
 
-RECLAIM_EXPORT uint64_t reclaim_latency_percentile_us(const struct reclaim_latency *l,
-						      enum reclaim_latency_kind kind,
-						      enum reclaim_latency_span span,
-						      unsigned permille)
-{
-	struct latency_hist h;
-
-	assert_return(span_args_ok(l, kind, span) && permille <= 1000, 0);
-	span_hist(l, kind, span, &h);
-	return latency_percentile_capped(&h, permille, reclaim_latency_max_us(l, kind, span));
-}
-
 /* The longest wait since the start: the longest of any task's, exact. */
 static uint64_t run_max(const struct kind_tasks *k)
 {
@@ -915,18 +903,17 @@ static uint64_t run_max(const struct kind_tasks *k)
 	return max;
 }
 
-RECLAIM_EXPORT uint64_t reclaim_latency_max_us(const struct reclaim_latency *l,
-					       enum reclaim_latency_kind kind,
-					       enum reclaim_latency_span span)
+/* The longest of @kind's waits over @span, whose counts are @h. */
+static uint64_t span_max(const struct reclaim_latency *l, enum reclaim_latency_kind kind,
+			 enum reclaim_latency_span span, const struct latency_hist *h)
 {
-	const struct kind_tasks *k;
-	struct latency_hist h;
+	const struct kind_tasks *k = &l->tasks[kind];
 	uint64_t max = 0, bound;
 
-	assert_return(span_args_ok(l, kind, span), 0);
-	k = &l->tasks[kind];
-	if (span == RECLAIM_LATENCY_RUN || reclaim_latency_count(l, kind, span) == 0)
-		return span == RECLAIM_LATENCY_RUN ? run_max(k) : 0;
+	if (span == RECLAIM_LATENCY_RUN)
+		return run_max(k);
+	if (latency_hist_count(h) == 0)
+		return 0;
 	/* a wait longer than every other of its task raised that task's longest */
 	for (size_t i = 0; i < k->ninterval; i++) {
 		const struct latency_task *t = &k->all.task[k->interval[i]];
@@ -936,9 +923,31 @@ RECLAIM_EXPORT uint64_t reclaim_latency_max_us(const struct reclaim_latency *l,
 	}
 	if (max)
 		return max;
-	span_hist(l, kind, span, &h);
-	bound = latency_hist_percentile(&h, 1000);
+	bound = latency_hist_percentile(h, 1000);
 	return bound < run_max(k) || !run_max(k) ? bound : run_max(k);
+}
+
+RECLAIM_EXPORT uint64_t reclaim_latency_max_us(const struct reclaim_latency *l,
+					       enum reclaim_latency_kind kind,
+					       enum reclaim_latency_span span)
+{
+	struct latency_hist h;
+
+	assert_return(span_args_ok(l, kind, span), 0);
+	span_hist(l, kind, span, &h);
+	return span_max(l, kind, span, &h);
+}
+
+RECLAIM_EXPORT uint64_t reclaim_latency_percentile_us(const struct reclaim_latency *l,
+						      enum reclaim_latency_kind kind,
+						      enum reclaim_latency_span span,
+						      unsigned permille)
+{
+	struct latency_hist h;
+
+	assert_return(span_args_ok(l, kind, span) && permille <= 1000, 0);
+	span_hist(l, kind, span, &h);
+	return latency_percentile_capped(&h, permille, span_max(l, kind, span, &h));
 }
 
 void latency_run_total(const struct reclaim_latency *l, size_t kind, struct latency_total *t)
