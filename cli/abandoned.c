@@ -84,10 +84,10 @@ void abandoned_settle(struct cli *cli, const char *cmd, const struct abandoned *
 
 		if (reclaim_knob_read(cli->ctx, a->knob, &now) == 0 && now == a->before)
 			fprintf(stderr,
-				"reclaimctl: %s: %s is back at %" PRId64 ", where %s (PID %ld) had "
-				"left it at %" PRId64 " when it died\n",
-				cmd, reclaim_knob_sysctl(a->knob), now, a->holder, (long)a->pid,
-				a->now);
+				"reclaimctl: %s: %s is back at %s, where %s (PID %ld) had "
+				"left it at %s when it died\n",
+				cmd, reclaim_knob_label(a->knob), KNOB_TEXT(a->knob, now),
+				a->holder, (long)a->pid, KNOB_TEXT(a->knob, a->now));
 	}
 	if (n > 0)
 		drop_settled(cli);
@@ -95,10 +95,9 @@ void abandoned_settle(struct cli *cli, const char *cmd, const struct abandoned *
 
 void abandoned_print(const struct abandoned *a)
 {
-	printf("%s is %" PRId64 ", left by %s (PID %ld), which died; before it: %" PRId64
-	       "; to put it back: %s\n",
-	       reclaim_knob_sysctl(a->knob), a->now, a->holder, (long)a->pid, a->before,
-	       remedy(a->holder));
+	printf("%s is %s, left by %s (PID %ld), which died; before it: %s; to put it back: %s\n",
+	       reclaim_knob_label(a->knob), KNOB_TEXT(a->knob, a->now), a->holder, (long)a->pid,
+	       KNOB_TEXT(a->knob, a->before), remedy(a->holder));
 }
 
 cJSON *abandoned_json(const struct abandoned *a)
@@ -108,8 +107,8 @@ cJSON *abandoned_json(const struct abandoned *a)
 	cJSON_AddStringToObject(o, "holder", a->holder);
 	cJSON_AddNumberToObject(o, "pid", a->pid);
 	cJSON_AddStringToObject(o, "knob", reclaim_knob_name(a->knob));
-	cJSON_AddNumberToObject(o, "value", (double)a->now);
-	cJSON_AddNumberToObject(o, "before", (double)a->before);
+	cJSON_AddItemToObject(o, "value", json_knob_value(a->knob, a->now));
+	cJSON_AddItemToObject(o, "before", json_knob_value(a->knob, a->before));
 	cJSON_AddStringToObject(o, "remedy", remedy(a->holder));
 	return o;
 }

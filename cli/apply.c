@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "apply.h"
 
@@ -30,12 +31,14 @@ cJSON *plan_json(const struct reclaim_eval *e, const struct plan_options *o)
 		cJSON *obj = cJSON_CreateObject();
 
 		cJSON_AddStringToObject(obj, "knob", reclaim_knob_name(k));
-		cJSON_AddStringToObject(obj, "sysctl", reclaim_knob_sysctl(k));
+		cJSON_AddItemToObject(obj, "sysctl", json_knob_sysctl(k));
+		cJSON_AddStringToObject(obj, "path", reclaim_knob_path(k));
 		if (reclaim_eval_has_old(e, i))
-			cJSON_AddNumberToObject(obj, "old", (double)reclaim_eval_old(e, i));
+			cJSON_AddItemToObject(obj, "old",
+					      json_knob_value(k, reclaim_eval_old(e, i)));
 		else
 			cJSON_AddNullToObject(obj, "old");
-		cJSON_AddNumberToObject(obj, "new", (double)reclaim_eval_new(e, i));
+		cJSON_AddItemToObject(obj, "new", json_knob_value(k, reclaim_eval_new(e, i)));
 		cJSON_AddStringToObject(obj, "action",
 					reclaim_action_name(reclaim_eval_action(e, i)));
 		cJSON_AddStringToObject(obj, "reason", reclaim_eval_reason(e, i));
@@ -56,20 +59,23 @@ cJSON *plan_json(const struct reclaim_eval *e, const struct plan_options *o)
 
 static void print_entry(const struct reclaim_eval *e, size_t i, const struct plan_options *o)
 {
-	const char *name = reclaim_knob_sysctl(reclaim_eval_knob(e, i));
+	const struct reclaim_knob *k = reclaim_eval_knob(e, i);
+	const char *name = reclaim_knob_label(k);
 	char *reason = printable(reclaim_eval_reason(e, i));
+	char old[RECLAIM_KNOB_TEXT_MAX], new[RECLAIM_KNOB_TEXT_MAX];
 
+	reclaim_knob_format(k, reclaim_eval_old(e, i), old, sizeof(old));
+	reclaim_knob_format(k, reclaim_eval_new(e, i), new, sizeof(new));
 	switch (reclaim_eval_action(e, i)) {
 	case RECLAIM_ACTION_SET:
-		printf("%s%s: %" PRId64 " -> %" PRId64, o->dry_run ? "would set " : "", name,
-		       reclaim_eval_old(e, i), reclaim_eval_new(e, i));
+		printf("%s%s: %s -> %s", o->dry_run ? "would set " : "", name, old, new);
 		/* The same value set again (a node short of kswapd threads): say why. */
 		if (reclaim_eval_old(e, i) == reclaim_eval_new(e, i) && !o->explain)
 			printf(" (%s)", reason);
 		printf("\n");
 		break;
 	case RECLAIM_ACTION_UNCHANGED:
-		printf("%s: %" PRId64 " (unchanged)\n", name, reclaim_eval_new(e, i));
+		printf("%s: %s (unchanged)\n", name, new);
 		break;
 	case RECLAIM_ACTION_SKIPPED:
 		printf("%s: skipped (%s)\n", name, reason);
@@ -78,6 +84,26 @@ static void print_entry(const struct reclaim_eval *e, size_t i, const struct pla
 	if (o->explain && reclaim_eval_action(e, i) != RECLAIM_ACTION_SKIPPED)
 		printf("  %s\n", reason);
 	free(reason);
+}
+
+/* "persisted in FILE": the file of each kind of knob the change persists (sysctl.d, tmpfiles.d). */
+static void print_persisted(const struct reclaim_eval *e, const struct plan_options *o)
+{
+	static const char *const files[] = {RECLAIM_PERSIST_FILE, RECLAIM_PERSIST_TMPFILES};
+	bool in[2] = {0};
+	size_t n = 0;
+
+	for (size_t i = 0; i < reclaim_eval_count(e); i++) {
+		const char *f = reclaim_knob_persist_file(reclaim_eval_knob(e, i));
+
+		if (reclaim_eval_action(e, i) != RECLAIM_ACTION_SKIPPED)
+			in[strcmp(f, files[0]) != 0] = true;
+	}
+	printf("%s in ", o->dry_run ? "would persist" : "persisted");
+	for (size_t i = 0; i < 2; i++)
+		if (in[i])
+			printf("%s%s", n++ ? " and " : "", files[i]);
+	printf("%s\n", n ? "" : files[0]);
 }
 
 void plan_print_text(const struct reclaim_eval *e, const struct plan_options *o)
@@ -100,8 +126,7 @@ void plan_print_text(const struct reclaim_eval *e, const struct plan_options *o)
 		}
 	if (o->flags & RECLAIM_REQUEST_PERSIST && reclaim_eval_kind(e) != RECLAIM_REQUEST_RESTORE &&
 	    reclaim_eval_kind(e) != RECLAIM_REQUEST_RESTORE_BOOT)
-		printf("%s in %s\n", o->dry_run ? "would persist" : "persisted",
-		       RECLAIM_PERSIST_FILE);
+		print_persisted(e, o);
 }
 
 void plan_print_summary(const struct reclaim_eval *e, const struct plan_options *o)

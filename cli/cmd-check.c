@@ -131,13 +131,16 @@ static void collect(struct cli *cli, struct findings *f)
 				    reclaim_sysctl_conf_problem_knob(c, i),
 				    xstrdup(reclaim_sysctl_conf_problem_message(c, i)));
 	if (reclaim_persist_read(cli->ctx, &p) < 0) {
-		const char *msg = reclaim_strerror(cli->ctx);
-		size_t len = strlen(RECLAIM_PERSIST_FILE " is ");
+		const char *msg = reclaim_strerror(cli->ctx), *file = RECLAIM_PERSIST_FILE;
 
 		/* "FILE is not reclaimctl's: line 5 is ..." */
-		if (strncmp(msg, RECLAIM_PERSIST_FILE " is ", len) == 0)
-			msg += len;
-		add_problem(f, RECLAIM_PERSIST_FILE, 0, NULL,
+		if (strncmp(msg, RECLAIM_PERSIST_TMPFILES " is ",
+			    strlen(RECLAIM_PERSIST_TMPFILES " is ")) == 0)
+			file = RECLAIM_PERSIST_TMPFILES;
+		if (strncmp(msg, file, strlen(file)) == 0 &&
+		    strncmp(msg + strlen(file), " is ", 4) == 0)
+			msg += strlen(file) + 4;
+		add_problem(f, file, 0, NULL,
 			    xasprintf("%s; --persist will neither change nor remove it", msg));
 	}
 	reclaim_persist_unref(p);
@@ -155,7 +158,7 @@ static void collect(struct cli *cli, struct findings *f)
 		    xasprintf(
 			"this kernel has no %s: the persisted value is skipped at "
 			"boot%s",
-			reclaim_knob_sysctl(k),
+			reclaim_knob_label(k),
 			reclaim_knob_needs_patch(k)
 			    ? " (the knob needs reclaimctl's kernel patches (KNOBS in reclaimctl(8)))"
 			    : ""));
@@ -202,6 +205,8 @@ static char *entry_where(const struct reclaim_sysctl_conf *c, size_t i)
 	if (reclaim_sysctl_conf_is_tuned(c, i))
 		return xasprintf("%s:%u (tuned %s)", file, line,
 				 reclaim_sysctl_conf_tuned_profile(c));
+	if (strcmp(reclaim_sysctl_conf_kind(c, i), "cmdline") == 0)
+		return xasprintf("%s (kernel command line)", file);
 	return xasprintf("%s:%u%s", file, line,
 			 reclaim_sysctl_conf_is_own(c, i) ? " (reclaimctl)" : "");
 }
@@ -232,6 +237,7 @@ static void fill_entry(struct table *t, const struct reclaim_sysctl_conf *c, siz
 	table_json_add(t, "valid", cJSON_CreateBool(reclaim_sysctl_conf_is_valid(c, i)));
 	table_json_add(t, "reclaimctl", cJSON_CreateBool(reclaim_sysctl_conf_is_own(c, i)));
 	table_json_add(t, "tuned", cJSON_CreateBool(reclaim_sysctl_conf_is_tuned(c, i)));
+	table_json_add(t, "kind", cJSON_CreateString(reclaim_sysctl_conf_kind(c, i)));
 	table_set(t, E_FILE, where);
 	free(where);
 }
@@ -278,7 +284,8 @@ static void print_json(struct cli *cli, const struct findings *f)
 		for (size_t k = 0; k < reclaim_knob_count(); k++) {
 			const struct reclaim_knob *knob = reclaim_knob_get(k);
 
-			if (f->missing && strstr(f->missing, reclaim_knob_sysctl(knob)))
+			if (f->missing && reclaim_knob_needs_patch(knob) &&
+			    strstr(f->missing, reclaim_knob_sysctl(knob)))
 				cJSON_AddItemToArray(missing,
 						     cJSON_CreateString(reclaim_knob_name(knob)));
 		}
@@ -328,9 +335,14 @@ static void print_entries(struct cli *cli, const struct findings *f)
 	struct table *t = table_new(cli, &entries_columns);
 
 	const char *tuned = reclaim_sysctl_conf_tuned_profile(f->conf);
+	bool sysfs = false;
 
-	heading(cli, tuned ? "Set in sysctl files and by tuned's profile"
-			   : "Set in sysctl files, in the order applied at boot");
+	for (size_t i = 0; i < reclaim_sysctl_conf_count(f->conf); i++)
+		sysfs |= !reclaim_knob_sysctl(reclaim_sysctl_conf_knob(f->conf, i));
+	heading(cli, sysfs   ? "Set at boot: sysctl files, tuned's profile, the kernel command "
+			       "line, tmpfiles.d files"
+		     : tuned ? "Set in sysctl files and by tuned's profile"
+			     : "Set in sysctl files, in the order applied at boot");
 	fill_entries(t, f);
 	table_print(t);
 	table_free(t);
@@ -451,11 +463,15 @@ static void check_help(FILE *out)
 	      "/lib/sysctl.d, then /etc/sysctl.conf, and the [sysctl] values of tuned's\n"
 	      "active profile (/etc/tuned/active_profile, with its include= chain),\n"
 	      "which tuned writes after the files (and then, with reapply_sysctl, the\n"
-	      "files of /etc/sysctl.d, /run/sysctl.d and /etc/sysctl.conf again). A\n"
-	      "knob set outside reclaimctl's own file (" RECLAIM_PERSIST_FILE ")\n"
-	      "is a conflict; a value persisted there that a later line overrides is\n"
-	      "reported too. Also reported: lines naming a knob that are not valid, a\n"
-	      "tuned profile tuned would refuse, and persisted knobs this kernel lacks.\n"
+	      "files of /etc/sysctl.d, /run/sysctl.d and /etc/sysctl.conf again). For\n"
+	      "the knobs of sysfs, the 'w' lines of the tmpfiles.d files (the same\n"
+	      "directories, the first line for a file wins, as systemd-tmpfiles reads\n"
+	      "them) and the module parameters on the kernel command line (zswap.*=). A\n"
+	      "knob set outside reclaimctl's own files (" RECLAIM_PERSIST_FILE " and\n"
+	      "the like-named one of tmpfiles.d) is a conflict; a value persisted there\n"
+	      "that another line overrides is reported too. Also reported: lines naming\n"
+	      "a knob that are not valid, a tuned profile tuned would refuse, and\n"
+	      "persisted knobs this kernel lacks.\n"
 	      "Last, what the boot unit would do now (reclaimctl boot --dry-run).\n"
 	      "Exit status: 0 nothing found, else the sum of: 4 the kernel lacks knobs\n"
 	      "of the patches, 8 conflicts, 16 a persisted value overridden at boot,\n"
@@ -515,11 +531,12 @@ static int run_check(struct cli *cli, int argc, char **argv)
 	if (cli->json) {
 		print_json(cli, &f);
 	} else if (!(bits & ~CHECK_KERNEL) && f.own == 0) {
-		printf("no conflicts: no sysctl file%s sets a knob of reclaimctl\n",
-		       reclaim_sysctl_conf_tuned_profile(f.conf) ? " nor tuned's profile" : "");
+		printf(
+		    "no conflicts: no sysctl file%s, tmpfiles.d line nor kernel parameter sets a "
+		    "knob of reclaimctl\n",
+		    reclaim_sysctl_conf_tuned_profile(f.conf) ? ", tuned's profile" : "");
 	} else if (!(bits & ~CHECK_KERNEL)) {
-		printf("no conflicts: the %zu value%s persisted in " RECLAIM_PERSIST_FILE
-		       " win%s at boot\n",
+		printf("no conflicts: the %zu value%s persisted with --persist win%s at boot\n",
 		       f.own, f.own == 1 ? "" : "s", f.own == 1 ? "s" : "");
 	} else {
 		if (entries > 0) {

@@ -37,14 +37,23 @@ static const struct colinfo history_cols[] = {
     [H_COMMAND] = {"COMMAND", 0, 0, "command that made it", "command", CJ_STRING},
     [H_SOURCE] = {"SOURCE", 0, COL_TRUNC, "where the value came from", "source", CJ_STRING},
     [H_KNOB] = {"KNOB", 0, 0, "knob", "knob", CJ_STRING},
-    [H_OLD] = {"OLD", 0, COL_RIGHT, "value before", "old", CJ_NUMBER},
-    [H_NEW] = {"NEW", 0, COL_RIGHT, "value after", "new", CJ_NUMBER},
+    [H_OLD] = {"OLD", 0, COL_RIGHT, "value before", "old", CJ_KNOB_VALUE},
+    [H_NEW] = {"NEW", 0, COL_RIGHT, "value after", "new", CJ_KNOB_VALUE},
     [H_NOTE] = {"NOTE", 0, 0, "interrupted; undone, or the change it undid", "undoes",
 		CJ_NUMBER_OR_STRING},
 };
 
 static const struct coltable history_columns =
     COLTABLE("history", history_cols, "TIME,CHANGE,COMMAND,SOURCE,KNOB,OLD,NEW,NOTE", "records[]");
+
+/* A swap device's priority in OLD or NEW, which hold knobs' values too. */
+static void set_priority(struct table *t, int id, int prio)
+{
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "%d", prio);
+	table_set_value(t, id, buf, cJSON_CreateNumber(prio));
+}
 
 /* TIME, and in the JSON "epoch" after "time": the same instant, for arithmetic. */
 static void set_time(struct table *t, int64_t ns)
@@ -120,8 +129,8 @@ static void fill_swap(struct table *t, const struct reclaim_history *h, size_t i
 	table_set_str(t, H_COMMAND, reclaim_history_swap_command(h, i));
 	table_set_str(t, H_SOURCE, reclaim_history_swap_source(h, i));
 	table_set_value(t, H_KNOB, knob, cJSON_CreateNull());
-	table_set_int(t, H_OLD, reclaim_history_swap_old(h, i));
-	table_set_int(t, H_NEW, reclaim_history_swap_new(h, i));
+	set_priority(t, H_OLD, reclaim_history_swap_old(h, i));
+	set_priority(t, H_NEW, reclaim_history_swap_new(h, i));
 	table_json_add(t, "undone", cJSON_CreateBool(reclaim_history_swap_undone(h, i)));
 	table_json_add(t, "interrupted", cJSON_CreateBool(reclaim_history_swap_interrupted(h, i)));
 	table_json_add(t, "outside", cJSON_CreateBool(false));
@@ -150,8 +159,10 @@ static void outside_row(struct table *t, const struct reclaim_history *h, size_t
 	table_set_str(t, H_COMMAND, "outside");
 	table_set_str(t, H_SOURCE, "another writer");
 	table_set_str(t, H_KNOB, reclaim_knob_name(reclaim_history_outside_knob(h, i)));
-	table_set_int(t, H_OLD, reclaim_history_outside_expected(h, i));
-	table_set_int(t, H_NEW, reclaim_history_outside_value(h, i));
+	table_set_knob(t, H_OLD, reclaim_history_outside_knob(h, i),
+		       reclaim_history_outside_expected(h, i));
+	table_set_knob(t, H_NEW, reclaim_history_outside_knob(h, i),
+		       reclaim_history_outside_value(h, i));
 	table_json_add(t, "undone", cJSON_CreateBool(false));
 	table_json_add(t, "interrupted", cJSON_CreateBool(false));
 	table_json_add(t, "outside", cJSON_CreateBool(true));
@@ -189,8 +200,10 @@ static struct table *fill(struct cli *cli, const struct reclaim_history *h)
 		table_set_str(t, H_COMMAND, reclaim_history_command(h, i));
 		table_set_str(t, H_SOURCE, reclaim_history_source(h, i));
 		table_set_str(t, H_KNOB, reclaim_knob_name(reclaim_history_knob(h, i)));
-		table_set_int(t, H_OLD, reclaim_history_old_value(h, i));
-		table_set_int(t, H_NEW, reclaim_history_new_value(h, i));
+		table_set_knob(t, H_OLD, reclaim_history_knob(h, i),
+			       reclaim_history_old_value(h, i));
+		table_set_knob(t, H_NEW, reclaim_history_knob(h, i),
+			       reclaim_history_new_value(h, i));
 		table_json_add(t, "undone", cJSON_CreateBool(reclaim_history_undone(h, i)));
 		table_json_add(t, "interrupted",
 			       cJSON_CreateBool(reclaim_history_interrupted(h, i)));

@@ -13,11 +13,12 @@ static void get_help(FILE *out)
 {
 	fputs("Prints knobs as NAME = VALUE, every knob the kernel has when none is named.\n"
 	      "A knob is named by its name (kswapd_threads), sysctl name (vm.kswapd_threads)\n"
-	      "or alias (threads, throttle, swap-quota). Sizes are in KiB.\n"
+	      "or alias (threads, throttle, swap-quota, mglru, zswap, demotion). Sizes are\n"
+	      "in KiB; the knobs of sysfs show their values as the kernel does (Y, 0x0007).\n"
 	      "\nOptions:\n"
 	      "      --values  print only the values, one per line\n"
 	      "      --sysctl  print vm.NAME = VALUE, as sysctl(8) does: lines that a\n"
-	      "                file in /etc/sysctl.d takes as they are\n"
+	      "                file in /etc/sysctl.d takes as they are (sysctls only)\n"
 	      "  -J, --json    JSON output\n"
 	      "  -h, --help    this help\n",
 	      out);
@@ -62,9 +63,17 @@ static int run_get(struct cli *cli, int argc, char **argv)
 		}
 		n++;
 	}
+	for (size_t i = 0; sysctl && i < n; i++)
+		if (!reclaim_knob_sysctl(knobs[i])) {
+			r = usage_error("get: --sysctl: %s is not a sysctl (it is %s)",
+					reclaim_knob_name(knobs[i]), reclaim_knob_path(knobs[i]));
+			free(knobs);
+			return r;
+		}
 	if (n == 0) {
 		for (size_t i = 0; i < reclaim_knob_count(); i++)
-			if (reclaim_knob_supported(cli->ctx, reclaim_knob_get(i)) == 1)
+			if ((!sysctl || reclaim_knob_sysctl(reclaim_knob_get(i))) &&
+			    reclaim_knob_supported(cli->ctx, reclaim_knob_get(i)) == 1)
 				knobs[n++] = reclaim_knob_get(i);
 		if (n == 0) {
 			free(knobs);
@@ -76,20 +85,22 @@ static int run_get(struct cli *cli, int argc, char **argv)
 	if (cli->json)
 		t = table_new_json(cli, &knobs_columns);
 	for (size_t i = 0; i < n; i++) {
+		char text[RECLAIM_KNOB_TEXT_MAX];
 		int64_t v;
 
 		if (reclaim_knob_read(cli->ctx, knobs[i], &v) < 0) {
 			r = lib_fail(cli, EXIT_FAILURE, NULL);
 			break;
 		}
+		reclaim_knob_format(knobs[i], v, text, sizeof(text));
 		if (t)
 			knobs_fill_row(t, knobs[i], &v, true);
 		else if (values_only)
-			printf("%" PRId64 "\n", v);
-		else if (sysctl)
-			printf("%s = %" PRId64 "\n", reclaim_knob_sysctl(knobs[i]), v);
+			printf("%s\n", text);
 		else
-			printf("%s = %" PRId64 "\n", reclaim_knob_name(knobs[i]), v);
+			printf("%s = %s\n",
+			       sysctl ? reclaim_knob_sysctl(knobs[i]) : reclaim_knob_name(knobs[i]),
+			       text);
 	}
 	if (t && r == EXIT_SUCCESS) {
 		cJSON *root = json_document();
@@ -110,14 +121,18 @@ static void set_help(FILE *out)
 	      "is written; sizes (swap-quota, min_free_kbytes) accept K, M and G suffixes.\n"
 	      "After setting kswapd_threads, reclaimctl checks that every node with memory\n"
 	      "runs exactly that many kswapd threads; if not, the old value is put back\n"
-	      "and the command fails. VALUE auto (for threads and throttle) is the value\n"
-	      "autotune plans for this machine, printed with its reason.\n"
-	      "A knob that another sysctl file sets (see reclaimctl check) is left alone\n"
-	      "and the command fails. The change is recorded in the history (reclaimctl\n"
+	      "and the command fails. VALUE auto (for threads, throttle, zswap_enabled and\n"
+	      "numa_demotion_enabled) is the value autotune plans for this machine,\n"
+	      "printed with its reason. The knobs of sysfs take their values as the\n"
+	      "kernel does (Y or N, true or false, y or n for MGLRU's bit mask, a\n"
+	      "compressor's name). A knob that another sysctl file, tmpfiles.d line or\n"
+	      "kernel parameter sets (see reclaimctl check) is left alone and the\n"
+	      "command fails. The change is recorded in the history (reclaimctl\n"
 	      "history); reclaimctl restore undoes it.\n"
 	      "\nOptions:\n"
 	      "      --dry-run  check VALUE and show the change without writing it\n"
 	      "  -p, --persist  also write it to " RECLAIM_PERSIST_FILE "\n"
+	      "                 (a knob of sysfs: " RECLAIM_PERSIST_TMPFILES ")\n"
 	      "  -f, --force    set it even if a sysctl file sets it\n"
 	      "  -J, --json     JSON output\n"
 	      "  -h, --help     this help\n",
@@ -167,7 +182,7 @@ static int set_request(struct cli *cli, int npairs, char **pairs, unsigned int f
 			if (r == -EOPNOTSUPP)
 				r = usage_error(
 				    "invalid value 'auto' for %s: %s (auto is known for "
-				    "threads and throttle)",
+				    "threads, throttle, zswap_enabled and numa_demotion_enabled)",
 				    reclaim_knob_name(k), reclaim_strerror(cli->ctx));
 			else if (r < 0)
 				r = lib_fail(cli, EXIT_FAILURE, NULL);

@@ -53,7 +53,7 @@ static void json_add_origin(cJSON *o, bool admin, bool overrides, const char *pa
 
 static void format_value(char *buf, size_t size, const struct reclaim_knob *k, int64_t v)
 {
-	snprintf(buf, size, "%" PRId64 "%s", v,
+	snprintf(buf, size, "%s%s", KNOB_TEXT(k, v),
 		 reclaim_knob_unit(k) == RECLAIM_UNIT_KB ? " KiB" : "");
 }
 
@@ -148,7 +148,7 @@ static const struct colinfo entry_cols[] = {
     [E_LINE] = {"LINE", 0, COL_RIGHT, "line in the preset file", "line", CJ_NUMBER},
     [E_KNOB] = {"KNOB", 0, 0, "knob it sets", "knob", CJ_STRING},
     [E_VALUE] = {"VALUE", 0, 0, "the value; for auto, what it works out to and why", "value",
-		 CJ_NUMBER},
+		 CJ_KNOB_VALUE},
     [E_AUTO] = {"AUTO", 0, 0, "whether the value is auto (worked out on this machine)", "auto",
 		CJ_BOOL},
 };
@@ -256,8 +256,7 @@ static void fill_entries(struct table *t, const struct reclaim_preset *p,
 		table_set_str(t, E_KNOB, reclaim_knob_name(k));
 		table_set_int(t, E_LINE, reclaim_preset_line(p, i));
 		table_set_bool(t, E_AUTO, reclaim_preset_is_auto(p, i));
-		table_set_value(t, E_VALUE, cell ? cell : value,
-				cJSON_CreateNumber((double)res[i].value));
+		table_set_value(t, E_VALUE, cell ? cell : value, json_knob_value(k, res[i].value));
 		table_json_add(t, "auto_reason",
 			       res[i].reason ? cJSON_CreateString(res[i].reason)
 					     : cJSON_CreateNull());

@@ -22,8 +22,8 @@ static void restore_help(FILE *out)
 	      "value it had before its first change, but for those another writer\n"
 	      "changed since (unless --force), and every swap device to its priority\n"
 	      "before its first change.\n"
-	      "With --persist, also removes " RECLAIM_PERSIST_FILE ", the values\n"
-	      "persisted with --persist.\n"
+	      "With --persist, also removes " RECLAIM_PERSIST_FILE " and\n"
+	      "     " RECLAIM_PERSIST_TMPFILES ", the values persisted with --persist.\n"
 	      "\nOptions:\n"
 	      "      --boot     put back every knob and swap priority as before boot's changes\n"
 	      "      --dry-run  show what would be restored without writing it\n"
@@ -47,12 +47,24 @@ static void print_unpersist(const struct plan_options *o, const struct reclaim_p
 			    arr, cJSON_CreateString(reclaim_knob_name(reclaim_persist_knob(p, i))));
 		return;
 	}
-	if (n == 0)
-		return;
-	printf("%s %s (", o->dry_run ? "would remove" : "removed", RECLAIM_PERSIST_FILE);
-	for (size_t i = 0; i < n; i++)
-		printf("%s%s", i ? ", " : "", reclaim_knob_sysctl(reclaim_persist_knob(p, i)));
-	printf(")\n");
+	for (size_t f = 0; f < 2; f++) {
+		const char *file = f ? RECLAIM_PERSIST_TMPFILES : RECLAIM_PERSIST_FILE;
+		size_t shown = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			const struct reclaim_knob *k = reclaim_persist_knob(p, i);
+
+			if (strcmp(reclaim_knob_persist_file(k), file) != 0)
+				continue;
+			if (!shown++)
+				printf("%s %s (", o->dry_run ? "would remove" : "removed", file);
+			else
+				printf(", ");
+			printf("%s", reclaim_knob_label(k));
+		}
+		if (shown)
+			printf(")\n");
+	}
 }
 
 /* "pri=5", or "no pri=" for -1 */

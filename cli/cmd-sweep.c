@@ -40,9 +40,10 @@ static void sweep_help(FILE *out)
 	      "repetition in turn, and records each run as 'record -- COMMAND' does. The\n"
 	      "values are set as 'set' sets them, and every combination is checked before\n"
 	      "the first run: nothing is changed if a knob is missing or a value out of\n"
-	      "range. A value may be 'auto' for threads and throttle: the value autotune\n"
-	      "recommends on this machine, worked out once. The whole sweep is one change\n"
-	      "in the history: at the end, on Ctrl-C (SIGINT, SIGTERM, SIGHUP: the command\n"
+	      "range. A value may be 'auto' for the knobs autotune has a rule for: the\n"
+	      "value autotune recommends on this machine, worked out once. The whole\n"
+	      "sweep is one change in the history: at the end, on Ctrl-C (SIGINT,\n"
+	      "SIGTERM, SIGHUP: the command\n"
 	      "is sent the signal) and after a failed run, a restore of it puts back the\n"
 	      "knobs' values from before the sweep; if reclaimctl itself is killed,\n"
 	      "'reclaimctl restore' does. If another change comes in between, the sweep\n"
@@ -417,7 +418,8 @@ static void print_undo_command(struct sweep *s, FILE *out)
 	print_reclaimctl(s, out);
 	fputs(s->flags & RECLAIM_REQUEST_FORCE ? "set --force" : "set", out);
 	for (size_t a = 0; a < s->naxes; a++)
-		fprintf(out, " %s %" PRId64, reclaim_knob_name(s->axes[a].knob), s->axes[a].before);
+		fprintf(out, " %s %s", reclaim_knob_name(s->axes[a].knob),
+			KNOB_TEXT(s->axes[a].knob, s->axes[a].before));
 }
 
 /* ---- one run ---- */
@@ -745,14 +747,15 @@ static void lease_lists(const struct reclaim_lease *l, char *put, size_t put_siz
 			size_t left_size)
 {
 	for (size_t i = 0; i < reclaim_lease_count(l); i++) {
-		const char *name = reclaim_knob_sysctl(reclaim_lease_knob(l, i));
+		const struct reclaim_knob *k = reclaim_lease_knob(l, i);
+		const char *name = reclaim_knob_label(k);
 
 		if (reclaim_lease_state(l, i) == RECLAIM_LEASE_HELD)
-			add_text(put, put_size, "%s%s=%" PRId64, *put ? ", " : "", name,
-				 reclaim_lease_before(l, i));
+			add_text(put, put_size, "%s%s=%s", *put ? ", " : "", name,
+				 KNOB_TEXT(k, reclaim_lease_before(l, i)));
 		else if (reclaim_lease_state(l, i) == RECLAIM_LEASE_CHANGED)
-			add_text(left, left_size, "%s%s=%" PRId64, *left ? ", " : "", name,
-				 reclaim_lease_now(l, i));
+			add_text(left, left_size, "%s%s=%s", *left ? ", " : "", name,
+				 KNOB_TEXT(k, reclaim_lease_now(l, i)));
 	}
 }
 
@@ -873,9 +876,11 @@ static void print_put_back(const struct reclaim_eval *e, const char *note)
 			why = strncmp(reclaim_eval_source(e, i), "change:", 7) == 0
 				  ? "its value before the sweep"
 				  : reclaim_eval_reason(e, i);
-		fprintf(stderr, "reclaimctl: sweep: %s: %" PRId64 " -> %" PRId64 " (%s)\n",
-			reclaim_knob_sysctl(reclaim_eval_knob(e, i)), reclaim_eval_old(e, i),
-			reclaim_eval_new(e, i), why);
+		const struct reclaim_knob *k = reclaim_eval_knob(e, i);
+
+		fprintf(stderr, "reclaimctl: sweep: %s: %s -> %s (%s)\n", reclaim_knob_label(k),
+			KNOB_TEXT(k, reclaim_eval_old(e, i)), KNOB_TEXT(k, reclaim_eval_new(e, i)),
+			why);
 	}
 }
 
@@ -941,8 +946,8 @@ static void print_run(const struct sweep *s, size_t i)
 	printf("run %zu of %zu: %s: %s", i + 1, s->nruns, s->labels[run->combo],
 	       run_state_name(run->state));
 	if (run->moved)
-		printf(" (the command changed %s to %" PRId64 ")",
-		       reclaim_knob_sysctl(run->moved->knob), run->moved->moved_to);
+		printf(" (the command changed %s to %s)", reclaim_knob_label(run->moved->knob),
+		       KNOB_TEXT(run->moved->knob, run->moved->moved_to));
 	else if (run->exit_status > 0)
 		printf(" (exit status %d)", run->exit_status);
 	else if (run->signal >= 0)
@@ -1023,10 +1028,10 @@ static int sweep(struct sweep *s)
 		if (run->state == RUN_FAILED && !s->keep_going) {
 			if (run->moved)
 				r = fail(EXIT_FAILURE,
-					 "sweep: run %zu of %zu: the command changed %s to %" PRId64
-					 ": stopped",
-					 i + 1, s->nruns, reclaim_knob_sysctl(run->moved->knob),
-					 run->moved->moved_to);
+					 "sweep: run %zu of %zu: the command changed %s to %s: "
+					 "stopped",
+					 i + 1, s->nruns, reclaim_knob_label(run->moved->knob),
+					 KNOB_TEXT(run->moved->knob, run->moved->moved_to));
 			else
 				r = fail(EXIT_FAILURE, "sweep: run %zu failed: stopped (see %s/%s)",
 					 i + 1, s->dir, run->log);

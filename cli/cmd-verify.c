@@ -20,9 +20,9 @@ static const struct colinfo verify_cols[] = {
     [V_STATE] = {"STATE", 0, 0, "ok, drifted or abandoned (left by a holder that died)", "state",
 		 CJ_STRING},
     [V_EXPECTED] = {"EXPECTED", 0, COL_RIGHT, "the value reclaimctl left it at", "expected",
-		    CJ_NUMBER},
+		    CJ_KNOB_VALUE},
     [V_LIVE] = {"LIVE", 0, COL_RIGHT, "the value now; - where the kernel lacks the knob", "live",
-		CJ_NUMBER},
+		CJ_KNOB_VALUE},
     [V_BASIS] = {"BASIS", 0, 0, "why reclaimctl answers for it: history, persisted, boot-preset",
 		 "basis", CJ_STRING},
     [V_WRITER] = {"WRITER", 0, 0,
@@ -64,9 +64,11 @@ static void fill(struct table *t, const struct reclaim_verify *v, bool drifted_o
 		table_row(t);
 		table_set_str(t, V_KNOB, reclaim_knob_name(reclaim_verify_knob(v, i)));
 		table_set_str(t, V_STATE, reclaim_verify_state_name(reclaim_verify_state(v, i)));
-		table_set_int(t, V_EXPECTED, reclaim_verify_expected(v, i));
+		table_set_knob(t, V_EXPECTED, reclaim_verify_knob(v, i),
+			       reclaim_verify_expected(v, i));
 		if (reclaim_verify_has_live(v, i))
-			table_set_int(t, V_LIVE, reclaim_verify_live(v, i));
+			table_set_knob(t, V_LIVE, reclaim_verify_knob(v, i),
+				       reclaim_verify_live(v, i));
 		else
 			table_set_value(t, V_LIVE, "-", NULL);
 		table_set_str(t, V_BASIS, reclaim_verify_basis_name(reclaim_verify_basis(v, i)));

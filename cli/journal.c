@@ -39,15 +39,16 @@ void journal_entries(const char *preset, const struct reclaim_eval *e)
 	if (!enabled)
 		return;
 	for (size_t i = 0; i < reclaim_eval_count(e); i++) {
-		const char *name = reclaim_knob_sysctl(reclaim_eval_knob(e, i));
-		int64_t old = reclaim_eval_old(e, i), new = reclaim_eval_new(e, i);
+		const struct reclaim_knob *k = reclaim_eval_knob(e, i);
+		const char *name = reclaim_knob_label(k);
+		const char *old = KNOB_TEXT(k, reclaim_eval_old(e, i));
+		const char *new = KNOB_TEXT(k, reclaim_eval_new(e, i));
 
 		if (reclaim_eval_action(e, i) == RECLAIM_ACTION_SET)
-			sd_journal_send("MESSAGE=%s: %" PRId64 " -> %" PRId64 " (preset %s)", name,
-					old, new, preset, "MESSAGE_ID=" JOURNAL_ID_KNOB,
-					"PRIORITY=%d", LOG_INFO, "RECLAIM_PRESET=%s", preset,
-					"RECLAIM_KNOB=%s", name, "RECLAIM_OLD=%" PRId64, old,
-					"RECLAIM_NEW=%" PRId64, new, NULL);
+			sd_journal_send("MESSAGE=%s: %s -> %s (preset %s)", name, old, new, preset,
+					"MESSAGE_ID=" JOURNAL_ID_KNOB, "PRIORITY=%d", LOG_INFO,
+					"RECLAIM_PRESET=%s", preset, "RECLAIM_KNOB=%s", name,
+					"RECLAIM_OLD=%s", old, "RECLAIM_NEW=%s", new, NULL);
 		else if (reclaim_eval_action(e, i) == RECLAIM_ACTION_SKIPPED)
 			sd_journal_send("MESSAGE=%s: skipped (%s)", name, reclaim_eval_reason(e, i),
 					"PRIORITY=%d", LOG_NOTICE, "RECLAIM_PRESET=%s", preset,

@@ -101,6 +101,8 @@ static bool json_type_is(const cJSON *v, enum col_json type)
 		return cJSON_IsArray(v);
 	case CJ_NUMBER_OR_STRING:
 		return cJSON_IsNumber(v) || cJSON_IsString(v);
+	case CJ_KNOB_VALUE:
+		return cJSON_IsNumber(v) || cJSON_IsString(v) || cJSON_IsBool(v);
 	default:
 		return false;
 	}

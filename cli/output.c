@@ -210,6 +210,29 @@ void json_add_time(cJSON *o, const char *key, int64_t ns)
 	cJSON_AddNumberToObject(o, "epoch", epoch_of(ns));
 }
 
+cJSON *json_knob_value(const struct reclaim_knob *k, int64_t v)
+{
+	char text[RECLAIM_KNOB_TEXT_MAX];
+
+	/* a value outside the range (a damaged record) stays a number */
+	if (v < reclaim_knob_min(k) || v > reclaim_knob_max(k))
+		return cJSON_CreateNumber((double)v);
+	switch (reclaim_knob_type(k)) {
+	case RECLAIM_KNOB_TYPE_BOOL:
+		return cJSON_CreateBool(v != 0);
+	case RECLAIM_KNOB_TYPE_CHOICE:
+		return cJSON_CreateString(reclaim_knob_format(k, v, text, sizeof(text)));
+	default:
+		return cJSON_CreateNumber((double)v);
+	}
+}
+
+cJSON *json_knob_sysctl(const struct reclaim_knob *k)
+{
+	return reclaim_knob_sysctl(k) ? cJSON_CreateString(reclaim_knob_sysctl(k))
+				      : cJSON_CreateNull();
+}
+
 cJSON *json_document(void)
 {
 	cJSON *root = cJSON_CreateObject();

@@ -80,6 +80,7 @@ enum metric {
 	M_KNOB_SUPPORTED,
 	M_KNOB_VALUE,
 	M_KNOB_SIZE,
+	M_KNOB_CHOICE,
 	M_KNOB_DRIFTED,
 	M_CHECK_CONFLICT,
 	M_CHECK_OVERRIDDEN,
@@ -103,13 +104,17 @@ static const struct metric_info {
 } metrics[] = {
     [M_INFO] = {"reclaim_info", "gauge", "reclaimctl's version and the kernel release; always 1."},
     [M_KNOB_SUPPORTED] = {"reclaim_knob_supported", "gauge",
-			  "Whether the running kernel has the reclaim sysctl (1) or not (0)."},
+			  "Whether the running kernel has the reclaim knob (1) or not (0)."},
     [M_KNOB_VALUE] = {"reclaim_knob_value", "gauge",
-		      "Value of a reclaim sysctl that is a count or a mode (sizes are in "
-		      "reclaim_knob_size_bytes)."},
+		      "Value of a reclaim knob that is a count, a mode, a bit mask or a boolean "
+		      "(1: Y or true; sizes are in reclaim_knob_size_bytes, names in "
+		      "reclaim_knob_choice)."},
     [M_KNOB_SIZE] = {"reclaim_knob_size_bytes", "gauge",
-		     "Value of a reclaim sysctl that is a size, in bytes (the kernel's KiB times "
+		     "Value of a reclaim knob that is a size, in bytes (the kernel's KiB times "
 		     "1024)."},
+    [M_KNOB_CHOICE] = {"reclaim_knob_choice", "gauge",
+		       "The name a reclaim knob of names is set to (zswap_compressor), in the "
+		       "label value; always 1."},
     [M_KNOB_DRIFTED] = {"reclaim_knob_drifted", "gauge",
 			"1 if another writer changed the knob since reclaimctl set it (reclaimctl "
 			"verify: drifted; check, exit bit 128); knobs reclaimctl changed since "
@@ -174,6 +179,16 @@ static bool is_size(const struct reclaim_knob *k)
 	return reclaim_knob_unit(k) == RECLAIM_UNIT_KB;
 }
 
+/* Whether the kernel has a knob of names (zswap_compressor). */
+static bool any_choice(const struct snapshot *s)
+{
+	for (size_t i = 0; i < reclaim_knob_count(); i++)
+		if (s->has_knob[i] &&
+		    reclaim_knob_type(reclaim_knob_get(i)) == RECLAIM_KNOB_TYPE_CHOICE)
+			return true;
+	return false;
+}
+
 static void knobs(struct prom *p, const struct snapshot *s)
 {
 	size_t n = reclaim_knob_count();
@@ -181,15 +196,25 @@ static void knobs(struct prom *p, const struct snapshot *s)
 	family_of(p, M_KNOB_SUPPORTED);
 	for (size_t i = 0; i < n; i++)
 		knob_sample(p, M_KNOB_SUPPORTED, reclaim_knob_get(i), s->has_knob[i]);
-	for (enum metric m = M_KNOB_VALUE; m <= M_KNOB_SIZE; m++) {
-		family_of(p, m);
+	for (enum metric m = M_KNOB_VALUE; m <= M_KNOB_CHOICE; m++) {
+		/* a family without samples is one node_exporter does not serve */
+		if (m != M_KNOB_CHOICE || any_choice(s))
+			family_of(p, m);
 		for (size_t i = 0; i < n; i++) {
 			const struct reclaim_knob *k = reclaim_knob_get(i);
-			const char *l[] = {"knob", reclaim_knob_name(k), NULL};
+			bool choice = reclaim_knob_type(k) == RECLAIM_KNOB_TYPE_CHOICE;
+			const char *l[] = {"knob", reclaim_knob_name(k), "value",
+					   KNOB_TEXT(k, s->knob_value[i]), NULL};
 			char buf[32];
 
-			if (!s->has_knob[i] || is_size(k) != (m == M_KNOB_SIZE))
+			if (!s->has_knob[i] || is_size(k) != (m == M_KNOB_SIZE) ||
+			    choice != (m == M_KNOB_CHOICE))
 				continue;
+			if (choice) {
+				sample(p, metrics[m].name, l, "1");
+				continue;
+			}
+			l[2] = NULL;
 			snprintf(buf, sizeof(buf), "%" PRId64,
 				 m == M_KNOB_SIZE ? s->knob_value[i] * 1024 : s->knob_value[i]);
 			sample(p, metrics[m].name, l, buf);

@@ -116,6 +116,8 @@ enum col_json {
 	CJ_ARRAY,
 	/* a number, or a word where none fits (history's "undoes": "all") */
 	CJ_NUMBER_OR_STRING,
+	/* a knob's value, as json_knob_value() has it: a number, true or false, a string */
+	CJ_KNOB_VALUE,
 };
 
 struct colinfo {
@@ -187,6 +189,8 @@ __attribute__((format(printf, 3, 4))) void table_setf(struct table *t, int id, c
  * are "-" and null; the JSON has no value for a column without a key.
  */
 void table_set_str(struct table *t, int id, const char *s);
+/* A knob's value as the kernel shows it, and in the JSON by its type (json_knob_value()). */
+void table_set_knob(struct table *t, int id, const struct reclaim_knob *k, int64_t v);
 void table_set_int(struct table *t, int id, int64_t v);
 void table_set_uint(struct table *t, int id, uint64_t v);
 /* @v with @decimals in the table, as is in the JSON. */
@@ -222,6 +226,16 @@ void table_help(FILE *out, const struct coltable *ct, const char *title);
 void json_print(cJSON *root);
 cJSON *json_cpus(const unsigned int *cpus, size_t n);
 cJSON *json_document(void);
+/* @v as the kernel shows it, for a printf argument: valid to the end of the enclosing block. */
+#define KNOB_TEXT(k, v)                                                                            \
+	reclaim_knob_format((k), (v), (char[RECLAIM_KNOB_TEXT_MAX]){0}, RECLAIM_KNOB_TEXT_MAX)
+/*
+ * A knob's value in JSON, by its type: a number (an integer, a bit mask),
+ * true or false (a boolean), a string (a choice, its name).
+ */
+cJSON *json_knob_value(const struct reclaim_knob *k, int64_t v);
+/* The knob's sysctl name, or null for a knob of sysfs. */
+cJSON *json_knob_sysctl(const struct reclaim_knob *k);
 
 /*
  * Every time of the JSON output: RFC 3339 in local time with its offset and

@@ -16,13 +16,13 @@ enum { K_KNOB, K_VALUE, K_DEFAULT, K_MIN, K_MAX, K_UNIT, K_PATH, K_DESCRIPTION }
 static const struct colinfo knob_cols[] = {
     [K_KNOB] = {"KNOB", 0, 0, "knob name", NULL, CJ_NONE},
     [K_VALUE] = {"VALUE", 0, COL_RIGHT | COL_SIZE, "current value, unsupported or unknown", "value",
-		 CJ_NUMBER},
+		 CJ_KNOB_VALUE},
     [K_DEFAULT] = {"DEFAULT", 0, COL_RIGHT | COL_SIZE, "kernel default, or boot-time", "default",
-		   CJ_NUMBER},
+		   CJ_KNOB_VALUE},
     [K_MIN] = {"MIN", 0, COL_RIGHT | COL_SIZE, "smallest value accepted", "min", CJ_NUMBER},
     [K_MAX] = {"MAX", 0, COL_RIGHT | COL_SIZE, "largest value accepted", "max", CJ_NUMBER},
     [K_UNIT] = {"UNIT", 0, 0, "unit of the value (KiB, B with -b), or -", "unit", CJ_STRING},
-    [K_PATH] = {"PATH", 0, 0, "the file under /proc/sys", "path", CJ_STRING},
+    [K_PATH] = {"PATH", 0, 0, "the file under /proc/sys or /sys", "path", CJ_STRING},
     [K_DESCRIPTION] = {"DESCRIPTION", 0.3, COL_TRUNC, "what the knob does", NULL, CJ_NONE},
 };
 
@@ -85,17 +85,41 @@ static void format_value(char *buf, size_t size, const struct table *t,
 	else if (kb && suffix && !table_shows(t, K_UNIT))
 		snprintf(buf, size, "%" PRId64 " KiB", v);
 	else
-		snprintf(buf, size, "%" PRId64, v);
+		reclaim_knob_format(k, v, buf, size);
 }
 
-/* The cell and JSON number of a value in the knob's unit (the JSON is in it whatever -b says). */
-static void set_knob_number(struct table *t, int id, const struct reclaim_knob *k, int64_t v,
-			    bool suffix)
+/*
+ * The cell and JSON value of a value in the knob's unit (the JSON is in it
+ * whatever -b says), as its type has it.
+ */
+static void set_knob_value(struct table *t, int id, const struct reclaim_knob *k, int64_t v,
+			   bool suffix)
 {
 	char text[48];
 
 	format_value(text, sizeof(text), t, k, v, suffix);
-	table_set_value(t, id, text, cJSON_CreateNumber((double)v));
+	table_set_value(t, id, text, json_knob_value(k, v));
+}
+
+/* MIN and MAX: a boolean's and a choice's are not numbers, and stay empty (null). */
+static void set_knob_bound(struct table *t, int id, const struct reclaim_knob *k, int64_t v)
+{
+	enum reclaim_knob_type type = reclaim_knob_type(k);
+
+	if (type == RECLAIM_KNOB_TYPE_BOOL || type == RECLAIM_KNOB_TYPE_CHOICE)
+		table_set_value(t, id, NULL, cJSON_CreateNull());
+	else
+		set_knob_value(t, id, k, v, false);
+}
+
+/* A choice's names, for the JSON. */
+static cJSON *choices_json(const struct reclaim_knob *k)
+{
+	cJSON *a = cJSON_CreateArray();
+
+	for (size_t i = 0; i < reclaim_knob_choice_count(k); i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(reclaim_knob_choice(k, i)));
+	return a;
 }
 
 const struct coltable knobs_columns =
@@ -122,14 +146,16 @@ void knobs_fill_row(struct table *t, const struct reclaim_knob *k, const int64_t
 					  : known ? "unsupported"
 						  : "unknown"));
 	if (value)
-		set_knob_number(t, K_VALUE, k, *value, true);
+		set_knob_value(t, K_VALUE, k, *value, true);
 	else
 		table_set_value(t, K_VALUE, known ? "unsupported" : "unknown", NULL);
-	set_knob_number(t, K_MIN, k, reclaim_knob_min(k), false);
-	set_knob_number(t, K_MAX, k, reclaim_knob_max(k), false);
+	set_knob_bound(t, K_MIN, k, reclaim_knob_min(k));
+	set_knob_bound(t, K_MAX, k, reclaim_knob_max(k));
+	if (reclaim_knob_type(k) == RECLAIM_KNOB_TYPE_CHOICE)
+		table_json_add(t, "choices", choices_json(k));
 	table_set_str(t, K_PATH, reclaim_knob_path(k));
 	if (def >= 0)
-		set_knob_number(t, K_DEFAULT, k, def, true);
+		set_knob_value(t, K_DEFAULT, k, def, true);
 	else
 		table_set_value(t, K_DEFAULT, "boot-time", NULL);
 	table_set_value(t, K_UNIT, kb ? (table_bytes(t) ? "B" : "KiB") : NULL,

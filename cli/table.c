@@ -284,6 +284,14 @@ void table_set_int(struct table *t, int id, int64_t v)
 	table_set_value(t, id, buf, cJSON_CreateNumber((double)v));
 }
 
+void table_set_knob(struct table *t, int id, const struct reclaim_knob *k, int64_t v)
+{
+	char buf[RECLAIM_KNOB_TEXT_MAX];
+
+	json_expect(t, id, CJ_KNOB_VALUE);
+	table_set_value(t, id, reclaim_knob_format(k, v, buf, sizeof(buf)), json_knob_value(k, v));
+}
+
 void table_set_uint(struct table *t, int id, uint64_t v)
 {
 	char buf[24];

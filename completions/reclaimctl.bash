@@ -21,11 +21,25 @@ _reclaimctl_bytes_opts='--bytes -b'
 # Knob names, then aliases (see reclaimctl(8), KNOBS).
 _reclaimctl_knobs='kswapd_threads max_direct_reclaimers swap_round_robin_quota_kb
 	swappiness watermark_scale_factor watermark_boost_factor min_free_kbytes
-	zone_reclaim_mode page-cluster vfs_cache_pressure threads throttle swap-quota'
+	zone_reclaim_mode page-cluster vfs_cache_pressure lru_gen_enabled
+	lru_gen_min_ttl_ms zswap_enabled zswap_compressor zswap_max_pool_percent
+	zswap_accept_threshold_percent zswap_shrinker_enabled numa_demotion_enabled
+	threads throttle swap-quota mglru zswap demotion'
 
-# The knobs whose VALUE may be "auto" (the value autotune plans).
-_reclaimctl_auto_knobs='kswapd_threads vm.kswapd_threads threads
-	max_direct_reclaimers vm.max_direct_reclaimers throttle'
+# The VALUEs to offer for a knob: auto where autotune has a rule for it (the
+# value it plans), a boolean's, a bit mask's and a choice's words.
+_reclaimctl_knob_values()
+{
+	case $1 in
+	kswapd_threads | vm.kswapd_threads | threads) echo auto ;;
+	max_direct_reclaimers | vm.max_direct_reclaimers | throttle) echo auto ;;
+	zswap_enabled | zswap) echo 'auto Y N' ;;
+	zswap_shrinker_enabled) echo 'Y N' ;;
+	numa_demotion_enabled | demotion) echo 'auto true false' ;;
+	lru_gen_enabled | mglru) echo 'y n' ;;
+	zswap_compressor) echo 'deflate lzo lzo-rle 842 lz4 lz4hc zstd' ;;
+	esac
+}
 
 # True if option -$1 or --$2 is among the words $3... (short options may be
 # clustered: -ea).
@@ -114,18 +128,14 @@ _reclaimctl_command_opts()
 # operand is $3 and the one before the cursor $4.
 _reclaimctl_operand()
 {
-	local k
-
 	case $1 in
 	get) echo "$_reclaimctl_knobs" ;;
 	set)
-		# KNOB VALUE pairs: the VALUE of a knob that may be auto offers it
+		# KNOB VALUE pairs: a VALUE offers the knob's words
 		if [ $(($2 % 2)) -eq 0 ]; then
 			echo "$_reclaimctl_knobs"
 		else
-			for k in $_reclaimctl_auto_knobs; do
-				[ "$4" = "$k" ] && echo auto
-			done
+			_reclaimctl_knob_values "$4"
 		fi
 		;;
 	help) [ "$2" -eq 0 ] && echo "$_reclaimctl_commands" ;;

@@ -44,9 +44,20 @@ function __reclaimctl_knobs
         zone_reclaim_mode 'reclaim on the local node first (bit mask)' \
         page-cluster 'swap pages read in one attempt (power of two)' \
         vfs_cache_pressure 'reclaim of dentry and inode caches' \
+        lru_gen_enabled 'multi-gen LRU features in use (bit mask)' \
+        lru_gen_min_ttl_ms 'ms the working set is protected from eviction' \
+        zswap_enabled 'compressed cache in memory in front of swap' \
+        zswap_compressor 'compression algorithm of zswap' \
+        zswap_max_pool_percent '% of memory the zswap pool may take' \
+        zswap_accept_threshold_percent '% of the full pool before zswap stores again' \
+        zswap_shrinker_enabled 'write cold zswap pages to swap under pressure' \
+        numa_demotion_enabled 'reclaim migrates pages to a slower memory tier' \
         threads 'alias of kswapd_threads' \
         throttle 'alias of max_direct_reclaimers' \
-        swap-quota 'alias of swap_round_robin_quota_kb'
+        swap-quota 'alias of swap_round_robin_quota_kb' \
+        mglru 'alias of lru_gen_enabled' \
+        zswap 'alias of zswap_enabled' \
+        demotion 'alias of numa_demotion_enabled'
 end
 
 # Prints the command and then its operands (not its options); nothing
@@ -180,7 +191,7 @@ complete -c reclaimctl -n '__reclaimctl_operand get any' -a '(__reclaimctl_knobs
 
 # set
 complete -c reclaimctl -n '__reclaimctl_using set' -l dry-run -d 'Check VALUE and show the change without writing it'
-complete -c reclaimctl -n '__reclaimctl_using set' -s p -l persist -d 'Also write it to /etc/sysctl.d/90-reclaimctl.conf'
+complete -c reclaimctl -n '__reclaimctl_using set' -s p -l persist -d 'Also write it to /etc/sysctl.d or /etc/tmpfiles.d/90-reclaimctl.conf'
 complete -c reclaimctl -n '__reclaimctl_using set' -s f -l force -d 'Set it even if a sysctl file sets it'
 # The operands of set are KNOB VALUE pairs: true when the word being
 # completed is a KNOB.
@@ -191,14 +202,18 @@ end
 
 complete -c reclaimctl -n __reclaimctl_set_knob -a '(__reclaimctl_knobs)'
 
-# True when the word being completed is the VALUE of a knob that may be auto.
-function __reclaimctl_auto_value
+# True when the word being completed is the VALUE of one of the knobs $argv.
+function __reclaimctl_value_of
     set -l w (__reclaimctl_words)
     test "$w[1]" = set; and test (math (count $w) % 2) -eq 0
-    and contains -- $w[-1] kswapd_threads vm.kswapd_threads threads max_direct_reclaimers vm.max_direct_reclaimers throttle
+    and contains -- $w[-1] $argv
 end
 
-complete -c reclaimctl -n __reclaimctl_auto_value -a auto -d 'The value autotune plans for this machine'
+complete -c reclaimctl -n '__reclaimctl_value_of kswapd_threads vm.kswapd_threads threads max_direct_reclaimers vm.max_direct_reclaimers throttle zswap_enabled zswap numa_demotion_enabled demotion' -a auto -d 'The value autotune plans for this machine'
+complete -c reclaimctl -n '__reclaimctl_value_of zswap_enabled zswap zswap_shrinker_enabled' -a 'Y N'
+complete -c reclaimctl -n '__reclaimctl_value_of numa_demotion_enabled demotion' -a 'true false'
+complete -c reclaimctl -n '__reclaimctl_value_of lru_gen_enabled mglru' -a 'y n'
+complete -c reclaimctl -n '__reclaimctl_value_of zswap_compressor' -a 'deflate lzo lzo-rle 842 lz4 lz4hc zstd' -d 'compressor'
 
 # swap
 # The --sysroot directory of the command line, if any.

@@ -114,6 +114,15 @@ for knob in kswapd_threads max_direct_reclaimers swap_round_robin_quota_kb \
 	min_free_kbytes zone_reclaim_mode page-cluster vfs_cache_pressure; do
 	copy "/proc/sys/vm/$knob"
 done
+# the knobs of sysfs, and the kernel command line their module parameters may be on
+for f in /sys/kernel/mm/lru_gen/enabled /sys/kernel/mm/lru_gen/min_ttl_ms \
+	/sys/module/zswap/parameters/enabled /sys/module/zswap/parameters/compressor \
+	/sys/module/zswap/parameters/max_pool_percent \
+	/sys/module/zswap/parameters/accept_threshold_percent \
+	/sys/module/zswap/parameters/shrinker_enabled /sys/kernel/mm/numa/demotion_enabled \
+	/proc/cmdline; do
+	copy "$f"
+done
 
 for f in meminfo zoneinfo vmstat pressure/memory; do
 	copy "/proc/$f"

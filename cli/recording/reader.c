@@ -218,9 +218,11 @@ double number_of(const cJSON *o, const char *key, double def)
 	return cJSON_IsNumber(x) ? x->valuedouble : def;
 }
 
-void format_knob_value(char *buf, size_t size, const cJSON *v)
+void format_knob_value(char *buf, size_t size, const struct reclaim_knob *k, const cJSON *v)
 {
-	if (cJSON_IsNumber(v))
+	if (cJSON_IsNumber(v) && k)
+		reclaim_knob_format(k, (int64_t)v->valuedouble, buf, size);
+	else if (cJSON_IsNumber(v))
 		snprintf(buf, size, "%.0f", v->valuedouble);
 	else
 		snprintf(buf, size, "unsupported");
@@ -229,12 +231,14 @@ void format_knob_value(char *buf, size_t size, const cJSON *v)
 static void add_event(struct run *r, cJSON *o)
 {
 	char old[32], new[32], *label;
+	const struct reclaim_knob *k;
 	struct event *v;
 
 	if (strcmp(string_of(o, "event") ? string_of(o, "event") : "", "knob") != 0)
 		return;
-	format_knob_value(old, sizeof(old), cJSON_GetObjectItemCaseSensitive(o, "old"));
-	format_knob_value(new, sizeof(new), cJSON_GetObjectItemCaseSensitive(o, "new"));
+	k = string_of(o, "knob") ? reclaim_knob_find(string_of(o, "knob")) : NULL;
+	format_knob_value(old, sizeof(old), k, cJSON_GetObjectItemCaseSensitive(o, "old"));
+	format_knob_value(new, sizeof(new), k, cJSON_GetObjectItemCaseSensitive(o, "new"));
 	if (asprintf(&label, "%s %s\u2192%s", string_of(o, "knob") ? string_of(o, "knob") : "?",
 		     old, new) < 0)
 		abort();

@@ -135,7 +135,8 @@ static void rows_knobs(FILE *out, const struct run *runs, size_t n)
 			const cJSON *kn = cJSON_GetObjectItemCaseSensitive(runs[i].header, "knobs");
 			char v[32];
 
-			format_knob_value(v, sizeof(v), cJSON_GetObjectItemCaseSensitive(kn, name));
+			format_knob_value(v, sizeof(v), reclaim_knob_get(k),
+					  cJSON_GetObjectItemCaseSensitive(kn, name));
 			fprintf(out, "<td>%s", v);
 			for (size_t e = 0; e < runs[i].nevents; e++)
 				if (strncmp(runs[i].events[e].label, name, strlen(name)) == 0 &&

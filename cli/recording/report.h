@@ -107,8 +107,8 @@ char *run_missing(const struct run *run, bool (*wanted)(enum reclaim_figure f));
 /* A string or a number of a recorded line, NULL or @def if it has none. */
 const char *string_of(const cJSON *o, const char *key);
 double number_of(const cJSON *o, const char *key, double def);
-/* A recorded knob value: the number, or "none". */
-void format_knob_value(char *buf, size_t size, const cJSON *v);
+/* A knob's value in a recording (a number, or null) as the kernel shows it; @k NULL: the number. */
+void format_knob_value(char *buf, size_t size, const struct reclaim_knob *k, const cJSON *v);
 
 /* A chart: the same one is drawn for every run, on one scale, side by side. */
 struct chart {

@@ -107,7 +107,7 @@ const unsigned int *reclaim_kswapd_allowed_cpus(const struct reclaim_kswapd *k, 
 /* True if @name is a kswapd thread name; fills node and index. */
 bool reclaim_kswapd_parse_name(const char *name, int *node, int *index);
 
-/* Knobs: a table of the sysctls reclaimctl reads and writes */
+/* Knobs: a table of the sysctls and sysfs files reclaimctl reads and writes */
 struct reclaim_knob;
 
 enum reclaim_unit {
@@ -130,6 +130,26 @@ enum reclaim_knob_id {
 	RECLAIM_KNOB_ZONE_RECLAIM_MODE,
 	RECLAIM_KNOB_PAGE_CLUSTER,
 	RECLAIM_KNOB_VFS_CACHE_PRESSURE,
+	/* files of sysfs, not sysctls: reclaim_knob_sysctl() is NULL */
+	RECLAIM_KNOB_LRU_GEN_ENABLED,
+	RECLAIM_KNOB_LRU_GEN_MIN_TTL_MS,
+	RECLAIM_KNOB_ZSWAP_ENABLED,
+	RECLAIM_KNOB_ZSWAP_COMPRESSOR,
+	RECLAIM_KNOB_ZSWAP_MAX_POOL_PERCENT,
+	RECLAIM_KNOB_ZSWAP_ACCEPT_THRESHOLD_PERCENT,
+	RECLAIM_KNOB_ZSWAP_SHRINKER_ENABLED,
+	RECLAIM_KNOB_NUMA_DEMOTION_ENABLED,
+};
+
+/*
+ * What a knob's value is. Every value is an int64_t; the type says how it
+ * is written and read as text (reclaim_knob_parse(), reclaim_knob_format()).
+ */
+enum reclaim_knob_type {
+	RECLAIM_KNOB_TYPE_INT = 0, /* a decimal integer from min to max */
+	RECLAIM_KNOB_TYPE_BOOL,	   /* 0 or 1, shown as the kernel shows it (Y/N, true/false) */
+	RECLAIM_KNOB_TYPE_FLAGS,   /* a bit mask from min to max, shown in hex; y: all, n: none */
+	RECLAIM_KNOB_TYPE_CHOICE,  /* one of the knob's names: the value is its index */
 };
 
 /*
@@ -145,6 +165,7 @@ const struct reclaim_knob *reclaim_knob_by_id(enum reclaim_knob_id id);
 const struct reclaim_knob *reclaim_knob_find(const char *name);
 const char *reclaim_knob_name(const struct reclaim_knob *knob);
 const char *reclaim_knob_alias(const struct reclaim_knob *knob);
+/* "vm.swappiness"; NULL for a knob that is a file of sysfs. */
 const char *reclaim_knob_sysctl(const struct reclaim_knob *knob);
 /* Absolute path on the live system, e.g. "/proc/sys/vm/kswapd_threads". */
 const char *reclaim_knob_path(const struct reclaim_knob *knob);
@@ -155,6 +176,26 @@ int64_t reclaim_knob_max(const struct reclaim_knob *knob);
 int64_t reclaim_knob_default(const struct reclaim_knob *knob);
 /* True for the knobs added by the patches in kernel/. */
 bool reclaim_knob_needs_patch(const struct reclaim_knob *knob);
+/* The file --persist writes the knob to: RECLAIM_PERSIST_FILE, or RECLAIM_PERSIST_TMPFILES for a
+ * file of sysfs. */
+const char *reclaim_knob_persist_file(const struct reclaim_knob *knob);
+enum reclaim_knob_type reclaim_knob_type(const struct reclaim_knob *knob);
+/* The names of a RECLAIM_KNOB_TYPE_CHOICE knob (0 and NULL for any other). */
+size_t reclaim_knob_choice_count(const struct reclaim_knob *knob);
+const char *reclaim_knob_choice(const struct reclaim_knob *knob, size_t idx);
+/*
+ * How messages name the knob: its sysctl name ("vm.swappiness"), or for a
+ * file of sysfs its path ("/sys/module/zswap/parameters/enabled").
+ */
+const char *reclaim_knob_label(const struct reclaim_knob *knob);
+/* Room for any value of reclaim_knob_format(), with its terminating NUL. */
+#define RECLAIM_KNOB_TEXT_MAX 32
+/*
+ * @value as the kernel shows it ("60", "Y", "true", "0x0007", "lz4") in
+ * @buf; a value outside the knob's range as a decimal number. Returns @buf.
+ */
+const char *reclaim_knob_format(const struct reclaim_knob *knob, int64_t value, char *buf,
+				size_t size);
 
 /* 1 if the running kernel has the knob, 0 if not, negative errno on error. */
 int reclaim_knob_supported(struct reclaim_ctx *ctx, const struct reclaim_knob *knob);
@@ -558,8 +599,9 @@ int reclaim_swap_plan_set_progress(struct reclaim_swap_plan *plan, unsigned int 
  */
 struct reclaim_sysctl_conf;
 
-/* The file reclaimctl writes for --persist, as on the machine. */
-#define RECLAIM_PERSIST_FILE "/etc/sysctl.d/90-reclaimctl.conf"
+/* The files reclaimctl writes for --persist, as on the machine: the sysctls', the sysfs knobs'. */
+#define RECLAIM_PERSIST_FILE	 "/etc/sysctl.d/90-reclaimctl.conf"
+#define RECLAIM_PERSIST_TMPFILES "/etc/tmpfiles.d/90-reclaimctl.conf"
 
 int reclaim_sysctl_conf_new(struct reclaim_ctx *ctx, struct reclaim_sysctl_conf **conf);
 struct reclaim_sysctl_conf *reclaim_sysctl_conf_ref(struct reclaim_sysctl_conf *conf);
@@ -616,6 +658,15 @@ bool reclaim_sysctl_conf_overridden(const struct reclaim_sysctl_conf *conf,
  * is a problem, and then no entry is tuned's. See reclaimctl(8).
  */
 bool reclaim_sysctl_conf_is_tuned(const struct reclaim_sysctl_conf *conf, size_t idx);
+/*
+ * Which writer's the entry is (LIBRECLAIM_13): "sysctl" (a sysctl.d file,
+ * /etc/sysctl.conf), "tuned" (tuned's active profile), "tmpfiles" (a 'w'
+ * line of a tmpfiles.d file, for a knob of sysfs; the first line for a
+ * path wins) or "cmdline" (a module parameter on the kernel command line,
+ * file "/proc/cmdline", line 1). reclaimctl's own files are
+ * RECLAIM_PERSIST_FILE and RECLAIM_PERSIST_TMPFILES.
+ */
+const char *reclaim_sysctl_conf_kind(const struct reclaim_sysctl_conf *conf, size_t idx);
 /* The names in /etc/tuned/active_profile ("virtual-guest"), or NULL when tuned has none. */
 const char *reclaim_sysctl_conf_tuned_profile(const struct reclaim_sysctl_conf *conf);
 /* True when tuned has a profile and writes the sysctl files again after its values. */

@@ -2,8 +2,9 @@
 /*
  * The knob rules of autotune: a value for vm.kswapd_threads and
  * vm.max_direct_reclaimers from the CPUs of the machine's NUMA nodes, each
- * with a one-line reason that names the facts it came from. plan.c puts
- * them in a plan; reclaim_knob_recommend() gives one rule's value alone.
+ * with a one-line reason that names the facts it came from (the rules of
+ * the knobs every kernel has are autotune-stock.c's). plan.c puts them in
+ * a plan; reclaim_knob_recommend() gives one rule's value alone.
  *
  * Both knobs are global but act per node, so each rule computes a value for
  * every node that has both CPUs and memory and then picks one:
@@ -358,7 +359,8 @@ RECLAIM_EXPORT bool reclaim_knob_has_recommendation(const struct reclaim_knob *k
 {
 	assert_return(knob, false);
 	return reclaim_knob_is_threads(knob) ||
-	       knob == reclaim_knob_by_id(RECLAIM_KNOB_MAX_DIRECT_RECLAIMERS);
+	       knob == reclaim_knob_by_id(RECLAIM_KNOB_MAX_DIRECT_RECLAIMERS) ||
+	       reclaim_stock_has_rule(knob);
 }
 
 RECLAIM_EXPORT int reclaim_knob_recommend(struct reclaim_ctx *ctx, const struct reclaim_knob *knob,
@@ -376,6 +378,14 @@ RECLAIM_EXPORT int reclaim_knob_recommend(struct reclaim_ctx *ctx, const struct 
 	if (!reclaim_knob_has_recommendation(knob))
 		return reclaim_error(ctx, EOPNOTSUPP, "there is no automatic value for %s",
 				     reclaim_knob_name(knob));
+	if (reclaim_stock_has_rule(knob)) {
+		r = reclaim_stock_rule(ctx, knob, &v, reason);
+		if (r < 0)
+			return reclaim_error(ctx, -r, "cannot compute %s: %s",
+					     reclaim_knob_name(knob), strerror(-r));
+		*value = v;
+		return 0;
+	}
 	r = facts_read(topo, &f);
 	if (r == 0 && reclaim_knob_is_threads(knob))
 		r = rule_threads(knob, &f, &v, reason);

@@ -23,11 +23,12 @@ struct reclaim_change {
 	size_t count;
 	ssize_t failed;
 	ssize_t verified_nodes;
-	char *command;	 /* for the history; NULL: "change" */
-	long undoes;	 /* a restore: the change it undoes (HISTORY_UNDOES_ALL: every one) */
-	bool persist;	 /* also writes the new values to RECLAIM_PERSIST_FILE */
-	bool unpersist;	 /* removes RECLAIM_PERSIST_FILE after the writes */
-	char *persisted; /* its text before, to put it back after a failure */
+	char *command;	/* for the history; NULL: "change" */
+	long undoes;	/* a restore: the change it undoes (HISTORY_UNDOES_ALL: every one) */
+	bool persist;	/* also writes the new values to the persisted files */
+	bool unpersist; /* removes the persisted files after the writes */
+	/* RECLAIM_PERSIST_FILE's and RECLAIM_PERSIST_TMPFILES' texts before, to put back */
+	char *persisted[2];
 	/* a restore records unchanged knobs too: the undo must be in the history */
 	bool record_all;
 	/* the engine decides: an unchanged kswapd_threads is not written */

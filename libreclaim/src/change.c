@@ -82,7 +82,8 @@ RECLAIM_EXPORT struct reclaim_change *reclaim_change_unref(struct reclaim_change
 			free(c->entries[i].source);
 		free(c->entries);
 		free(c->command);
-		free(c->persisted);
+		for (size_t i = 0; i < ARRAY_SIZE(c->persisted); i++)
+			free(c->persisted[i]);
 		free(c);
 	}
 	return NULL;
@@ -132,9 +133,9 @@ static int verify_threads(struct reclaim_change *c, const struct reclaim_knob *k
 	if (r < 0)
 		return r;
 	if (check.bad)
-		return reclaim_error(
-		    c->ctx, EIO, "%s=%" PRId64 " did not take effect (%s, expected %" PRId64 ")",
-		    reclaim_knob_sysctl(k), expected, check.why, expected);
+		return reclaim_error(c->ctx, EIO, "%s=%s did not take effect (%s, expected %s)",
+				     reclaim_knob_label(k), KNOB_TEXT(k, expected), check.why,
+				     KNOB_TEXT(k, expected));
 	c->verified_nodes = (ssize_t)check.nodes;
 	return 0;
 }
@@ -193,9 +194,9 @@ static void rollback(struct reclaim_change *c, size_t written, char *detail, siz
 		if (e->old_value == e->new_value)
 			continue;
 		ok = reclaim_knob_store(c->ctx, e->knob, e->old_value) == 0;
-		append(ok ? restored : failed, sizeof(restored), "%s%s=%" PRId64,
-		       *(ok ? restored : failed) ? ", " : "", reclaim_knob_sysctl(e->knob),
-		       e->old_value);
+		append(ok ? restored : failed, sizeof(restored), "%s%s=%s",
+		       *(ok ? restored : failed) ? ", " : "", reclaim_knob_label(e->knob),
+		       KNOB_TEXT(e->knob, e->old_value));
 	}
 	if (*restored)
 		append(detail, size, "; restored %s", restored);
@@ -228,34 +229,40 @@ static int persist_values(struct reclaim_change *c)
 	return r;
 }
 
-/* The persisted file's text, kept to put it back; NULL if there is none. */
+static const char *const persisted_files[] = {RECLAIM_PERSIST_FILE, RECLAIM_PERSIST_TMPFILES};
+
+/* The persisted files' texts, kept to put them back; NULL for one that is not there. */
 static int keep_persisted(struct reclaim_change *c)
 {
-	int r = reclaim_read_file(c->ctx, RECLAIM_PERSIST_FILE, &c->persisted, NULL);
+	for (size_t i = 0; i < ARRAY_SIZE(persisted_files); i++) {
+		int r = reclaim_read_file(c->ctx, persisted_files[i], &c->persisted[i], NULL);
 
-	if (r == -ENOENT)
-		return 0;
-	if (r < 0)
-		return reclaim_error(c->ctx, -r, "cannot read %s: %s", RECLAIM_PERSIST_FILE,
-				     reclaim_read_strerror(r));
+		if (r == -ENOENT)
+			c->persisted[i] = NULL;
+		else if (r < 0)
+			return reclaim_error(c->ctx, -r, "cannot read %s: %s", persisted_files[i],
+					     reclaim_read_strerror(r));
+	}
 	return 0;
 }
 
-/* Puts the persisted file back as it was before this change. */
+/* Puts the persisted files back as they were before this change. */
 static void restore_persisted(struct reclaim_change *c, char *detail, size_t size)
 {
-	_cleanup_free_ char *name = NULL;
-	_cleanup_close_ int dirfd = -1;
-	int r;
+	for (size_t i = 0; i < ARRAY_SIZE(persisted_files); i++) {
+		_cleanup_free_ char *name = NULL;
+		_cleanup_close_ int dirfd = -1;
+		const char *text = c->persisted[i];
+		int r;
 
-	if (reclaim_root_parent(c->ctx, RECLAIM_PERSIST_FILE, &dirfd, &name) < 0)
-		return;
-	r = c->persisted
-		? reclaim_replace_file(dirfd, name, c->persisted, strlen(c->persisted), 0644)
-		: reclaim_unlink_synced(dirfd, name);
-	if (r < 0 && r != -ENOENT)
-		append(detail, size, "; could not put back %s: %s", RECLAIM_PERSIST_FILE,
-		       strerror(-r));
+		if (reclaim_root_parent(c->ctx, persisted_files[i], &dirfd, &name) < 0)
+			continue;
+		r = text ? reclaim_replace_file(dirfd, name, text, strlen(text), 0644)
+			 : reclaim_unlink_synced(dirfd, name);
+		if (r < 0 && r != -ENOENT)
+			append(detail, size, "; could not put back %s: %s", persisted_files[i],
+			       strerror(-r));
+	}
 }
 
 static int persist_step(struct reclaim_change *c)
@@ -267,7 +274,7 @@ static int persist_step(struct reclaim_change *c)
 	r = keep_persisted(c);
 	if (r == 0 && c->persist)
 		r = persist_values(c);
-	if (r == 0 && c->unpersist && c->persisted)
+	if (r == 0 && c->unpersist && (c->persisted[0] || c->persisted[1]))
 		r = reclaim_persist_remove(c->ctx);
 	return r;
 }

@@ -335,7 +335,7 @@ static char *lacks(struct reclaim_eval *e, const struct reclaim_knob *k)
 		    e->ctx,
 		    "the running kernel lacks %s: it needs reclaimctl's kernel patches (KNOBS in reclaimctl(8))",
 		    reclaim_knob_sysctl(k));
-	return format(e->ctx, "the running kernel lacks %s", reclaim_knob_sysctl(k));
+	return format(e->ctx, "the running kernel lacks %s", reclaim_knob_label(k));
 }
 
 /* Another source sets @k: "FILE:LINE sets KEY = VALUE"; NULL if none does. */
@@ -360,7 +360,8 @@ static char *set_elsewhere(struct reclaim_eval *e, const struct reclaim_knob *k)
 /*
  * At boot, a value persisted with --persist outranks the preset: the line of
  * reclaimctl's own file that decides the knob at boot, as systemd-sysctl
- * has applied it before the boot unit runs.
+ * (systemd-tmpfiles, for a knob of sysfs) has applied it before the boot
+ * unit runs.
  */
 static char *persisted_at_boot(struct reclaim_eval *e, const struct reclaim_knob *k)
 {
@@ -369,11 +370,11 @@ static char *persisted_at_boot(struct reclaim_eval *e, const struct reclaim_knob
 	if (at < 0 || !reclaim_sysctl_conf_is_own(e->conf, (size_t)at) ||
 	    !reclaim_sysctl_conf_value(e->conf, (size_t)at))
 		return NULL;
-	return format(e->ctx,
-		      "%s = %s is persisted in %s:%u, which systemd-sysctl applies at boot: kept",
-		      reclaim_knob_sysctl(k), reclaim_sysctl_conf_value(e->conf, (size_t)at),
+	return format(e->ctx, "%s = %s is persisted in %s:%u, which %s applies at boot: kept",
+		      reclaim_knob_label(k), reclaim_sysctl_conf_value(e->conf, (size_t)at),
 		      reclaim_sysctl_conf_file(e->conf, (size_t)at),
-		      reclaim_sysctl_conf_line(e->conf, (size_t)at));
+		      reclaim_sysctl_conf_line(e->conf, (size_t)at),
+		      reclaim_knob_sysctl(k) ? "systemd-sysctl" : "systemd-tmpfiles");
 }
 
 static int topology(struct reclaim_eval *e)
@@ -428,9 +429,9 @@ static char *adopted(struct reclaim_eval *e, const struct reclaim_knob *k, int64
 	if (!e->history || reclaim_history_applied(e->history, k, &ours) < 0 || ours == value)
 		return NULL;
 	return format(e->ctx,
-		      "another writer set it since reclaimctl set %" PRId64
-		      ": recorded, verify takes %" PRId64 " as intended",
-		      ours, value);
+		      "another writer set it since reclaimctl set %s: recorded, verify takes %s as "
+		      "intended",
+		      KNOB_TEXT(k, ours), KNOB_TEXT(k, value));
 }
 
 /*
@@ -454,7 +455,10 @@ static int decide(struct reclaim_eval *e, const struct reclaim_request *req, str
 		/* What the rule would give still matters: on a dump, it is the answer. */
 		why = lacks(e, n->knob);
 		if (why && n->computed) {
-			char *both = format(e->ctx, "%s; on a patched kernel: %s", why, n->reason);
+			char *both = format(e->ctx, "%s; on a %s: %s", why,
+					    reclaim_knob_needs_patch(n->knob) ? "patched kernel"
+									      : "kernel with it",
+					    n->reason);
 
 			free(why);
 			why = both;
@@ -492,7 +496,7 @@ static int decide(struct reclaim_eval *e, const struct reclaim_request *req, str
 	if (!why)
 		return 0;
 	if (strict) {
-		r = reclaim_error(e->ctx, EEXIST, "%s left alone: %s", reclaim_knob_sysctl(n->knob),
+		r = reclaim_error(e->ctx, EEXIST, "%s left alone: %s", reclaim_knob_label(n->knob),
 				  why);
 		free(why);
 		return r;
@@ -780,10 +784,10 @@ static struct eval_entry *left_alone(struct reclaim_eval *e, const struct reclai
 	if (who)
 		n = add_entry(e, k, back,
 			      format(e->ctx,
-				     "%s is %" PRId64 ", not the %" PRId64
-				     " %s: changed since by another writer, left alone "
-				     "(--force puts back %" PRId64 ")",
-				     reclaim_knob_sysctl(k), now, ours, who, back),
+				     "%s is %s, not the %s %s: changed since by another writer, "
+				     "left alone (--force puts back %s)",
+				     reclaim_knob_label(k), KNOB_TEXT(k, now), KNOB_TEXT(k, ours),
+				     who, KNOB_TEXT(k, back)),
 			      strdup("outside"));
 	free(who);
 	if (n)
@@ -856,12 +860,12 @@ static int eval_restore(struct reclaim_eval *e, const struct reclaim_history *h,
 		else
 			n = add_entry(e, rec->knob, first->old_value,
 				      format(e->ctx,
-					     "%s is %" PRId64 ", not the %" PRId64
-					     " change %lu set: changed since by something "
-					     "else; back to its value before the first change "
-					     "since boot (--force)",
-					     reclaim_knob_sysctl(rec->knob), now, end->new_value,
-					     top->change),
+					     "%s is %s, not the %s change %lu set: changed since "
+					     "by something else; back to its value before the "
+					     "first change since boot (--force)",
+					     reclaim_knob_label(rec->knob),
+					     KNOB_TEXT(rec->knob, now),
+					     KNOB_TEXT(rec->knob, end->new_value), top->change),
 				      strdup("boot"));
 		if (!n)
 			return -ENOMEM;
@@ -935,10 +939,11 @@ static int note_persisted(struct reclaim_eval *e)
 		if (at < 0 || reclaim_persist_value(p, (size_t)at) == n->new_value)
 			continue;
 		more = format(e->ctx,
-			      "%s; %s = %" PRId64 " stays persisted in %s: the next boot sets it "
+			      "%s; %s = %s stays persisted in %s: the next boot sets it "
 			      "again (restore --persist removes it)",
-			      n->reason, reclaim_knob_sysctl(n->knob),
-			      reclaim_persist_value(p, (size_t)at), RECLAIM_PERSIST_FILE);
+			      n->reason, reclaim_knob_label(n->knob),
+			      KNOB_TEXT(n->knob, reclaim_persist_value(p, (size_t)at)),
+			      reclaim_knob_persist_file(n->knob));
 		if (!more) {
 			reclaim_persist_unref(p);
 			return -ENOMEM;

@@ -252,8 +252,20 @@ int reclaim_sample_delta(const struct reclaim_sample *prev, const struct reclaim
 int reclaim_knob_check(struct reclaim_ctx *ctx, const struct reclaim_knob *k, int64_t value);
 /* The write itself, range-checked, for the transaction (change.c) only. */
 int reclaim_knob_store(struct reclaim_ctx *ctx, const struct reclaim_knob *k, int64_t value);
+/* The value of a text as the kernel shows it in the knob's file (a newline after it is fine). */
+int reclaim_knob_parse_shown(const struct reclaim_knob *k, const char *s, int64_t *v);
+/* @v as reclaim_knob_format() shows it, for a message: valid to the end of the statement's block.
+ */
+#define KNOB_TEXT(k, v)                                                                            \
+	reclaim_knob_format((k), (v), (char[RECLAIM_KNOB_TEXT_MAX]){0}, RECLAIM_KNOB_TEXT_MAX)
 /* kswapd_threads: the knob whose write starts and stops threads, checked after it. */
 bool reclaim_knob_is_threads(const struct reclaim_knob *k);
+
+/* autotune-stock.c: the rules of the knobs every kernel has (zswap, NUMA demotion). */
+bool reclaim_stock_has_rule(const struct reclaim_knob *k);
+/* The rule's value and reason (free()); 0, or a negative errno. */
+int reclaim_stock_rule(struct reclaim_ctx *ctx, const struct reclaim_knob *k, int64_t *value,
+		       char **reason);
 
 /* lock.c: the writers' lock; an error after reclaim_lock_timeout_ms of waiting. */
 extern unsigned int reclaim_lock_timeout_ms;

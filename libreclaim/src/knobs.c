@@ -19,12 +19,27 @@ struct reclaim_knob {
 	const char *sysctl;
 	const char *path;
 	enum reclaim_unit unit;
+	enum reclaim_knob_type type;
 	int64_t min, max, def;
+	/* a bool's names for 0 and 1; a choice's names, the value's index */
+	const char *const *names;
 	bool needs_patch;
 	const char *description;
 };
 
 #define VM_KNOB(n) .name = #n, .sysctl = "vm." #n, .path = RECLAIM_SYSCTL_DIR "/" #n
+
+#define LRU_GEN_DIR "/sys/kernel/mm/lru_gen/"
+#define ZSWAP_DIR   "/sys/module/zswap/parameters/"
+
+/* param_get_bool()'s, and sysfs_emit()'s of str_true_false() */
+static const char *const yes_no[] = {"N", "Y", NULL};
+static const char *const true_false[] = {"false", "true", NULL};
+/* the compressors of zswap's Kconfig, and lzo-rle, zram's default */
+static const char *const compressors[] = {"deflate", "lzo",   "lzo-rle", "842",
+					  "lz4",     "lz4hc", "zstd",	 NULL};
+#define CHOICES(list) .type = RECLAIM_KNOB_TYPE_CHOICE, .names = list, .max = ARRAY_SIZE(list) - 2
+#define BOOLEAN(list) .type = RECLAIM_KNOB_TYPE_BOOL, .names = list, .max = 1
 
 /* Indexed by enum reclaim_knob_id, in its order. */
 static const struct reclaim_knob knobs[] = {
@@ -69,9 +84,63 @@ static const struct reclaim_knob knobs[] = {
 	{VM_KNOB(vfs_cache_pressure), .min = 0, .max = INT_MAX, .def = 100,
 	 .description = "reclaim of dentry and inode caches relative to the page cache "
 			"(100: fair)"},
+    /* Documentation/admin-guide/mm/multigen_lru.rst: 0x0001 the core, 0x0002
+     * walking page tables, 0x0004 clearing the accessed bit of non-leaf PMDs */
+    [RECLAIM_KNOB_LRU_GEN_ENABLED] = {.name = "lru_gen_enabled",
+				      .alias = "mglru",
+				      .path = LRU_GEN_DIR "enabled",
+				      .type = RECLAIM_KNOB_TYPE_FLAGS,
+				      .max = 7,
+				      .def = DEFAULT_COMPUTED,
+				      .description = "multi-gen LRU features in use (bit mask; "
+						     "0x0000: the classic LRU)"},
+    /* kept in jiffies: a value that is not a whole number of them reads back rounded up */
+    [RECLAIM_KNOB_LRU_GEN_MIN_TTL_MS] =
+	{.name = "lru_gen_min_ttl_ms",
+	 .path = LRU_GEN_DIR "min_ttl_ms",
+	 .max = UINT_MAX,
+	 .def = 0,
+	 .description = "ms the working set is protected from eviction; out of memory "
+			"kills instead (0: off)"},
+    [RECLAIM_KNOB_ZSWAP_ENABLED] = {.name = "zswap_enabled",
+				    .alias = "zswap",
+				    .path = ZSWAP_DIR "enabled",
+				    BOOLEAN(yes_no),
+				    .def = DEFAULT_COMPUTED,
+				    .description = "compressed cache in memory in front of swap"},
+    [RECLAIM_KNOB_ZSWAP_COMPRESSOR] = {.name = "zswap_compressor",
+				       .path = ZSWAP_DIR "compressor",
+				       CHOICES(compressors),
+				       .def = DEFAULT_COMPUTED,
+				       .description = "compression algorithm of zswap"},
+    [RECLAIM_KNOB_ZSWAP_MAX_POOL_PERCENT] = {.name = "zswap_max_pool_percent",
+					     .path = ZSWAP_DIR "max_pool_percent",
+					     .max = 100,
+					     .def = 20,
+					     .description = "% of memory zswap's pool may take"},
+    [RECLAIM_KNOB_ZSWAP_ACCEPT_THRESHOLD_PERCENT] =
+	{.name = "zswap_accept_threshold_percent",
+	 .path = ZSWAP_DIR "accept_threshold_percent",
+	 .max = 100,
+	 .def = 90,
+	 .description = "% of the full pool it must shrink to before zswap stores again"},
+    [RECLAIM_KNOB_ZSWAP_SHRINKER_ENABLED] = {.name = "zswap_shrinker_enabled",
+					     .path = ZSWAP_DIR "shrinker_enabled",
+					     BOOLEAN(yes_no),
+					     .def = DEFAULT_COMPUTED,
+					     .description = "write cold zswap pages to the swap "
+							    "device under memory pressure"},
+    [RECLAIM_KNOB_NUMA_DEMOTION_ENABLED] = {.name = "numa_demotion_enabled",
+					    .alias = "demotion",
+					    .path = "/sys/kernel/mm/numa/demotion_enabled",
+					    BOOLEAN(true_false),
+					    .def = 0,
+					    .description =
+						"reclaim migrates pages to a slower memory "
+						"tier instead of dropping them"},
 };
 /* Every id has its entry: the last one is the table's last. */
-_Static_assert(ARRAY_SIZE(knobs) == RECLAIM_KNOB_VFS_CACHE_PRESSURE + 1,
+_Static_assert(ARRAY_SIZE(knobs) == RECLAIM_KNOB_NUMA_DEMOTION_ENABLED + 1,
 	       "enum reclaim_knob_id and the knob table differ");
 
 RECLAIM_EXPORT size_t reclaim_knob_count(void)
@@ -97,7 +166,7 @@ RECLAIM_EXPORT const struct reclaim_knob *reclaim_knob_find(const char *name)
 	for (size_t i = 0; i < ARRAY_SIZE(knobs); i++) {
 		const struct reclaim_knob *k = &knobs[i];
 
-		if (strcmp(name, k->name) == 0 || strcmp(name, k->sysctl) == 0 ||
+		if (strcmp(name, k->name) == 0 || (k->sysctl && strcmp(name, k->sysctl) == 0) ||
 		    (k->alias && strcmp(name, k->alias) == 0))
 			return k;
 	}
@@ -120,6 +189,12 @@ RECLAIM_EXPORT const char *reclaim_knob_sysctl(const struct reclaim_knob *k)
 {
 	assert_return(k, NULL);
 	return k->sysctl;
+}
+
+RECLAIM_EXPORT const char *reclaim_knob_label(const struct reclaim_knob *k)
+{
+	assert_return(k, NULL);
+	return k->sysctl ?: k->path;
 }
 
 RECLAIM_EXPORT const char *reclaim_knob_path(const struct reclaim_knob *k)
@@ -164,6 +239,43 @@ RECLAIM_EXPORT bool reclaim_knob_needs_patch(const struct reclaim_knob *k)
 	return k->needs_patch;
 }
 
+RECLAIM_EXPORT const char *reclaim_knob_persist_file(const struct reclaim_knob *k)
+{
+	assert_return(k, NULL);
+	return k->sysctl ? RECLAIM_PERSIST_FILE : RECLAIM_PERSIST_TMPFILES;
+}
+
+RECLAIM_EXPORT enum reclaim_knob_type reclaim_knob_type(const struct reclaim_knob *k)
+{
+	assert_return(k, RECLAIM_KNOB_TYPE_INT);
+	return k->type;
+}
+
+RECLAIM_EXPORT size_t reclaim_knob_choice_count(const struct reclaim_knob *k)
+{
+	assert_return(k, 0);
+	return k->type == RECLAIM_KNOB_TYPE_CHOICE ? (size_t)k->max + 1 : 0;
+}
+
+RECLAIM_EXPORT const char *reclaim_knob_choice(const struct reclaim_knob *k, size_t idx)
+{
+	assert_return(k && idx < reclaim_knob_choice_count(k), NULL);
+	return k->names[idx];
+}
+
+RECLAIM_EXPORT const char *reclaim_knob_format(const struct reclaim_knob *k, int64_t value,
+					       char *buf, size_t size)
+{
+	assert_return(k && buf && size > 0, NULL);
+	if (value < k->min || value > k->max || k->type == RECLAIM_KNOB_TYPE_INT)
+		snprintf(buf, size, "%" PRId64, value);
+	else if (k->type == RECLAIM_KNOB_TYPE_FLAGS)
+		snprintf(buf, size, "0x%04" PRIx64, (uint64_t)value);
+	else
+		snprintf(buf, size, "%s", k->names[value]);
+	return buf;
+}
+
 static int missing(struct reclaim_ctx *ctx, const struct reclaim_knob *k)
 {
 	if (k->needs_patch)
@@ -171,6 +283,9 @@ static int missing(struct reclaim_ctx *ctx, const struct reclaim_knob *k)
 		    ctx, EOPNOTSUPP,
 		    "this kernel has no %s (no %s): it needs reclaimctl's kernel patches (KNOBS in reclaimctl(8))",
 		    k->sysctl, k->path);
+	if (!k->sysctl)
+		return reclaim_error(ctx, EOPNOTSUPP, "this kernel has no %s (no %s)", k->name,
+				     k->path);
 	return reclaim_error(ctx, EOPNOTSUPP, "this kernel has no %s (no %s)", k->sysctl, k->path);
 }
 
@@ -191,6 +306,75 @@ RECLAIM_EXPORT int reclaim_has_sysctls(struct reclaim_ctx *ctx)
 	return reclaim_exists(ctx, RECLAIM_SYSCTL_DIR) ? 1 : 0;
 }
 
+/* A name of @names, as its index. */
+static int parse_name(const char *const *names, const char *s, bool icase, int64_t *v)
+{
+	for (size_t i = 0; names[i]; i++)
+		if ((icase ? strcasecmp : strcmp)(s, names[i]) == 0) {
+			*v = (int64_t)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+/* kstrtobool()'s words, whole: 1/0, y/n, yes/no, true/false, on/off. */
+static int parse_bool(const char *s, int64_t *v)
+{
+	static const char *const no[] = {"0", "n", "no", "false", "off", NULL};
+	static const char *const yes[] = {"1", "y", "yes", "true", "on", NULL};
+	int64_t i;
+
+	if (parse_name(yes, s, true, &i) == 0)
+		*v = 1;
+	else if (parse_name(no, s, true, &i) == 0)
+		*v = 0;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* kstrtouint(s, 0): decimal, 0x hex or 0 octal. */
+static int parse_mask(const char *s, int64_t *v)
+{
+	char *end;
+	unsigned long long x;
+
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	x = strtoull(s, &end, 0);
+	if (errno == ERANGE || x > INT64_MAX)
+		return -ERANGE;
+	if (*end)
+		return -EINVAL;
+	*v = (int64_t)x;
+	return 0;
+}
+
+int reclaim_knob_parse_shown(const struct reclaim_knob *k, const char *text, int64_t *v)
+{
+	char s[RECLAIM_KNOB_TEXT_MAX];
+	size_t len = strlen(text);
+
+	/* the file's text as read, with its newline */
+	while (len > 0 && isspace((unsigned char)text[len - 1]))
+		len--;
+	if (len >= sizeof(s))
+		return -EINVAL;
+	memcpy(s, text, len);
+	s[len] = '\0';
+	switch (k->type) {
+	case RECLAIM_KNOB_TYPE_BOOL:
+		return parse_bool(s, v);
+	case RECLAIM_KNOB_TYPE_FLAGS:
+		return parse_mask(s, v);
+	case RECLAIM_KNOB_TYPE_CHOICE:
+		return parse_name(k->names, s, false, v);
+	default:
+		return reclaim_parse_i64(s, v);
+	}
+}
+
 RECLAIM_EXPORT int reclaim_knob_read(struct reclaim_ctx *ctx, const struct reclaim_knob *k,
 				     int64_t *value)
 {
@@ -205,7 +389,7 @@ RECLAIM_EXPORT int reclaim_knob_read(struct reclaim_ctx *ctx, const struct recla
 	if (r < 0)
 		return reclaim_error(ctx, -r, "cannot read %s: %s", k->path,
 				     reclaim_read_strerror(r));
-	if (reclaim_parse_i64(line, value) < 0)
+	if (reclaim_knob_parse_shown(k, line, value) < 0)
 		return reclaim_error(ctx, EINVAL, "%s: malformed value '%s'", k->path, line);
 	return 0;
 }
@@ -213,6 +397,26 @@ RECLAIM_EXPORT int reclaim_knob_read(struct reclaim_ctx *ctx, const struct recla
 static int range_error(struct reclaim_ctx *ctx, const struct reclaim_knob *k, int err,
 		       const char *text)
 {
+	if (k->type == RECLAIM_KNOB_TYPE_BOOL)
+		return reclaim_error(ctx, err,
+				     "invalid value '%s' for %s: expected %s or %s (also 1 or 0, "
+				     "yes or no, on or off)",
+				     text, k->name, k->names[1], k->names[0]);
+	if (k->type == RECLAIM_KNOB_TYPE_FLAGS)
+		return reclaim_error(
+		    ctx, err,
+		    "invalid value '%s' for %s: expected y, n or a bit mask from 0x%04" PRIx64
+		    " to 0x%04" PRIx64,
+		    text, k->name, (uint64_t)k->min, (uint64_t)k->max);
+	if (k->type == RECLAIM_KNOB_TYPE_CHOICE) {
+		char list[256] = "";
+
+		for (size_t i = 0; k->names[i]; i++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+				 i ? ", " : "", k->names[i]);
+		return reclaim_error(ctx, err, "invalid value '%s' for %s: expected one of %s",
+				     text, k->name, list);
+	}
 	if (k->unit == RECLAIM_UNIT_KB)
 		return reclaim_error(
 		    ctx, err,
@@ -275,6 +479,25 @@ static int parse_int(const char *s, int64_t *v)
 	return 0;
 }
 
+/* What a user may write: a size with a suffix, a boolean's words, y or n for all or no flags. */
+static int parse_input(const struct reclaim_knob *k, const char *s, int64_t *v)
+{
+	switch (k->type) {
+	case RECLAIM_KNOB_TYPE_BOOL:
+		return parse_bool(s, v);
+	case RECLAIM_KNOB_TYPE_FLAGS:
+		if (strcasecmp(s, "y") == 0 || strcasecmp(s, "n") == 0) {
+			*v = tolower((unsigned char)*s) == 'y' ? k->max : 0;
+			return 0;
+		}
+		return parse_mask(s, v);
+	case RECLAIM_KNOB_TYPE_CHOICE:
+		return parse_name(k->names, s, false, v);
+	default:
+		return k->unit == RECLAIM_UNIT_KB ? parse_size_kb(s, v) : parse_int(s, v);
+	}
+}
+
 RECLAIM_EXPORT int reclaim_knob_parse(struct reclaim_ctx *ctx, const struct reclaim_knob *k,
 				      const char *text, int64_t *value)
 {
@@ -283,7 +506,7 @@ RECLAIM_EXPORT int reclaim_knob_parse(struct reclaim_ctx *ctx, const struct recl
 
 	assert_return(ctx && k && text && value, -EINVAL);
 	reclaim_error_reset(ctx);
-	r = k->unit == RECLAIM_UNIT_KB ? parse_size_kb(text, &v) : parse_int(text, &v);
+	r = parse_input(k, text, &v);
 	if (r == 0 && (v < k->min || v > k->max))
 		r = -ERANGE;
 	if (r < 0)
@@ -292,27 +515,35 @@ RECLAIM_EXPORT int reclaim_knob_parse(struct reclaim_ctx *ctx, const struct recl
 	return 0;
 }
 
-static int write_error(struct reclaim_ctx *ctx, const struct reclaim_knob *k, int64_t v, int err)
+static int write_error(struct reclaim_ctx *ctx, const struct reclaim_knob *k, int64_t value,
+		       int err)
 {
+	const char *label = reclaim_knob_label(k);
+	char v[RECLAIM_KNOB_TEXT_MAX];
+
+	reclaim_knob_format(k, value, v, sizeof(v));
 	switch (err) {
 	case ENOENT:
+		/* zswap's answer for a compressor the kernel does not have */
+		if (k->type == RECLAIM_KNOB_TYPE_CHOICE && reclaim_exists(ctx, k->path))
+			return reclaim_error(ctx, err,
+					     "cannot set %s=%s: the kernel has no %s (not built, "
+					     "or its module is not available)",
+					     label, v, v);
 		return missing(ctx, k);
 	case EACCES:
 	case EPERM:
-		return reclaim_error(ctx, err, "cannot set %s=%" PRId64 ": permission denied%s",
-				     k->sysctl, v,
+		return reclaim_error(ctx, err, "cannot set %s=%s: permission denied%s", label, v,
 				     geteuid() == 0 ? " (the file is read-only)" : " (needs root)");
 	case EROFS:
 		return reclaim_error(ctx, err,
-				     "cannot set %s=%" PRId64 ": %s is read-only (in a container?)",
-				     k->sysctl, v, k->path);
+				     "cannot set %s=%s: %s is read-only (in a container?)", label,
+				     v, k->path);
 	case EINVAL:
-		return reclaim_error(ctx, err,
-				     "cannot set %s=%" PRId64 ": the kernel refused the value",
-				     k->sysctl, v);
+		return reclaim_error(ctx, err, "cannot set %s=%s: the kernel refused the value",
+				     label, v);
 	default:
-		return reclaim_error(ctx, err, "cannot set %s=%" PRId64 ": %s", k->sysctl, v,
-				     strerror(err));
+		return reclaim_error(ctx, err, "cannot set %s=%s: %s", label, v, strerror(err));
 	}
 }
 
@@ -328,13 +559,14 @@ int reclaim_knob_check(struct reclaim_ctx *ctx, const struct reclaim_knob *k, in
 
 int reclaim_knob_store(struct reclaim_ctx *ctx, const struct reclaim_knob *k, int64_t value)
 {
-	char buf[32];
+	char buf[RECLAIM_KNOB_TEXT_MAX + 1];
 	int r;
 
 	r = reclaim_knob_check(ctx, k, value);
 	if (r < 0)
 		return r;
-	snprintf(buf, sizeof(buf), "%" PRId64 "\n", value);
+	reclaim_knob_format(k, value, buf, sizeof(buf) - 1);
+	strcat(buf, "\n");
 	r = reclaim_write_string(ctx, k->path, buf);
 	return r < 0 ? write_error(ctx, k, value, -r) : 0;
 }

@@ -172,7 +172,7 @@ static int check_others(struct reclaim_lease *l)
 			if (find(l, e[k].knob))
 				return reclaim_error(
 				    l->ctx, EBUSY, "%s: %s is held by %s (PID %ld, %s)", l->holder,
-				    reclaim_knob_sysctl(e[k].knob), other, (long)pid, file);
+				    reclaim_knob_label(e[k].knob), other, (long)pid, file);
 	}
 	return 0;
 }

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The persisted knob values: /etc/sysctl.d/90-reclaimctl.conf, which
- * systemd-sysctl applies at boot. reclaimctl owns the file whole: a header
- * saying so, then one "SYSCTL = VALUE" line per knob in the order of the
- * knob table. A file with any other line is someone else's and is never
- * rewritten or removed. The file is replaced atomically: a temporary file
- * in the same directory (hidden, and not named *.conf, so that nothing reads
- * it if it is left behind by a crash), fsync(), rename(), fsync() of the
- * directory.
+ * The persisted knob values: the sysctls' in /etc/sysctl.d/90-reclaimctl.conf,
+ * which systemd-sysctl applies at boot, the knobs of sysfs' in
+ * /etc/tmpfiles.d/90-reclaimctl.conf, which systemd-tmpfiles-setup.service
+ * writes at boot ('w' lines). reclaimctl owns each file whole: a header
+ * saying so, then one line per knob in the order of the knob table
+ * ("SYSCTL = VALUE", "w PATH - - - - VALUE"). A file with any other line is
+ * someone else's and is never rewritten or removed. A file is replaced
+ * atomically: a temporary file in the same directory (hidden, and not named
+ * *.conf, so that nothing reads it if it is left behind by a crash),
+ * fsync(), rename(), fsync() of the directory; a change of both files puts
+ * the first back when the second cannot be written.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,14 +21,26 @@
 
 #include "sysctl-internal.h"
 
-/* RECLAIM_PERSIST_FILE is PERSIST_DIR/PERSIST_NAME */
-#define PERSIST_DIR  "/etc/sysctl.d"
-#define PERSIST_NAME (strrchr(RECLAIM_PERSIST_FILE, '/') + 1)
+struct persist_file {
+	const char *path, *dir;
+	bool sysfs; /* the knobs of sysfs (tmpfiles.d), else the sysctls (sysctl.d) */
+	const char *header[3];
+};
 
-static const char *const header[] = {
-    "# This file is written by reclaimctl(8): knob values made persistent with --persist.",
-    "# systemd-sysctl applies it at boot. Do not edit it; to undo, run:",
-    "#   reclaimctl restore --persist",
+static const struct persist_file persist_files[] = {
+    {RECLAIM_PERSIST_FILE,
+     "/etc/sysctl.d",
+     false,
+     {"# This file is written by reclaimctl(8): knob values made persistent with --persist.",
+      "# systemd-sysctl applies it at boot. Do not edit it; to undo, run:",
+      "#   reclaimctl restore --persist"}},
+    {RECLAIM_PERSIST_TMPFILES,
+     "/etc/tmpfiles.d",
+     true,
+     {"# This file is written by reclaimctl(8): knob values of sysfs made persistent with "
+      "--persist.",
+      "# systemd-tmpfiles applies it at boot. Do not edit it; to undo, run:",
+      "#   reclaimctl restore --persist"}},
 };
 
 struct persist_value {
@@ -40,10 +55,10 @@ struct reclaim_persist {
 	size_t count;
 };
 
-static bool is_header(const char *s, size_t len)
+static bool is_header(const struct persist_file *f, const char *s, size_t len)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(header); i++)
-		if (strlen(header[i]) == len && memcmp(header[i], s, len) == 0)
+	for (size_t i = 0; i < ARRAY_SIZE(f->header); i++)
+		if (strlen(f->header[i]) == len && memcmp(f->header[i], s, len) == 0)
 			return true;
 	return false;
 }
@@ -57,11 +72,64 @@ static size_t knob_index(const struct reclaim_knob *k)
 	return i;
 }
 
+static const struct persist_file *file_of(const struct reclaim_knob *k)
+{
+	return &persist_files[reclaim_knob_sysctl(k) ? 0 : 1];
+}
+
+/* A line of the sysctl file: the knob and its value, or why it is not reclaimctl's. */
+static const char *sysctl_line(struct reclaim_ctx *ctx, const char *p, size_t len,
+			       const struct reclaim_knob **k, int64_t *v, int *err)
+{
+	struct sysctl_line l;
+	const char *why = NULL;
+
+	*err = reclaim_sysctl_parse_line(p, len, &l);
+	if (*err < 0)
+		return NULL;
+	(void)ctx;
+	if (l.kind != SYSCTL_LINE_ASSIGN || l.ignore_failure)
+		why = "not a plain assignment";
+	else if (!(*k = reclaim_sysctl_knob_by_path(l.path)))
+		why = "not one of reclaimctl's knobs";
+	else if (reclaim_parse_i64(l.value, v) < 0 || *v < reclaim_knob_min(*k) ||
+		 *v > reclaim_knob_max(*k))
+		why = "a value out of the knob's range";
+	reclaim_sysctl_line_clear(&l);
+	return why;
+}
+
+/* A line of the tmpfiles file: "w PATH - - - - VALUE" of a knob of sysfs. */
+static const char *tmpfiles_line(struct reclaim_ctx *ctx, const char *p, size_t len,
+				 const struct reclaim_knob **k, int64_t *v, int *err)
+{
+	struct tmpfiles_line l;
+	const char *why = NULL;
+
+	*k = NULL;
+	*err = reclaim_tmpfiles_parse_line(p, len, &l);
+	if (*err < 0)
+		return NULL;
+	if (l.problem || strcmp(l.type, "w") != 0 || reclaim_tmpfiles_is_glob(l.path))
+		why = "not a plain 'w' line";
+	for (size_t i = 0; !why && !*k && i < reclaim_knob_count(); i++)
+		if (reclaim_tmpfiles_matches(&l, reclaim_knob_get(i)))
+			*k = reclaim_knob_get(i);
+	if (!why && !*k)
+		why = "not one of reclaimctl's knobs";
+	else if (!why && reclaim_knob_parse(ctx, *k, l.argument, v) < 0)
+		why = "a value out of the knob's range";
+	reclaim_error_reset(ctx);
+	reclaim_tmpfiles_line_clear(&l);
+	return why;
+}
+
 /*
- * Parses the file's text into @values (indexed like the knob table, @set
+ * Parses the text of @f into @values (indexed like the knob table, @set
  * says which are there); -EBADMSG with the line in the message.
  */
-static int parse_persisted(struct reclaim_ctx *ctx, const char *text, int64_t *values, bool *set)
+static int parse_persisted(struct reclaim_ctx *ctx, const struct persist_file *f, const char *text,
+			   int64_t *values, bool *set)
 {
 	unsigned int lineno = 0;
 	const char *p = text;
@@ -70,53 +138,42 @@ static int parse_persisted(struct reclaim_ctx *ctx, const char *text, int64_t *v
 		size_t len = strcspn(p, "\n"), trimmed = len, lead = 0;
 		const struct reclaim_knob *k = NULL;
 		const char *why = NULL;
-		struct sysctl_line l;
 		int64_t v = 0;
-		int r;
+		int err = 0;
 
 		lineno++;
 		while (trimmed > 0 && strchr(" \t\r", p[trimmed - 1]))
 			trimmed--;
 		while (lead < trimmed && strchr(" \t", p[lead]))
 			lead++;
-		if (is_header(p, trimmed)) {
+		if (lead == trimmed || is_header(f, p, trimmed)) {
 			p += len + (p[len] == '\n');
 			continue;
 		}
-		r = reclaim_sysctl_parse_line(p, len, &l);
-		if (r < 0)
+		if (p[lead] == '#' || p[lead] == ';')
+			why = "a comment reclaimctl did not write";
+		else
+			why = (f->sysfs ? tmpfiles_line : sysctl_line)(ctx, p, len, &k, &v, &err);
+		if (err < 0)
 			return reclaim_error(ctx, ENOMEM, "out of memory");
-		if (l.kind == SYSCTL_LINE_BLANK)
-			why = lead < trimmed ? "a comment reclaimctl did not write" : NULL;
-		else if (l.kind != SYSCTL_LINE_ASSIGN || l.ignore_failure)
-			why = "not a plain assignment";
-		else if (!(k = reclaim_sysctl_knob_by_path(l.path)))
-			why = "not one of reclaimctl's knobs";
-		else if (set[knob_index(k)])
+		if (!why && set[knob_index(k)])
 			why = "a second value of the knob";
-		else if (reclaim_parse_i64(l.value, &v) < 0 || v < reclaim_knob_min(k) ||
-			 v > reclaim_knob_max(k))
-			why = "a value out of the knob's range";
-		if (!why && k) {
-			values[knob_index(k)] = v;
-			set[knob_index(k)] = true;
-		}
-		reclaim_sysctl_line_clear(&l);
 		if (why)
-			return reclaim_error(ctx, EBADMSG,
-					     RECLAIM_PERSIST_FILE
-					     " is not reclaimctl's: line %u is %s",
-					     lineno, why);
+			return reclaim_error(ctx, EBADMSG, "%s is not reclaimctl's: line %u is %s",
+					     f->path, lineno, why);
+		values[knob_index(k)] = v;
+		set[knob_index(k)] = true;
 		p += len + (p[len] == '\n');
 	}
 	return 0;
 }
 
 /*
- * Reads the file into @values/@set; *exists false (and nothing set) without
- * one. A link or anything but a regular file is not reclaimctl's.
+ * Reads @f into @values/@set; *exists false (and nothing set) without it. A
+ * link or anything but a regular file is not reclaimctl's.
  */
-static int read_persisted(struct reclaim_ctx *ctx, int64_t *values, bool *set, bool *exists)
+static int read_one(struct reclaim_ctx *ctx, const struct persist_file *f, int64_t *values,
+		    bool *set, bool *exists)
 {
 	_cleanup_free_ char *name = NULL, *text = NULL;
 	_cleanup_close_ int dirfd = -1;
@@ -124,7 +181,7 @@ static int read_persisted(struct reclaim_ctx *ctx, int64_t *values, bool *set, b
 	int r;
 
 	*exists = false;
-	r = reclaim_open_parent(ctx, RECLAIM_PERSIST_FILE, &dirfd, &name);
+	r = reclaim_open_parent(ctx, f->path, &dirfd, &name);
 	if (r == -ENOENT)
 		return 0;
 	if (r < 0)
@@ -132,21 +189,29 @@ static int read_persisted(struct reclaim_ctx *ctx, int64_t *values, bool *set, b
 	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 		if (errno == ENOENT || errno == ENOTDIR)
 			return 0;
-		return reclaim_error(ctx, errno, "cannot read " RECLAIM_PERSIST_FILE ": %s",
-				     strerror(errno));
+		return reclaim_error(ctx, errno, "cannot read %s: %s", f->path, strerror(errno));
 	}
 	if (S_ISLNK(st.st_mode))
-		return reclaim_error(ctx, EBADMSG,
-				     RECLAIM_PERSIST_FILE " is not reclaimctl's: it is a link");
+		return reclaim_error(ctx, EBADMSG, "%s is not reclaimctl's: it is a link", f->path);
 	if (!S_ISREG(st.st_mode))
-		return reclaim_error(
-		    ctx, EBADMSG, RECLAIM_PERSIST_FILE " is not reclaimctl's: not a regular file");
-	r = reclaim_read_file(ctx, RECLAIM_PERSIST_FILE, &text, NULL);
+		return reclaim_error(ctx, EBADMSG, "%s is not reclaimctl's: not a regular file",
+				     f->path);
+	r = reclaim_read_file(ctx, f->path, &text, NULL);
 	if (r < 0)
-		return reclaim_error(ctx, -r, "cannot read " RECLAIM_PERSIST_FILE ": %s",
+		return reclaim_error(ctx, -r, "cannot read %s: %s", f->path,
 				     reclaim_read_strerror(r));
 	*exists = true;
-	return parse_persisted(ctx, text, values, set);
+	return parse_persisted(ctx, f, text, values, set);
+}
+
+/* Both files; exists[i] says whether persist_files[i] is there. */
+static int read_persisted(struct reclaim_ctx *ctx, int64_t *values, bool *set, bool *exists)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(persist_files) && r == 0; i++)
+		r = read_one(ctx, &persist_files[i], values, set, &exists[i]);
+	return r;
 }
 
 RECLAIM_EXPORT int reclaim_persist_read(struct reclaim_ctx *ctx, struct reclaim_persist **ret)
@@ -155,14 +220,14 @@ RECLAIM_EXPORT int reclaim_persist_read(struct reclaim_ctx *ctx, struct reclaim_
 	_cleanup_free_ int64_t *values = calloc(n, sizeof(*values));
 	_cleanup_free_ bool *set = calloc(n, sizeof(*set));
 	struct reclaim_persist *p;
-	bool exists;
+	bool exists[ARRAY_SIZE(persist_files)];
 	int r;
 
 	assert_return(ctx && ret, -EINVAL);
 	reclaim_error_reset(ctx);
 	if (!values || !set)
 		return reclaim_error(ctx, ENOMEM, "out of memory");
-	r = read_persisted(ctx, values, set, &exists);
+	r = read_persisted(ctx, values, set, exists);
 	if (r < 0)
 		return r;
 	p = calloc(1, sizeof(*p));
@@ -226,25 +291,100 @@ RECLAIM_EXPORT ssize_t reclaim_persist_find(const struct reclaim_persist *p,
 	return -1;
 }
 
-static char *format_file(const int64_t *values, const bool *set)
+/* The text of @f with the values @set of its knobs; NULL on ENOMEM. */
+static char *format_file(const struct persist_file *f, const int64_t *values, const bool *set)
 {
 	char *text = NULL;
 	size_t size = 0;
-	FILE *f = open_memstream(&text, &size);
+	FILE *out = open_memstream(&text, &size);
 
-	if (!f)
+	if (!out)
 		return NULL;
-	for (size_t i = 0; i < ARRAY_SIZE(header); i++)
-		fprintf(f, "%s\n", header[i]);
-	for (size_t i = 0; i < reclaim_knob_count(); i++)
-		if (set[i])
-			fprintf(f, "%s = %" PRId64 "\n", reclaim_knob_sysctl(reclaim_knob_get(i)),
-				values[i]);
-	if (fclose(f) != 0) {
+	for (size_t i = 0; i < ARRAY_SIZE(f->header); i++)
+		fprintf(out, "%s\n", f->header[i]);
+	for (size_t i = 0; i < reclaim_knob_count(); i++) {
+		const struct reclaim_knob *k = reclaim_knob_get(i);
+		char v[RECLAIM_KNOB_TEXT_MAX];
+
+		if (!set[i] || file_of(k) != f)
+			continue;
+		reclaim_knob_format(k, values[i], v, sizeof(v));
+		if (f->sysfs)
+			fprintf(out, "w %s - - - - %s\n", reclaim_knob_path(k), v);
+		else
+			fprintf(out, "%s = %s\n", reclaim_knob_sysctl(k), v);
+	}
+	if (fclose(out) != 0) {
 		free(text);
 		return NULL;
 	}
 	return text;
+}
+
+/* Replaces @f by @text (NULL: removes it). */
+static int put_file(struct reclaim_ctx *ctx, const struct persist_file *f, const char *text)
+{
+	_cleanup_free_ char *dir = NULL;
+	_cleanup_close_ int dirfd = -1;
+	const char *name = strrchr(f->path, '/') + 1;
+	int r;
+
+	r = reclaim_chase(ctx, f->dir, RECLAIM_CHASE_MISSING, &dir);
+	if (r < 0)
+		return reclaim_path_error(ctx, f->dir, r);
+	dirfd = reclaim_mkdir_p(ctx, dir, 0755, 0755);
+	if (dirfd < 0)
+		return reclaim_error(ctx, -dirfd, "cannot create %s: %s", f->dir, strerror(-dirfd));
+	r = text ? reclaim_replace_file(dirfd, name, text, strlen(text), 0644)
+		 : reclaim_unlink_synced(dirfd, name);
+	if (r < 0 && !(r == -ENOENT && !text))
+		return reclaim_error(ctx, -r, "cannot %s %s: %s", text ? "write" : "remove",
+				     f->path, strerror(-r));
+	return 0;
+}
+
+/* The files' texts as they are now (NULL for one that is not there), to put back. */
+static int keep_texts(struct reclaim_ctx *ctx, char **texts)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(persist_files); i++) {
+		int r = reclaim_read_file(ctx, persist_files[i].path, &texts[i], NULL);
+
+		if (r == -ENOENT)
+			texts[i] = NULL;
+		else if (r < 0)
+			return reclaim_error(ctx, -r, "cannot read %s: %s", persist_files[i].path,
+					     reclaim_read_strerror(r));
+	}
+	return 0;
+}
+
+/*
+ * Writes @texts[i] to persist_files[i] where @change[i] (NULL: removes
+ * it); if one fails, those already written get their @old text back.
+ */
+static int put_files(struct reclaim_ctx *ctx, char *const *texts, const bool *change,
+		     char *const *old)
+{
+	char detail[512];
+	int r = 0;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(persist_files) && r == 0; i++)
+		if (change[i])
+			r = put_file(ctx, &persist_files[i], texts[i]);
+	if (r == 0)
+		return 0;
+	snprintf(detail, sizeof(detail), "%s", reclaim_strerror(ctx));
+	for (size_t j = 0; j + 1 < i; j++)
+		if (change[j])
+			(void)put_file(ctx, &persist_files[j], old[j]);
+	return reclaim_error(ctx, -r, "%s; the other file is as it was", detail);
+}
+
+static void free_texts(char **texts)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(persist_files); i++)
+		free(texts[i]);
 }
 
 RECLAIM_EXPORT int reclaim_persist_write(struct reclaim_ctx *ctx,
@@ -254,10 +394,9 @@ RECLAIM_EXPORT int reclaim_persist_write(struct reclaim_ctx *ctx,
 	size_t nk = reclaim_knob_count();
 	_cleanup_free_ int64_t *merged = calloc(nk, sizeof(*merged));
 	_cleanup_free_ bool *set = calloc(nk, sizeof(*set));
-	_cleanup_free_ char *text = NULL, *dir = NULL;
-	_cleanup_close_ int dirfd = -1;
+	char *texts[ARRAY_SIZE(persist_files)] = {0}, *old[ARRAY_SIZE(persist_files)] = {0};
+	bool exists[ARRAY_SIZE(persist_files)], change[ARRAY_SIZE(persist_files)] = {0};
 	char detail[512];
-	bool exists;
 	int r;
 
 	assert_return(ctx && (n == 0 || (knobs && values)), -EINVAL);
@@ -270,7 +409,7 @@ RECLAIM_EXPORT int reclaim_persist_write(struct reclaim_ctx *ctx,
 		if (r < 0)
 			return r;
 	}
-	r = read_persisted(ctx, merged, set, &exists);
+	r = read_persisted(ctx, merged, set, exists);
 	if (r < 0) {
 		snprintf(detail, sizeof(detail), "%s", reclaim_strerror(ctx));
 		return reclaim_error(ctx, -r, "%s; nothing written", detail);
@@ -278,22 +417,17 @@ RECLAIM_EXPORT int reclaim_persist_write(struct reclaim_ctx *ctx,
 	for (size_t i = 0; i < n; i++) {
 		merged[knob_index(knobs[i])] = values[i];
 		set[knob_index(knobs[i])] = true;
+		change[file_of(knobs[i]) - persist_files] = true;
 	}
-	text = format_file(merged, set);
-	if (!text)
-		return reclaim_error(ctx, ENOMEM, "out of memory");
-	r = reclaim_chase(ctx, PERSIST_DIR, RECLAIM_CHASE_MISSING, &dir);
-	if (r < 0)
-		return reclaim_path_error(ctx, PERSIST_DIR, r);
-	dirfd = reclaim_mkdir_p(ctx, dir, 0755, 0755);
-	if (dirfd < 0)
-		return reclaim_error(ctx, -dirfd, "cannot create " PERSIST_DIR ": %s",
-				     strerror(-dirfd));
-	r = reclaim_replace_file(dirfd, PERSIST_NAME, text, strlen(text), 0644);
-	if (r < 0)
-		return reclaim_error(ctx, -r, "cannot write " RECLAIM_PERSIST_FILE ": %s",
-				     strerror(-r));
-	return 0;
+	r = keep_texts(ctx, old);
+	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(persist_files); i++)
+		if (change[i] && !(texts[i] = format_file(&persist_files[i], merged, set)))
+			r = reclaim_error(ctx, ENOMEM, "out of memory");
+	if (r == 0)
+		r = put_files(ctx, texts, change, old);
+	free_texts(texts);
+	free_texts(old);
+	return r;
 }
 
 RECLAIM_EXPORT int reclaim_persist_remove(struct reclaim_ctx *ctx)
@@ -301,31 +435,27 @@ RECLAIM_EXPORT int reclaim_persist_remove(struct reclaim_ctx *ctx)
 	size_t nk = reclaim_knob_count();
 	_cleanup_free_ int64_t *values = calloc(nk, sizeof(*values));
 	_cleanup_free_ bool *set = calloc(nk, sizeof(*set));
-	_cleanup_free_ char *name = NULL;
-	_cleanup_close_ int dirfd = -1;
+	char *none[ARRAY_SIZE(persist_files)] = {0}, *old[ARRAY_SIZE(persist_files)] = {0};
+	bool exists[ARRAY_SIZE(persist_files)];
 	char detail[512];
-	bool exists;
 	int r;
 
 	assert_return(ctx, -EINVAL);
 	reclaim_error_reset(ctx);
 	if (!values || !set)
 		return reclaim_error(ctx, ENOMEM, "out of memory");
-	r = read_persisted(ctx, values, set, &exists);
+	r = read_persisted(ctx, values, set, exists);
 	if (r < 0) {
 		snprintf(detail, sizeof(detail), "%s", reclaim_strerror(ctx));
 		return reclaim_error(ctx, -r, "%s; not removed", detail);
 	}
-	if (!exists)
+	if (!exists[0] && !exists[1])
 		return reclaim_error(ctx, ENOENT,
-				     "nothing is persisted: there is no " RECLAIM_PERSIST_FILE);
-	r = reclaim_open_parent(ctx, RECLAIM_PERSIST_FILE, &dirfd, &name);
+				     "nothing is persisted: there is no " RECLAIM_PERSIST_FILE
+				     " nor " RECLAIM_PERSIST_TMPFILES);
+	r = keep_texts(ctx, old);
 	if (r == 0)
-		r = reclaim_unlink_synced(dirfd, name);
-	else if (r != -ENOENT)
-		return r;
-	if (r < 0)
-		return reclaim_error(ctx, -r, "cannot remove " RECLAIM_PERSIST_FILE ": %s",
-				     strerror(-r));
-	return 0;
+		r = put_files(ctx, none, exists, old);
+	free_texts(old);
+	return r;
 }

@@ -393,7 +393,7 @@ static int read_knobs(struct reclaim_sampler *s, struct reclaim_sample *smp)
 		if (s->knob_fds[i] < 0)
 			continue;
 		if (pread_all(s, s->knob_fds[i], NULL) < 0 ||
-		    reclaim_parse_i64(s->buf, &smp->knob_value[i]) < 0)
+		    reclaim_knob_parse_shown(k, s->buf, &smp->knob_value[i]) < 0)
 			return reclaim_error(s->ctx, EINVAL, "cannot read %s",
 					     reclaim_knob_path(k));
 		smp->has_knob[i] = true;

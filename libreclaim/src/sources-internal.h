@@ -10,7 +10,7 @@
 #include "internal.h"
 
 struct knob_source {
-	const char *kind; /* "sysctl", "tuned" */
+	const char *kind; /* "sysctl", "tuned", "tmpfiles", "cmdline" */
 	char *where;	  /* "FILE:LINE" */
 	char *profile;	  /* tuned's active profile, for "tuned"; else NULL */
 	char *key;	  /* the key as written there */

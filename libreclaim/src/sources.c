@@ -14,7 +14,8 @@ typedef int (*source_finder)(struct reclaim_ctx *ctx, const struct reclaim_sysct
 			     const struct reclaim_knob *knob, struct knob_source *src);
 
 /*
- * A sysctl file other than reclaimctl's, or tuned's profile (its values are
+ * A sysctl file other than reclaimctl's, tuned's profile, a tmpfiles.d file
+ * other than reclaimctl's or the kernel command line (their values are
  * entries of the same configuration), that sets the knob: the line that wins.
  */
 static int sysctl_file(struct reclaim_ctx *ctx, const struct reclaim_sysctl_conf *conf,
@@ -25,9 +26,8 @@ static int sysctl_file(struct reclaim_ctx *ctx, const struct reclaim_sysctl_conf
 	(void)ctx;
 	if (at < 0)
 		return 0;
-	src->kind = "sysctl";
+	src->kind = reclaim_sysctl_conf_kind(conf, (size_t)at);
 	if (reclaim_sysctl_conf_is_tuned(conf, (size_t)at)) {
-		src->kind = "tuned";
 		src->profile = strdup(reclaim_sysctl_conf_tuned_profile(conf));
 		if (!src->profile)
 			return -ENOMEM;

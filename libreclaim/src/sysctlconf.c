@@ -29,6 +29,19 @@
  *   hashmap's order: the last one matching a knob wins. They are matched
  *   against the knob's name here, where systemd matches them against the
  *   running kernel's /proc/sys.
+ *
+ * The knobs of sysfs have other writers at boot, which this reads too:
+ *
+ * - The kernel command line (/proc/cmdline), for a parameter of a module
+ *   built in ("zswap.enabled=1"): the last one wins, '-' and '_' are the
+ *   same in its name, and it applies first.
+ * - The 'w' lines of tmpfiles.d files that name the knob's file (or a glob
+ *   matching it), which systemd-tmpfiles-setup.service writes early at
+ *   boot: its files are found as sysctl.d's are (/etc, /run,
+ *   /usr/local/lib, /usr/lib, /lib) and read in the order of their names;
+ *   the first line for a path wins, a later one for the same path is
+ *   ignored ("Duplicate line for path"), whatever its modifiers ('!' lines
+ *   count: they are written at boot).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -49,6 +62,11 @@ static const char *const conf_dirs[] = {
     "/usr/lib/sysctl.d", "/lib/sysctl.d",
 };
 
+static const char *const tmpfiles_dirs[] = {
+    "/etc/tmpfiles.d",	   "/run/tmpfiles.d", "/usr/local/lib/tmpfiles.d",
+    "/usr/lib/tmpfiles.d", "/lib/tmpfiles.d",
+};
+
 struct conf_entry {
 	const struct reclaim_knob *knob;
 	char *file;
@@ -56,7 +74,7 @@ struct conf_entry {
 	char *key, *path, *value;
 	bool glob, own, wins;
 	bool invalid; /* a value the kernel refuses: it never takes effect */
-	bool tuned;   /* a value of tuned's active profile, not a sysctl file's */
+	enum conf_kind kind;
 };
 
 struct conf_problem {
@@ -97,15 +115,11 @@ static char *strip_dup(const char *s, size_t len)
 	return strndup(s, len);
 }
 
-char *reclaim_sysctl_normalize(char *key)
+char *reclaim_path_simplify(char *path, bool absolute)
 {
-	char *n = strpbrk(key, "/."), *out = key;
-	const char *p = key;
+	char *out = path;
+	const char *p = path;
 
-	if (n && *n == '.')
-		for (; n; n = strpbrk(n + 1, "/."))
-			*n = *n == '.' ? '/' : '.';
-	/* Components joined by one '/', without empty and "." ones. */
 	while (*p) {
 		size_t len;
 
@@ -116,14 +130,26 @@ char *reclaim_sysctl_normalize(char *key)
 			p += len;
 			continue;
 		}
-		if (out != key)
+		if (absolute || out != path)
 			*out++ = '/';
 		memmove(out, p, len);
 		out += len;
 		p += len;
 	}
+	if (absolute && out == path)
+		*out++ = '/';
 	*out = '\0';
-	return key;
+	return path;
+}
+
+char *reclaim_sysctl_normalize(char *key)
+{
+	char *n = strpbrk(key, "/.");
+
+	if (n && *n == '.')
+		for (; n; n = strpbrk(n + 1, "/."))
+			*n = *n == '.' ? '/' : '.';
+	return reclaim_path_simplify(key, false);
 }
 
 bool reclaim_sysctl_is_glob(const char *path)
@@ -131,14 +157,18 @@ bool reclaim_sysctl_is_glob(const char *path)
 	return strpbrk(path, "*?[") != NULL;
 }
 
-/* "vm/swappiness" for vm.swappiness. */
+/* "vm/swappiness" for vm.swappiness; NULL for a knob of sysfs. */
 static const char *knob_proc_name(const struct reclaim_knob *k)
 {
+	if (!reclaim_knob_sysctl(k))
+		return NULL;
 	return reclaim_knob_path(k) + strlen(PROC_SYS);
 }
 
 bool reclaim_sysctl_matches(const char *path, const struct reclaim_knob *k)
 {
+	if (!knob_proc_name(k))
+		return false;
 	if (reclaim_sysctl_is_glob(path))
 		return fnmatch(path, knob_proc_name(k), FNM_PATHNAME | FNM_PERIOD) == 0;
 	return strcmp(path, knob_proc_name(k)) == 0;
@@ -146,9 +176,12 @@ bool reclaim_sysctl_matches(const char *path, const struct reclaim_knob *k)
 
 const struct reclaim_knob *reclaim_sysctl_knob_by_path(const char *path)
 {
-	for (size_t i = 0; i < reclaim_knob_count(); i++)
-		if (strcmp(path, knob_proc_name(reclaim_knob_get(i))) == 0)
+	for (size_t i = 0; i < reclaim_knob_count(); i++) {
+		const char *name = knob_proc_name(reclaim_knob_get(i));
+
+		if (name && strcmp(path, name) == 0)
 			return reclaim_knob_get(i);
+	}
 	return NULL;
 }
 
@@ -239,8 +272,9 @@ static int add_problem(struct reclaim_sysctl_conf *c, const char *file, unsigned
 	return 0;
 }
 
-static int add_entry(struct reclaim_sysctl_conf *c, const struct reclaim_knob *knob,
-		     const char *file, unsigned int line, const struct sysctl_line *l, bool own)
+static int add_entry(struct reclaim_sysctl_conf *c, enum conf_kind kind,
+		     const struct reclaim_knob *knob, const char *file, unsigned int line,
+		     const struct sysctl_line *l, bool own)
 {
 	struct conf_entry *n, *e;
 
@@ -251,6 +285,7 @@ static int add_entry(struct reclaim_sysctl_conf *c, const struct reclaim_knob *k
 	e = &n[c->count];
 	*e = (struct conf_entry){
 	    .knob = knob,
+	    .kind = kind,
 	    .line = line,
 	    .glob = reclaim_sysctl_is_glob(l->path),
 	    .own = own,
@@ -270,14 +305,25 @@ static int add_entry(struct reclaim_sysctl_conf *c, const struct reclaim_knob *k
 	return 0;
 }
 
-/* A value the kernel takes for @k: a decimal integer within the knob's range; 1 if not. */
+/*
+ * A value the kernel takes for @k: for a sysctl a decimal integer within
+ * the knob's range, for a file of sysfs a value of its type; 1 if not.
+ */
 static int check_value(struct reclaim_sysctl_conf *c, const struct reclaim_knob *k,
 		       const char *file, unsigned int line, const char *value)
 {
 	int64_t v;
-
 	int r;
 
+	if (!reclaim_knob_sysctl(k)) {
+		if (reclaim_knob_parse(c->ctx, k, value, &v) == 0)
+			return 0;
+		r = add_problem(c, file, line, k,
+				"%s; the kernel refuses it, so the line never takes effect",
+				reclaim_strerror(c->ctx));
+		reclaim_error_reset(c->ctx);
+		return r < 0 ? r : 1;
+	}
 	if (reclaim_parse_i64(value, &v) == 0 && v >= reclaim_knob_min(k) &&
 	    v <= reclaim_knob_max(k))
 		return 0;
@@ -319,7 +365,7 @@ static int parse_text(struct reclaim_sysctl_conf *c, const char *file, const cha
 				reported = true;
 				continue;
 			}
-			r = add_entry(c, k, file, lineno, &l, own);
+			r = add_entry(c, CONF_SYSCTL, k, file, lineno, &l, own);
 			if (r == 0 && l.kind == SYSCTL_LINE_ASSIGN) {
 				r = check_value(c, k, file, lineno, l.value);
 				if (r > 0) {
@@ -332,6 +378,51 @@ static int parse_text(struct reclaim_sysctl_conf *c, const char *file, const cha
 			r = add_problem(c, file, lineno, NULL, "%s%s%s; the line is skipped",
 					l.path[0] ? l.key : "", l.path[0] ? ": " : "", l.problem);
 		reclaim_sysctl_line_clear(&l);
+	}
+	return r;
+}
+
+/* The 'w' lines of one tmpfiles.d file that write a knob of sysfs; @own: reclaimctl's file. */
+static int parse_tmpfiles(struct reclaim_sysctl_conf *c, const char *file, const char *text,
+			  bool own)
+{
+	unsigned int lineno = 0;
+	const char *p = text;
+	int r = 0;
+
+	while (*p && r == 0) {
+		size_t len = strcspn(p, "\n");
+		struct tmpfiles_line l;
+
+		lineno++;
+		r = reclaim_tmpfiles_parse_line(p, len, &l);
+		if (r < 0)
+			return r;
+		p += len + (p[len] == '\n');
+		for (size_t i = 0; !l.blank && i < reclaim_knob_count() && r == 0; i++) {
+			const struct reclaim_knob *k = reclaim_knob_get(i);
+			struct sysctl_line sl = {
+			    .kind = SYSCTL_LINE_ASSIGN, .key = l.path, .path = l.path};
+
+			if (!l.path || l.type[0] != 'w' || !reclaim_tmpfiles_matches(&l, k))
+				continue;
+			if (l.problem) {
+				r = add_problem(c, file, lineno, k,
+						"%s %s: %s; reclaimctl skips it", l.type, l.path,
+						l.problem);
+				continue;
+			}
+			sl.value = l.argument;
+			r = add_entry(c, CONF_TMPFILES, k, file, lineno, &sl, own);
+			if (r == 0) {
+				r = check_value(c, k, file, lineno, l.argument);
+				if (r > 0) {
+					c->entries[c->count - 1].invalid = true;
+					r = 0;
+				}
+			}
+		}
+		reclaim_tmpfiles_line_clear(&l);
 	}
 	return r;
 }
@@ -394,8 +485,12 @@ static int list_dir(struct reclaim_sysctl_conf *c, const char *dir, const char *
 	return r;
 }
 
-/* The files read at boot (before /etc/sysctl.conf), in order. */
-static int list_files(struct reclaim_sysctl_conf *c, struct conf_file **files, size_t *n)
+/*
+ * The files of the directories @dirs (conf_dirs or tmpfiles_dirs, both of
+ * five) read at boot, in order; for sysctl.d before /etc/sysctl.conf.
+ */
+static int list_files(struct reclaim_sysctl_conf *c, const char *const *dirs,
+		      struct conf_file **files, size_t *n)
 {
 	char *seen[ARRAY_SIZE(conf_dirs)] = {0};
 	size_t nseen = 0;
@@ -405,7 +500,7 @@ static int list_files(struct reclaim_sysctl_conf *c, struct conf_file **files, s
 		char *resolved = NULL;
 		bool dup = false;
 
-		r = reclaim_chase(c->ctx, conf_dirs[i], 0, &resolved);
+		r = reclaim_chase(c->ctx, dirs[i], 0, &resolved);
 		if (r == -ENOENT || r == -ENOTDIR) {
 			r = 0;
 			continue;
@@ -413,7 +508,7 @@ static int list_files(struct reclaim_sysctl_conf *c, struct conf_file **files, s
 		if (r == -ENOMEM)
 			break;
 		if (r < 0) {
-			r = add_problem(c, conf_dirs[i], 0, NULL, "cannot read the directory: %s",
+			r = add_problem(c, dirs[i], 0, NULL, "cannot read the directory: %s",
 					strerror(-r));
 			continue;
 		}
@@ -424,7 +519,7 @@ static int list_files(struct reclaim_sysctl_conf *c, struct conf_file **files, s
 			continue;
 		}
 		seen[nseen++] = resolved;
-		r = list_dir(c, conf_dirs[i], resolved, files, n);
+		r = list_dir(c, dirs[i], resolved, files, n);
 	}
 	for (size_t j = 0; j < nseen; j++)
 		free(seen[j]);
@@ -442,8 +537,8 @@ struct file_id {
  * Reads the file at @path (as on the machine) if it is one: masks, dangling
  * links and empty files read as nothing. *id is set for a file read.
  */
-static int read_conf(struct reclaim_sysctl_conf *c, const char *path, struct file_id *id,
-		     bool *read)
+static int read_conf(struct reclaim_sysctl_conf *c, enum conf_kind kind, const char *path,
+		     struct file_id *id, bool *read)
 {
 	_cleanup_free_ char *resolved = NULL, *text = NULL;
 	const char *shown = path;
@@ -480,6 +575,9 @@ static int read_conf(struct reclaim_sysctl_conf *c, const char *path, struct fil
 		return add_problem(c, shown, 0, NULL, "cannot read: %s", reclaim_read_strerror(r));
 	*id = (struct file_id){.dev = st.st_dev, .ino = st.st_ino};
 	*read = true;
+	if (kind == CONF_TMPFILES)
+		return parse_tmpfiles(c, shown, text,
+				      shown == path && strcmp(path, RECLAIM_PERSIST_TMPFILES) == 0);
 	return parse_text(c, shown, text, shown == path && strcmp(path, RECLAIM_PERSIST_FILE) == 0);
 }
 
@@ -503,7 +601,113 @@ static int read_sysctl_conf(struct reclaim_sysctl_conf *c, const struct file_id 
 	for (size_t i = 0; i < n; i++)
 		if (ids[i].dev == st.st_dev && ids[i].ino == st.st_ino)
 			return 0;
-	return read_conf(c, SYSCTL_CONF, &id, &read);
+	return read_conf(c, CONF_SYSCTL, SYSCTL_CONF, &id, &read);
+}
+
+/* The tmpfiles.d files, as systemd-tmpfiles --boot reads them. */
+static int read_tmpfiles(struct reclaim_sysctl_conf *c)
+{
+	struct conf_file *files = NULL;
+	size_t n = 0;
+	int r = list_files(c, tmpfiles_dirs, &files, &n);
+
+	for (size_t i = 0; i < n; i++) {
+		struct file_id id;
+		bool read;
+
+		if (r == 0)
+			r = read_conf(c, CONF_TMPFILES, files[i].path, &id, &read);
+		free(files[i].name);
+		free(files[i].path);
+	}
+	free(files);
+	return r;
+}
+
+/* The module parameter a knob of sysfs is on the kernel command line ("zswap.enabled"), or NULL. */
+static bool param_of(const struct reclaim_knob *k, char *buf, size_t size)
+{
+	static const char dir[] = "/sys/module/";
+	const char *path = reclaim_knob_path(k), *params;
+
+	if (reclaim_knob_sysctl(k) || strncmp(path, dir, strlen(dir)) != 0)
+		return false;
+	params = strstr(path, "/parameters/");
+	if (!params)
+		return false;
+	snprintf(buf, size, "%.*s.%s", (int)(params - path - strlen(dir)), path + strlen(dir),
+		 params + strlen("/parameters/"));
+	return true;
+}
+
+static int cmdline_param(void *data, const char *name, const char *value)
+{
+	struct reclaim_sysctl_conf *c = data;
+	int r = 0;
+
+	for (size_t i = 0; i < reclaim_knob_count() && r == 0; i++) {
+		const struct reclaim_knob *k = reclaim_knob_get(i);
+		struct sysctl_line l = {.kind = SYSCTL_LINE_ASSIGN};
+		char param[128];
+
+		if (!param_of(k, param, sizeof(param)) || !reclaim_cmdline_param_is(name, param))
+			continue;
+		/* a bool without a value is true, as the kernel's param_set_bool() takes it */
+		l.key = (char *)name;
+		l.path = param;
+		l.value = (char *)(value ? value : "Y");
+		r = add_entry(c, CONF_CMDLINE, k, RECLAIM_CMDLINE_FILE, 1, &l, false);
+		if (r == 0) {
+			r = check_value(c, k, RECLAIM_CMDLINE_FILE, 1, l.value);
+			if (r > 0) {
+				c->entries[c->count - 1].invalid = true;
+				r = 0;
+			}
+		}
+	}
+	return r;
+}
+
+/* The module parameters of knobs on the kernel command line, which apply before tmpfiles. */
+static int read_cmdline(struct reclaim_sysctl_conf *c)
+{
+	_cleanup_free_ char *text = NULL;
+	int r = reclaim_read_file(c->ctx, RECLAIM_CMDLINE_FILE, &text, NULL);
+
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return 0;
+	return reclaim_cmdline_foreach(text, cmdline_param, c);
+}
+
+/*
+ * For a knob of sysfs: the first 'w' line of the tmpfiles.d files that
+ * names its path (systemd-tmpfiles ignores a later line for the same path
+ * with another value, "Duplicate line"), a literal path before a glob; else
+ * the last value on the kernel command line, which the kernel takes (and
+ * keeps when the kernel refuses the line's value).
+ */
+static ssize_t decide_sysfs(const struct reclaim_sysctl_conf *c, const struct reclaim_knob *k,
+			    bool admin)
+{
+	ssize_t literal = -1, glob = -1, cmdline = -1;
+
+	for (size_t i = 0; i < c->count; i++) {
+		const struct conf_entry *e = &c->entries[i];
+
+		if (e->knob != k || (admin && e->own))
+			continue;
+		if (e->kind == CONF_CMDLINE)
+			cmdline = (ssize_t)i;
+		else if (e->kind == CONF_TMPFILES && !e->glob && literal < 0)
+			literal = (ssize_t)i;
+		else if (e->kind == CONF_TMPFILES && e->glob && glob < 0)
+			glob = (ssize_t)i;
+	}
+	literal = literal >= 0 ? literal : glob;
+	/* a line the kernel refuses leaves the value of the command line */
+	return literal >= 0 && !c->entries[literal].invalid ? literal : cmdline;
 }
 
 /*
@@ -516,13 +720,15 @@ static ssize_t decide(const struct reclaim_sysctl_conf *c, const struct reclaim_
 	ssize_t explicit = -1, best = -1;
 	size_t best_pos = 0;
 
+	if (!reclaim_knob_sysctl(k))
+		return decide_sysfs(c, k, admin);
 	pos = calloc(c->count ? c->count : 1, sizeof(*pos));
 	if (!pos)
 		return -1;
 	for (size_t i = 0; i < c->count; i++) {
 		const struct conf_entry *e = &c->entries[i];
 
-		if (e->knob != k || (admin && e->own) || e->tuned)
+		if (e->knob != k || (admin && e->own) || e->kind != CONF_SYSCTL)
 			continue;
 		if (!e->glob) {
 			explicit = (ssize_t)i;
@@ -549,7 +755,8 @@ static ssize_t decide(const struct reclaim_sysctl_conf *c, const struct reclaim_
 		const struct conf_entry *e = &c->entries[i];
 		bool last = true;
 
-		if (e->knob != k || (admin && e->own) || !e->glob || !e->value || e->tuned)
+		if (e->knob != k || (admin && e->own) || !e->glob || !e->value ||
+		    e->kind != CONF_SYSCTL)
 			continue;
 		/* Only a key's last entry is in the hashmap. */
 		for (size_t j = i + 1; j < c->count && last; j++) {
@@ -594,11 +801,10 @@ static int read_tuned(struct reclaim_sysctl_conf *c)
 		if (!l.path)
 			return -ENOMEM;
 		reclaim_sysctl_normalize(l.path);
-		r = add_entry(c, v->knob, v->file, v->line, &l, false);
+		r = add_entry(c, CONF_TUNED, v->knob, v->file, v->line, &l, false);
 		free(l.path);
 		if (r < 0)
 			return r;
-		c->entries[at].tuned = true;
 		/* tuned drops quotes, and ">N" ("<N") writes N only above (below) the value */
 		plain =
 		    strdup(v->value + ((v->value[0] == '>' || v->value[0] == '<') && v->value[1]));
@@ -628,8 +834,8 @@ static ssize_t reapplied(const struct reclaim_sysctl_conf *c, const struct recla
 
 		for (size_t d = 0; d < ARRAY_SIZE(dirs) && !in; d++)
 			in = strncmp(e->file, dirs[d], strlen(dirs[d])) == 0;
-		if (in && e->knob == k && !e->tuned && !e->glob && e->value && !e->invalid &&
-		    !(admin && e->own))
+		if (in && e->knob == k && e->kind == CONF_SYSCTL && !e->glob && e->value &&
+		    !e->invalid && !(admin && e->own))
 			last = (ssize_t)i;
 	}
 	return last;
@@ -647,7 +853,8 @@ static void tuned_decides(const struct reclaim_sysctl_conf *c, const struct recl
 	ssize_t t = -1, again, again_admin;
 
 	for (size_t i = 0; i < c->count; i++)
-		if (c->entries[i].tuned && c->entries[i].knob == k && !c->entries[i].invalid)
+		if (c->entries[i].kind == CONF_TUNED && c->entries[i].knob == k &&
+		    !c->entries[i].invalid)
 			t = (ssize_t)i;
 	if (t < 0)
 		return;
@@ -691,7 +898,7 @@ static int scan(struct reclaim_sysctl_conf *c)
 	size_t n = 0, nids = 0;
 	int r;
 
-	r = list_files(c, &files, &n);
+	r = list_files(c, conf_dirs, &files, &n);
 	if (r == 0 && n > 0) {
 		ids = calloc(n, sizeof(*ids));
 		if (!ids)
@@ -700,13 +907,17 @@ static int scan(struct reclaim_sysctl_conf *c)
 	for (size_t i = 0; i < n && r == 0; i++) {
 		bool read;
 
-		r = read_conf(c, files[i].path, &ids[nids], &read);
+		r = read_conf(c, CONF_SYSCTL, files[i].path, &ids[nids], &read);
 		nids += read;
 	}
 	if (r == 0)
 		r = read_sysctl_conf(c, ids, nids);
 	if (r == 0)
 		r = read_tuned(c);
+	if (r == 0)
+		r = read_cmdline(c);
+	if (r == 0)
+		r = read_tmpfiles(c);
 	for (size_t i = 0; i < n; i++) {
 		free(files[i].name);
 		free(files[i].path);
@@ -843,7 +1054,20 @@ RECLAIM_EXPORT bool reclaim_sysctl_conf_is_own(const struct reclaim_sysctl_conf 
 RECLAIM_EXPORT bool reclaim_sysctl_conf_is_tuned(const struct reclaim_sysctl_conf *c, size_t idx)
 {
 	assert_return(c && idx < c->count, false);
-	return c->entries[idx].tuned;
+	return c->entries[idx].kind == CONF_TUNED;
+}
+
+RECLAIM_EXPORT const char *reclaim_sysctl_conf_kind(const struct reclaim_sysctl_conf *c, size_t idx)
+{
+	static const char *const names[] = {
+	    [CONF_SYSCTL] = "sysctl",
+	    [CONF_TUNED] = "tuned",
+	    [CONF_TMPFILES] = "tmpfiles",
+	    [CONF_CMDLINE] = "cmdline",
+	};
+
+	assert_return(c && idx < c->count, NULL);
+	return names[c->entries[idx].kind];
 }
 
 RECLAIM_EXPORT const char *reclaim_sysctl_conf_tuned_profile(const struct reclaim_sysctl_conf *c)

@@ -183,9 +183,9 @@ static int abandoned(struct reclaim_verify *v, const char *holder, struct reclai
 		n->writer = NULL;
 		return -ENOMEM;
 	}
-	return set_reason(
-	    n, "%s is %" PRId64 ", left by %s (PID %ld), which died; before it: %" PRId64,
-	    reclaim_knob_sysctl(k), n->live, holder, (long)reclaim_lease_pid(l), n->expected);
+	return set_reason(n, "%s is %s, left by %s (PID %ld), which died; before it: %s",
+			  reclaim_knob_label(k), KNOB_TEXT(k, n->live), holder,
+			  (long)reclaim_lease_pid(l), KNOB_TEXT(k, n->expected));
 }
 
 static int from_dead_holders(struct reclaim_verify *v)
@@ -214,7 +214,8 @@ static const char *whose(const struct verify_entry *n)
 {
 	switch (n->basis) {
 	case RECLAIM_VERIFY_PERSISTED:
-		return "persisted in " RECLAIM_PERSIST_FILE;
+		return reclaim_knob_sysctl(n->knob) ? "persisted in " RECLAIM_PERSIST_FILE
+						    : "persisted in " RECLAIM_PERSIST_TMPFILES;
 	case RECLAIM_VERIFY_BOOT_PRESET:
 		return "the boot preset set";
 	default:
@@ -228,25 +229,30 @@ static int name_writer(struct reclaim_verify *v, const struct reclaim_sysctl_con
 {
 	struct knob_source src;
 	int64_t value;
+	bool same;
 	int r = reclaim_knob_foreign_source(v->ctx, conf, n->knob, &src);
 
 	if (r < 0)
 		return r;
-	if (r > 0 && reclaim_parse_i64(src.value, &value) == 0 && value == n->live) {
+	same = r > 0 && reclaim_knob_parse(v->ctx, n->knob, src.value, &value) == 0 &&
+	       value == n->live;
+	reclaim_error_reset(v->ctx);
+	if (same) {
 		n->writer_kind = src.kind;
 		n->writer = src.where;
 		src.where = NULL;
-		r = set_reason(n, "%s is %" PRId64 ", not the %" PRId64 " %s: %s sets %s = %s",
-			       reclaim_knob_sysctl(n->knob), n->live, n->expected, whose(n),
-			       n->writer, src.key, src.value);
+		r = set_reason(n, "%s is %s, not the %s %s: %s sets %s = %s",
+			       reclaim_knob_label(n->knob), KNOB_TEXT(n->knob, n->live),
+			       KNOB_TEXT(n->knob, n->expected), whose(n), n->writer, src.key,
+			       src.value);
 		reclaim_knob_source_clear(&src);
 		return r;
 	}
 	reclaim_knob_source_clear(&src);
 	n->writer_kind = "runtime";
-	return set_reason(
-	    n, "%s is %" PRId64 ", not the %" PRId64 " %s: changed at run time by another writer",
-	    reclaim_knob_sysctl(n->knob), n->live, n->expected, whose(n));
+	return set_reason(n, "%s is %s, not the %s %s: changed at run time by another writer",
+			  reclaim_knob_label(n->knob), KNOB_TEXT(n->knob, n->live),
+			  KNOB_TEXT(n->knob, n->expected), whose(n));
 }
 
 /*

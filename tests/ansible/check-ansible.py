@@ -19,6 +19,8 @@ result (the tree callback writes it to a file), down to the exact message.
   written before it back;
 - conflict: a knob another sysctl file sets fails, force sets it;
 - persist, preset, autotune (check mode), restore boot;
+- the knobs of sysfs: YAML's booleans, a choice, the diff by path, persisted
+  as tmpfiles.d 'w' lines;
 - unpatched: a kernel without the patches fails or is skipped, as
   unsupported says, for knobs and for a preset; other knobs still work;
 - facts: reclaimctl_facts from status --json, with the threads;
@@ -280,10 +282,17 @@ class Checker:
         self.expect_failed(run, "reclaimctl: unknown knob 'nonsense' (known: threads, throttle, "
                                 "swap-quota, swappiness, watermark_scale_factor, "
                                 "watermark_boost_factor, min_free_kbytes, zone_reclaim_mode, "
-                                "page-cluster, vfs_cache_pressure)")
+                                "page-cluster, vfs_cache_pressure, mglru, lru_gen_min_ttl_ms, "
+                                "zswap, zswap_compressor, zswap_max_pool_percent, "
+                                "zswap_accept_threshold_percent, zswap_shrinker_enabled, "
+                                "demotion)")
+        # YAML's true is a boolean's value; for a number reclaimctl refuses it
         run = self.play(root, knobs={"throttle": True})
-        self.expect_failed(run, "knobs: the value of throttle must be a number or a string such "
-                                "as 2M or auto, not True")
+        self.expect_failed(run, "reclaimctl: invalid value 'true' for max_direct_reclaimers: "
+                                "expected an integer from 0 to 1024")
+        run = self.play(root, knobs={"throttle": [1]})
+        self.expect_failed(run, "knobs: the value of throttle must be a number, a boolean or a "
+                                "string such as 2M or auto, not [1]")
         self.expect(self.changed_files(before, self.tree(root)) == [],
                     f"a failed task changed {self.changed_files(before, self.tree(root))}")
 
@@ -339,6 +348,43 @@ class Checker:
         self.expect_ok(run, False)
         self.expect(self.changed_files(before, self.tree(root)) == [], "second persist wrote")
 
+    def test_sysfs_knobs(self):
+        """The knobs of sysfs: YAML's booleans, a choice, the diff by path, persisted in tmpfiles.d."""
+        zswap = "sys/module/zswap/parameters/"
+        root = self.root(name=UNPATCHED, setup={zswap + "enabled": "N\n",
+                                                zswap + "compressor": "lzo\n",
+                                                "sys/kernel/mm/numa/demotion_enabled": "false\n"})
+        knobs = {"zswap": True, "zswap_compressor": "lz4", "demotion": False}
+        before = self.tree(root)
+        check = self.play(root, check=True, diff=True, knobs=knobs)
+        self.expect_ok(check, True)
+        self.expect(self.changed_files(before, self.tree(root)) == [], "check mode wrote")
+        self.expect("-/sys/module/zswap/parameters/enabled = false\n" in check.out and
+                    "+/sys/module/zswap/parameters/enabled = true\n" in check.out and
+                    "+/sys/module/zswap/parameters/compressor = lz4\n" in check.out,
+                    f"the diff names the files of sysfs: {check}")
+        run = self.play(root, knobs=knobs, persist=True)
+        self.expect_ok(run, True)
+        for name, text in (("enabled", "Y\n"), ("compressor", "lz4\n")):
+            with open(os.path.join(root, zswap + name)) as f:
+                got = f.read()
+            self.expect(got == text, f"{zswap}{name}: {got!r}, expected {text!r}")
+        with open(os.path.join(root, "etc/tmpfiles.d/90-reclaimctl.conf")) as f:
+            lines = [ln for ln in f.read().splitlines() if not ln.startswith("#")]
+        self.expect(lines == ["w /sys/module/zswap/parameters/enabled - - - - Y",
+                              "w /sys/module/zswap/parameters/compressor - - - - lz4",
+                              "w /sys/kernel/mm/numa/demotion_enabled - - - - false"],
+                    f"the persisted tmpfiles.d lines: {lines}")
+        entries = {e["knob"]: (e["old"], e["new"], e["action"]) for e in run.result["plan"]["entries"]}
+        self.expect(entries == {"zswap_enabled": (False, True, "set"),
+                                "zswap_compressor": ("lzo", "lz4", "set"),
+                                "numa_demotion_enabled": (False, False, "unchanged")},
+                    f"the plan's entries: {entries}")
+        before = self.tree(root)
+        again = self.play(root, knobs=knobs, persist=True)
+        self.expect_ok(again, False)
+        self.expect(self.changed_files(before, self.tree(root)) == [], "the second run wrote")
+
     def test_preset(self):
         setup = {"etc/reclaimctl/presets/web.preset":
                  "# Web servers\nthrottle = 4\nswappiness = 20\nswap-quota = 4M\n"}
@@ -368,7 +414,8 @@ class Checker:
         entries = run.result["plan"]["entries"]
         self.expect(run.result["plan"]["command"] == "autotune" and
                     [(e["knob"], e["action"]) for e in entries]
-                    == [("kswapd_threads", "set"), ("max_direct_reclaimers", "unchanged")],
+                    == [("kswapd_threads", "set"), ("max_direct_reclaimers", "unchanged"),
+                        ("zswap_enabled", "skipped"), ("numa_demotion_enabled", "skipped")],
                     f"autotune plan: {run.result['plan']}")
 
     def test_restore_boot(self):

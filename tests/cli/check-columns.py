@@ -150,7 +150,7 @@ def json_value(row, key):
 
 
 TYPES = {"string": str, "number": (int, float), "bool": bool, "array": list,
-         "number|string": (int, float, str)}
+         "number|string": (int, float, str), "number|bool|string": (int, float, bool, str)}
 
 manual = man_tables()
 for cmd, cmd_tables in tables.items():
@@ -200,6 +200,7 @@ for cmd, cmd_tables in tables.items():
                 check(v is not KeyError, f"{usage}: {c['name']}: no key {c['json']} in {row}")
                 ok = v is None or v is KeyError or (isinstance(v, TYPES[c["type"]]) and
                                                     not (c["type"].startswith("number") and
+                                                         "bool" not in c["type"] and
                                                          isinstance(v, bool)))
                 check(ok, f"{usage}: {c['name']}: {c['json']} = {v!r} is not a {c['type']}")
 

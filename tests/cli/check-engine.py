@@ -55,7 +55,23 @@ KNOBS = {
     "page-cluster": (None, 0, 31),
     "vfs_cache_pressure": (None, 0, 2**31 - 1),
 }
+# the knobs of sysfs: name -> (path under the root, type, min, max); a type says how the
+# file shows a value and how the JSON has it (json_value(), file_text())
+SYSFS = {
+    "lru_gen_enabled": ("sys/kernel/mm/lru_gen/enabled", "flags", 0, 7),
+    "lru_gen_min_ttl_ms": ("sys/kernel/mm/lru_gen/min_ttl_ms", "int", 0, 2**32 - 1),
+    "zswap_enabled": ("sys/module/zswap/parameters/enabled", "yn", 0, 1),
+    "zswap_compressor": ("sys/module/zswap/parameters/compressor", "choice", 0, 6),
+    "zswap_max_pool_percent": ("sys/module/zswap/parameters/max_pool_percent", "int", 0, 100),
+    "zswap_accept_threshold_percent": ("sys/module/zswap/parameters/accept_threshold_percent",
+                                       "int", 0, 100),
+    "zswap_shrinker_enabled": ("sys/module/zswap/parameters/shrinker_enabled", "yn", 0, 1),
+    "numa_demotion_enabled": ("sys/kernel/mm/numa/demotion_enabled", "tf", 0, 1),
+}
+COMPRESSORS = ["deflate", "lzo", "lzo-rle", "842", "lz4", "lz4hc", "zstd"]
+ALL_KNOBS = list(KNOBS) + list(SYSFS)
 PERSIST = "etc/sysctl.d/90-reclaimctl.conf"
+PERSIST_TMPFILES = "etc/tmpfiles.d/90-reclaimctl.conf"
 HISTORY = "run/reclaimctl/history"
 # besides the knobs, what an apply may write
 MAY_CHANGE = {HISTORY, "run/reclaimctl/lock", "run/reclaimctl", "run"}
@@ -128,6 +144,52 @@ def write(root, rel, text):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as f:
         f.write(text)
+
+
+def knob_path(knob):
+    """The knob's file under the root."""
+    return SYSFS[knob][0] if knob in SYSFS else f"proc/sys/vm/{knob}"
+
+
+def json_value(knob, text):
+    """The value a knob's file shows, as the plan's JSON has it; the text itself if malformed."""
+    kind = SYSFS[knob][1] if knob in SYSFS else "int"
+    text = text.strip()
+    try:
+        if kind == "int":
+            return int(text)
+        if kind == "flags":
+            return int(text, 16)
+    except ValueError:
+        return text
+    if kind == "yn":
+        return {"Y": True, "N": False}.get(text, text)
+    if kind == "tf":
+        return {"true": True, "false": False}.get(text, text)
+    return text
+
+
+def history_text(knob, value):
+    """A value as the history file has it: the int64 of the library (a boolean 0 or 1, a
+    choice its index)."""
+    kind = SYSFS[knob][1] if knob in SYSFS else "int"
+    if kind in ("yn", "tf"):
+        return str(int(value))
+    if kind == "choice":
+        return str(COMPRESSORS.index(value))
+    return str(value)
+
+
+def file_text(knob, value):
+    """What the knob's file shows after a write of @value (a JSON value)."""
+    kind = SYSFS[knob][1] if knob in SYSFS else "int"
+    if kind == "flags":
+        return f"0x{value:04x}"
+    if kind == "yn":
+        return "Y" if value else "N"
+    if kind == "tf":
+        return "true" if value else "false"
+    return str(value)
 
 
 # ------------------------------------------------------------ kswapd threads
@@ -235,6 +297,24 @@ def variant_tuned(ctx, root):
     shutil.copytree(src, root, dirs_exist_ok=True)
 
 
+def variant_sysfs(ctx, root):
+    """The knobs of sysfs of a Debian 6.1 kernel (no zswap shrinker_enabled, added in 6.8), an
+    administrator's tmpfiles.d line, and zswap on the kernel command line."""
+    for knob, text in (("lru_gen_enabled", "0x0007"), ("lru_gen_min_ttl_ms", "0"),
+                       ("zswap_enabled", "N"), ("zswap_compressor", "lzo"),
+                       ("zswap_max_pool_percent", "20"), ("zswap_accept_threshold_percent", "90"),
+                       ("numa_demotion_enabled", "false")):
+        write(root, knob_path(knob), text + "\n")
+    write(root, "etc/tmpfiles.d/50-zswap.conf",
+          "# the administrator's\nw /sys/module/zswap/parameters/max_pool_percent - - - - 25\n")
+    write(root, "proc/cmdline", "BOOT_IMAGE=/vmlinuz root=/dev/vda1 ro zswap.enabled=0 quiet\n")
+
+
+def variant_sysfs_persisted(ctx, root):
+    variant_sysfs(ctx, root)
+    variant_persisted("mglru", "n")(ctx, root)
+
+
 def variant_history(*changes):
     def make(ctx, root):
         for args in changes:
@@ -264,6 +344,12 @@ VARIANTS = [
     ("unpatched+admin", "unpatched-6.1", variant_admin,
      {"swappiness": "/etc/sysctl.d/50-admin.conf:2"}),
     ("unpatched+persisted", "unpatched-6.1", variant_persisted("swappiness", "33"), {}),
+    ("unpatched+sysfs", "unpatched-6.1", variant_sysfs,
+     {"zswap_max_pool_percent": "/etc/tmpfiles.d/50-zswap.conf:2",
+      "zswap_enabled": "/proc/cmdline:1"}),
+    ("unpatched+sysfs-persisted", "unpatched-6.1", variant_sysfs_persisted,
+     {"zswap_max_pool_percent": "/etc/tmpfiles.d/50-zswap.conf:2",
+      "zswap_enabled": "/proc/cmdline:1"}),
     ("unpatched+history", "unpatched-6.1",
      variant_history(["swappiness", "20"], ["watermark_scale_factor", "30"]), {}),
 ]
@@ -291,6 +377,21 @@ def boot_conf(name):
     def prep(root):
         write(root, "etc/reclaimctl/reclaimctl.conf", f"# for the test\npreset = {name}\n")
     return prep
+
+
+def other_sysfs_value(knob, current):
+    """(the text set takes, the JSON value) of a value of a knob of sysfs other than @current."""
+    _, kind, lo, hi = SYSFS[knob]
+    if kind in ("yn", "tf"):
+        return ("false" if current else "true"), not current
+    if kind == "choice":
+        name = "lz4" if current != "lz4" else "zstd"
+        return name, name
+    if kind == "flags":
+        return ("n", 0) if current else ("y", hi)
+    v = (current if isinstance(current, int) else lo) + 1
+    v = v if v <= hi else lo
+    return str(v), v
 
 
 def other_value(knob, current):
@@ -331,18 +432,20 @@ def triples(ctx, root):
                           ["autotune", "--apply", "--dry-run", *flags],
                           ["autotune", "--apply", *flags], "autotune", persist=persist,
                           force=force, source="autotune"))
-    for knob in KNOBS:
-        text = read(root, f"proc/sys/vm/{knob}")
-        try:
-            current = int(text) if text is not None else None
-        except ValueError:
-            current = None
-        value = str(other_value(knob, current))
-        for flags, force, persist in flag_sets():
+    for knob in ALL_KNOBS:
+        text = read(root, knob_path(knob))
+        current = json_value(knob, text) if text is not None else None
+        if knob in SYSFS:
+            value, want = other_sysfs_value(knob, current)
+        else:
+            value = str(other_value(knob, current if isinstance(current, int) else None))
+            want = int(value)
+        # a knob the kernel lacks fails the same way whatever the flags: one of them
+        for flags, force, persist in flag_sets() if text is not None else flag_sets()[:1]:
             out.append(Triple(" ".join(["set --dry-run", *flags, knob, value]),
                               ["set", "--dry-run", *flags, knob, value], ["set", *flags, knob, value],
                               "set", persist=persist, force=force, source="value", knob=knob,
-                              value=int(value)))
+                              value=want))
     for alias, knob in (("threads", "kswapd_threads"), ("throttle", "max_direct_reclaimers")):
         out.append(Triple(f"set --dry-run {alias} auto", ["set", "--dry-run", alias, "auto"],
                           ["set", alias, "auto"], "set", source="auto", knob=knob))
@@ -406,12 +509,14 @@ def check_plan_shape(ctx, where, t, doc, dry_run, rules, root_state):
     for e in doc["entries"]:
         name = e.get("knob")
         knobs_seen[name] += 1
-        missing = {"knob", "sysctl", "old", "new", "action", "reason", "source"} - set(e)
+        missing = {"knob", "sysctl", "path", "old", "new", "action", "reason", "source"} - set(e)
         if missing:
             f(f"entry {name}: no key(s) {sorted(missing)}")
             continue
-        if name not in KNOBS or e["sysctl"] != f"vm.{name}":
+        if name not in ALL_KNOBS or e["sysctl"] != (None if name in SYSFS else f"vm.{name}"):
             f(f"entry {name}: sysctl {e['sysctl']!r}")
+        if name in ALL_KNOBS and e["path"] != "/" + knob_path(name):
+            f(f"entry {name}: path {e['path']!r}")
         if e["action"] not in ACTIONS:
             f(f"entry {name}: action {e['action']!r}")
         present = root_state.get(name) is not None
@@ -466,17 +571,19 @@ def check_plan_shape(ctx, where, t, doc, dry_run, rules, root_state):
 
 def knob_values(root):
     out = {}
-    for knob in KNOBS:
-        text = read(root, f"proc/sys/vm/{knob}")
-        try:
-            out[knob] = int(text) if text is not None else None
-        except ValueError:
-            out[knob] = text
+    for knob in ALL_KNOBS:
+        text = read(root, knob_path(knob))
+        out[knob] = json_value(knob, text) if text is not None else None
     persisted = {}
     for line in (read(root, PERSIST) or "").splitlines():
         m = re.fullmatch(r"vm\.([\w-]+)\s*=\s*(\S+)", line.strip())
         if m:
             persisted[m.group(1)] = m.group(2)
+    paths = {"/" + SYSFS[k][0]: k for k in SYSFS}
+    for line in (read(root, PERSIST_TMPFILES) or "").splitlines():
+        m = re.fullmatch(r"w (\S+) - - - - (\S+)", line.strip())
+        if m and m.group(1) in paths:
+            persisted[paths[m.group(1)]] = m.group(2)
     out["_persisted"] = persisted
     return out
 
@@ -536,7 +643,7 @@ def check_triple(ctx, base, rname, t, rules):
     app = ctx.run(a, t.apply)
     after = snapshot(a)
     changed = diff_paths(before, after)
-    proc_changed = [c for c in changed if c.startswith("proc/")]
+    proc_changed = [c for c in changed if c.startswith(("proc/", "sys/"))]
     sets = {e["knob"]: e for e in plan["entries"] if e.get("action") == "set"}
 
     if threads and sets.get("kswapd_threads") and not verifiable:
@@ -545,7 +652,8 @@ def check_triple(ctx, base, rname, t, rules):
         if app.returncode != 1 or "did not take effect" not in app.stderr:
             ctx.fail(where, f"{t.apply}: expected the rollback (exit 1, 'did not take effect'), got "
                      f"exit {app.returncode}: {app.stderr.strip()[:300]!r}")
-        if proc_changed or PERSIST in changed or HISTORY in changed:
+        if proc_changed or PERSIST in changed or PERSIST_TMPFILES in changed or \
+                HISTORY in changed:
             ctx.fail(where, f"the rolled back apply left changes: {changed}")
         return
     if app.returncode != 0:
@@ -563,31 +671,33 @@ def check_triple(ctx, base, rname, t, rules):
             ctx.fail(where, f"the apply's {key!r} differs from the preview's:\n"
                      f"      preview: {json.dumps(plan.get(key))}\n"
                      f"      apply:   {json.dumps(got.get(key))}")
-    expect = {f"proc/sys/vm/{k}" for k, e in sets.items() if e["old"] != e["new"]}
+    expect = {knob_path(k) for k, e in sets.items() if e["old"] != e["new"]}
     if set(proc_changed) != expect:
-        ctx.fail(where, f"files changed under proc/: {proc_changed}; entries set: {sorted(expect)}")
+        ctx.fail(where, f"files changed under proc/ and sys/: {proc_changed}; entries set: "
+                 f"{sorted(expect)}")
     for k, e in sets.items():
-        content = read(a, f"proc/sys/vm/{k}")
-        if content is None or content.strip() != str(e["new"]):
-            ctx.fail(where, f"proc/sys/vm/{k} is {content!r}, the plan says {e['new']!r}")
-    persist_changed = PERSIST in changed
+        content = read(a, knob_path(k))
+        if content is None or content.strip() != file_text(k, e["new"]):
+            ctx.fail(where, f"{knob_path(k)} is {content!r}, the plan says {e['new']!r}")
+    persist_changed = PERSIST in changed or PERSIST_TMPFILES in changed
     if persist_changed and not t.persist:
-        ctx.fail(where, f"{PERSIST} changed without --persist")
+        ctx.fail(where, f"{PERSIST} or {PERSIST_TMPFILES} changed without --persist")
     if t.persist:
         persisted = knob_values(a)["_persisted"]
         for k, e in sets.items():
-            if persisted.get(k) != str(e["new"]):
-                ctx.fail(where, f"--persist: {PERSIST} has vm.{k} = {persisted.get(k)!r}, "
-                         f"the plan sets {e['new']!r}")
+            if persisted.get(k) != file_text(k, e["new"]):
+                ctx.fail(where, f"--persist: {PERSIST if k in KNOBS else PERSIST_TMPFILES} has "
+                         f"{k} = {persisted.get(k)!r}, the plan sets {e['new']!r}")
     want_changed = bool(sets) or persist_changed
     if got.get("changed") is not want_changed:
         ctx.fail(where, f"changed is {got.get('changed')!r}, but {len(sets)} knob(s) written and "
                  f"{PERSIST} {'changed' if persist_changed else 'unchanged'}")
-    allowed = MAY_CHANGE | {PERSIST, "etc/sysctl.d", "etc"}  # PERSIST without --persist: above
+    # the persisted files without --persist: above
+    allowed = MAY_CHANGE | {PERSIST, "etc/sysctl.d", PERSIST_TMPFILES, "etc/tmpfiles.d", "etc"}
     if t.command == "boot":
         allowed |= {BOOT_RESULT}
         check_boot_result(ctx, where, a, "ok")
-    others = [c for c in changed if not c.startswith("proc/sys/vm/") and c not in allowed]
+    others = [c for c in changed if c not in expect and c not in allowed]
     if others:
         ctx.fail(where, f"the apply changed other files: {others}")
     check_history(ctx, where, t, sets, hist_before, history(a), HISTORY in changed)
@@ -626,7 +736,8 @@ def check_history(ctx, where, t, sets, old, new, file_changed):
         ctx.fail(where, f"history: change ids {sorted(ids)} after {last}")
     for r in added:
         e = sets[r["knob"]]
-        want = {"command": t.command, "source": e["source"], "old": str(e["old"]), "new": str(e["new"])}
+        want = {"command": t.command, "source": e["source"], "old": history_text(r["knob"], e["old"]),
+                "new": history_text(r["knob"], e["new"])}
         have = {k: r.get(k) for k in want}
         if have != want:
             ctx.fail(where, f"history record {r} differs from the entry: {want}")

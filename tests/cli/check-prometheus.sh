@@ -103,6 +103,11 @@ printf 'vm.swappiness = 10\nvm.kswapd_threads = 2\n' >"$root/etc/sysctl.d/95-adm
 printf '# This file is written by reclaimctl(8): knob values made persistent with --persist.\n# systemd-sysctl applies it at boot. Do not edit it; to undo, run:\n#   reclaimctl restore --persist\nvm.kswapd_threads = 4\n' \
 	>"$root/etc/sysctl.d/90-reclaimctl.conf"
 printf 'preset = no-such-preset\n' >"$root/etc/reclaimctl/reclaimctl.conf"
+# the knobs of sysfs: a boolean, a choice, a bit mask
+mkdir -p "$root/sys/module/zswap/parameters" "$root/sys/kernel/mm/lru_gen"
+echo N >"$root/sys/module/zswap/parameters/enabled"
+echo lzo >"$root/sys/module/zswap/parameters/compressor"
+echo 0x0007 >"$root/sys/kernel/mm/lru_gen/enabled"
 # the history: throttle 3 -> 4 -> 5; drift is judged against the newest record
 "$bin" --sysroot "$root" set throttle 4 >/dev/null 2>&1
 "$bin" --sysroot "$root" set throttle 5 >/dev/null 2>&1
@@ -117,6 +122,9 @@ want=(
 	'reclaim_check_persisted_overridden{knob="swappiness"} 0'
 	'reclaim_knob_drifted{knob="max_direct_reclaimers"} 1'
 	'reclaim_boot_success 0'
+	'reclaim_knob_value{knob="zswap_enabled"} 0'
+	'reclaim_knob_value{knob="lru_gen_enabled"} 7'
+	'reclaim_knob_choice{knob="zswap_compressor",value="lzo"} 1'
 )
 missing=
 for w in "${want[@]}"; do

@@ -8,8 +8,13 @@
 #include "reclaimctl.h"
 
 static const char *const types[] = {
-    [CJ_NONE] = NULL,	[CJ_STRING] = "string", [CJ_NUMBER] = "number",
-    [CJ_BOOL] = "bool", [CJ_ARRAY] = "array",	[CJ_NUMBER_OR_STRING] = "number|string",
+    [CJ_NONE] = NULL,
+    [CJ_STRING] = "string",
+    [CJ_NUMBER] = "number",
+    [CJ_BOOL] = "bool",
+    [CJ_ARRAY] = "array",
+    [CJ_NUMBER_OR_STRING] = "number|string",
+    [CJ_KNOB_VALUE] = "number|bool|string",
 };
 
 static cJSON *dump_table(const struct coltable *ct)

@@ -175,7 +175,10 @@ fi
 commands='adapt autotune boot check figures get help history latency monitor preset record report restore set stalls status swap sweep threads verify'
 knobs='kswapd_threads max_direct_reclaimers swap_round_robin_quota_kb swappiness
 watermark_scale_factor watermark_boost_factor min_free_kbytes zone_reclaim_mode
-page-cluster vfs_cache_pressure threads throttle swap-quota'
+page-cluster vfs_cache_pressure lru_gen_enabled lru_gen_min_ttl_ms zswap_enabled
+zswap_compressor zswap_max_pool_percent zswap_accept_threshold_percent
+zswap_shrinker_enabled numa_demotion_enabled threads throttle swap-quota mglru
+zswap demotion'
 
 # Commands, and global options before the command.
 expect 'reclaimctl s' set stalls status swap sweep
@@ -197,7 +200,7 @@ expect 'reclaimctl set th' threads throttle
 expect 'reclaimctl get ' $knobs
 expect 'reclaimctl get swappiness ' $knobs
 expect 'reclaimctl get sw' swap-quota swap_round_robin_quota_kb swappiness
-expect 'reclaimctl get m' max_direct_reclaimers min_free_kbytes
+expect 'reclaimctl get m' max_direct_reclaimers mglru min_free_kbytes
 expect 'reclaimctl get p' page-cluster
 expect 'reclaimctl set v' vfs_cache_pressure
 expect 'reclaimctl set ' $knobs
@@ -206,6 +209,11 @@ expect 'reclaimctl set -p w' watermark_boost_factor watermark_scale_factor
 expect 'reclaimctl set -- th' threads throttle
 # VALUE: auto for the knobs autotune has a rule for, else nothing.
 expect 'reclaimctl set threads ' auto
+# the knobs of sysfs: auto where a rule exists, a boolean's, a bit mask's and a choice's words
+expect 'reclaimctl set zswap ' auto N Y
+expect 'reclaimctl set demotion ' auto false true
+expect 'reclaimctl set mglru ' n y
+expect 'reclaimctl set zswap_compressor lz4' lz4 lz4hc
 expect 'reclaimctl set -p max_direct_reclaimers a' auto
 expect 'reclaimctl set swappiness ' ''
 # --sysroot and --no-color after the command; the directory is not an operand.

@@ -134,10 +134,12 @@ static void run_plan(const char *root, struct result *res)
 	assert_int_equal(reclaim_new(&ctx, root), 0);
 	assert_int_equal(reclaim_topology_new(ctx, &topo), 0);
 	assert_int_equal(reclaim_plan_new(ctx, topo, NULL, &plan), 0);
-	/* the two knobs with a rule, in the table's order */
-	assert_int_equal(reclaim_plan_count(plan), 2);
+	/* the four knobs with a rule, in the table's order */
+	assert_int_equal(reclaim_plan_count(plan), 4);
 	assert_string_equal(reclaim_knob_name(reclaim_plan_knob(plan, 0)), "kswapd_threads");
 	assert_string_equal(reclaim_knob_name(reclaim_plan_knob(plan, 1)), "max_direct_reclaimers");
+	assert_string_equal(reclaim_knob_name(reclaim_plan_knob(plan, 2)), "zswap_enabled");
+	assert_string_equal(reclaim_knob_name(reclaim_plan_knob(plan, 3)), "numa_demotion_enabled");
 	assert_int_equal(reclaim_plan_swap_count(plan), 0);
 	entry(ctx, topo, plan, "kswapd_threads", &res->threads, &res->threads_skipped,
 	      &res->threads_reason);
@@ -757,14 +759,14 @@ static void test_plan_api(void **state)
 
 	assert_ptr_equal(reclaim_plan_ref(plan), plan);
 	assert_null(reclaim_plan_unref(plan));
-	assert_int_equal(reclaim_plan_count(plan), 2);
+	assert_int_equal(reclaim_plan_count(plan), 4);
 	assert_int_equal(reclaim_plan_find(plan, reclaim_knob_find("threads")), 0);
 	assert_int_equal(reclaim_plan_find(plan, reclaim_knob_find("throttle")), 1);
 	assert_int_equal(reclaim_plan_find(plan, reclaim_knob_find("swappiness")), -1);
 	assert_int_equal(reclaim_plan_find(plan, NULL), -1);
-	assert_null(reclaim_plan_knob(plan, 2));
-	assert_null(reclaim_plan_reason(plan, 2));
-	assert_true(reclaim_plan_skipped(plan, 2));
+	assert_null(reclaim_plan_knob(plan, 4));
+	assert_null(reclaim_plan_reason(plan, 4));
+	assert_true(reclaim_plan_skipped(plan, 4));
 	assert_int_equal(reclaim_plan_count(NULL), 0);
 	assert_int_equal(reclaim_plan_swap_count(NULL), 0);
 	assert_null(reclaim_plan_ref(NULL));
@@ -800,6 +802,94 @@ static void test_other_knobs(void **state)
 	reclaim_unref(ctx);
 }
 
+/* The rule of @knob on @root: its value, and its reason (free()) in *reason. */
+static int64_t stock(const char *root, const char *knob, char **reason)
+{
+	struct reclaim_topology *topo;
+	struct reclaim_ctx *ctx;
+	int64_t v = -5;
+
+	assert_int_equal(reclaim_new(&ctx, root), 0);
+	assert_int_equal(reclaim_topology_new(ctx, &topo), 0);
+	assert_true(reclaim_knob_has_recommendation(reclaim_knob_find(knob)));
+	assert_int_equal(reclaim_knob_recommend(ctx, reclaim_knob_find(knob), topo, &v, reason), 0);
+	reclaim_topology_unref(topo);
+	reclaim_unref(ctx);
+	return v;
+}
+
+#define ZSWAP_ENABLED "/sys/module/zswap/parameters/enabled"
+#define ZSWAP_SOURCE  "(Documentation/admin-guide/mm/zswap.rst, Overview)"
+
+/* zswap: on when every swap device is on a disk; as it is with zram, or no swap. */
+static void test_stock_zswap(void **state)
+{
+	const char *root = *state;
+	char *reason;
+
+	patched(root);
+	tmproot_write(root, "/sys/devices/system/cpu/online", "0-3\n");
+	tmproot_write(root, "/proc/meminfo", "MemTotal: 8000000 kB\nMemFree: 10000 kB\n");
+	tmproot_write(root, ZSWAP_ENABLED, "N\n");
+	assert_int_equal(stock(root, "zswap", &reason), 0);
+	assert_string_equal(reason, "no swap device -> left as it is: zswap caches the pages "
+				    "swapped out " ZSWAP_SOURCE);
+	free(reason);
+	add_disk(root, "devices/pci0000:00/0000:00:17.0/ata1/host0/block", "sda", "8:0", "1\n",
+		 "sda2", "8:2");
+	add_swap(root, "/dev/sda2", false, 1000, 0, -2);
+	assert_int_equal(stock(root, "zswap", &reason), 1);
+	assert_string_equal(reason, "swap on /dev/sda2 (disk) -> on: only disks, and zswap caches "
+				    "their pages compressed in memory, trading CPU for less swap "
+				    "I/O " ZSWAP_SOURCE);
+	free(reason);
+	/* with zram too: the value it has, either one */
+	add_disk(root, "devices/virtual/block", "zram0", "251:0", "0\n", NULL, NULL);
+	add_swap(root, "/dev/zram0", false, 1000, 0, 100);
+	assert_int_equal(stock(root, "zswap", &reason), 0);
+	assert_string_equal(reason, "swap on /dev/sda2 (disk), /dev/zram0 (zram) -> left as it is: "
+				    "swap on zram is compressed memory already " ZSWAP_SOURCE);
+	free(reason);
+	tmproot_write(root, ZSWAP_ENABLED, "Y\n");
+	assert_int_equal(stock(root, "zswap", NULL), 1);
+	/* a kernel without zswap: the rule still answers (the plan skips the knob) */
+	tmproot_unlink(root, ZSWAP_ENABLED);
+	assert_int_equal(stock(root, "zswap", NULL), 0);
+}
+
+#define TIERS "/sys/devices/virtual/memory_tiering/"
+
+/* NUMA demotion: on with more than one memory tier, off with one, as it is without tiers. */
+static void test_stock_demotion(void **state)
+{
+	const char *root = *state;
+	char *reason;
+
+	patched(root);
+	tmproot_write(root, "/sys/devices/system/cpu/online", "0-3\n");
+	tmproot_write(root, "/proc/meminfo", "MemTotal: 8000000 kB\nMemFree: 10000 kB\n");
+	tmproot_write(root, "/sys/kernel/mm/numa/demotion_enabled", "true\n");
+	assert_int_equal(stock(root, "demotion", &reason), 1);
+	assert_string_equal(reason,
+			    "no memory tiers in /sys/devices/virtual/memory_tiering -> left "
+			    "as it is (Documentation/ABI/testing/sysfs-kernel-mm-numa)");
+	free(reason);
+	tmproot_write(root, TIERS "memory_tier4/nodelist", "0-1\n");
+	assert_int_equal(stock(root, "demotion", &reason), 0);
+	assert_string_equal(reason, "1 memory tier -> off: demotion is for tiered memory, not "
+				    "plain NUMA (Documentation/ABI/testing/sysfs-kernel-mm-numa)");
+	free(reason);
+	tmproot_write(root, TIERS "memory_tier22/nodelist", "2\n");
+	assert_int_equal(stock(root, "demotion", &reason), 1);
+	assert_string_equal(reason, "2 memory tiers -> on: reclaim moves pages to the slower tier "
+				    "before swapping (not where cpusets must hold strictly) "
+				    "(Documentation/ABI/testing/sysfs-kernel-mm-numa)");
+	free(reason);
+	/* the knobs without a rule have none */
+	assert_false(reclaim_knob_has_recommendation(reclaim_knob_find("swappiness")));
+	assert_false(reclaim_knob_has_recommendation(reclaim_knob_find("zswap_compressor")));
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 
 int main(void)
@@ -826,6 +916,8 @@ int main(void)
 	    T(test_half_patched),
 	    T(test_dump_without_sysctls),
 	    T(test_swap_tiers),
+	    T(test_stock_zswap),
+	    T(test_stock_demotion),
 	    T(test_swap_file_unknown),
 	    T(test_plan_api),
 	    T(test_other_knobs),

@@ -29,10 +29,30 @@ static void test_table_shape(void **state)
 		assert_non_null(k);
 		assert_non_null(name);
 		assert_true(name[0] != '\0');
-		snprintf(want, sizeof(want), "vm.%s", name);
-		assert_string_equal(reclaim_knob_sysctl(k), want);
-		snprintf(want, sizeof(want), "/proc/sys/vm/%s", name);
-		assert_string_equal(reclaim_knob_path(k), want);
+		if (strncmp(reclaim_knob_path(k), "/sys/", 5) == 0) {
+			/* a file of sysfs: no sysctl name; messages name it by path */
+			assert_null(reclaim_knob_sysctl(k));
+			assert_string_equal(reclaim_knob_label(k), reclaim_knob_path(k));
+		} else {
+			snprintf(want, sizeof(want), "vm.%s", name);
+			assert_string_equal(reclaim_knob_sysctl(k), want);
+			assert_string_equal(reclaim_knob_label(k), want);
+			snprintf(want, sizeof(want), "/proc/sys/vm/%s", name);
+			assert_string_equal(reclaim_knob_path(k), want);
+			assert_int_equal(reclaim_knob_type(k), RECLAIM_KNOB_TYPE_INT);
+		}
+		/* a choice has a name for every value of its range, a boolean is 0..1 */
+		if (reclaim_knob_type(k) == RECLAIM_KNOB_TYPE_CHOICE) {
+			assert_int_equal(reclaim_knob_min(k), 0);
+			assert_int_equal(reclaim_knob_choice_count(k), reclaim_knob_max(k) + 1);
+			for (size_t c = 0; c < reclaim_knob_choice_count(k); c++)
+				assert_non_null(reclaim_knob_choice(k, c));
+			assert_null(reclaim_knob_choice(k, reclaim_knob_choice_count(k)));
+		} else {
+			assert_int_equal(reclaim_knob_choice_count(k), 0);
+		}
+		if (reclaim_knob_type(k) == RECLAIM_KNOB_TYPE_BOOL)
+			assert_true(reclaim_knob_min(k) == 0 && reclaim_knob_max(k) == 1);
 		assert_non_null(reclaim_knob_description(k));
 		assert_true(reclaim_knob_description(k)[0] != '\0');
 		assert_true(reclaim_knob_min(k) <= reclaim_knob_max(k));
@@ -48,7 +68,8 @@ static void test_table_shape(void **state)
 			    reclaim_knob_unit(k) == RECLAIM_UNIT_KB);
 		/* Names, sysctl names and aliases all find this very knob. */
 		assert_ptr_equal(reclaim_knob_find(name), k);
-		assert_ptr_equal(reclaim_knob_find(reclaim_knob_sysctl(k)), k);
+		if (reclaim_knob_sysctl(k))
+			assert_ptr_equal(reclaim_knob_find(reclaim_knob_sysctl(k)), k);
 		if (reclaim_knob_alias(k))
 			assert_ptr_equal(reclaim_knob_find(reclaim_knob_alias(k)), k);
 		/* No two knobs share a name or alias. */
@@ -104,6 +125,12 @@ static void test_find(void **state)
 			 knob("max_direct_reclaimers"));
 	assert_ptr_equal(reclaim_knob_find("swap-quota"), knob("swap_round_robin_quota_kb"));
 	assert_string_equal(reclaim_knob_name(reclaim_knob_find("vm.swappiness")), "swappiness");
+	assert_ptr_equal(reclaim_knob_find("mglru"), knob("lru_gen_enabled"));
+	assert_ptr_equal(reclaim_knob_find("zswap"), knob("zswap_enabled"));
+	assert_ptr_equal(reclaim_knob_find("demotion"), knob("numa_demotion_enabled"));
+	/* a knob of sysfs has no sysctl name to find it by, nor its path */
+	assert_null(reclaim_knob_find("vm.zswap_enabled"));
+	assert_null(reclaim_knob_find("/sys/module/zswap/parameters/enabled"));
 
 	assert_null(reclaim_knob_find(""));
 	assert_null(reclaim_knob_find("vm."));
@@ -133,6 +160,14 @@ static void test_by_id(void **state)
 	    {RECLAIM_KNOB_ZONE_RECLAIM_MODE, "zone_reclaim_mode"},
 	    {RECLAIM_KNOB_PAGE_CLUSTER, "page-cluster"},
 	    {RECLAIM_KNOB_VFS_CACHE_PRESSURE, "vfs_cache_pressure"},
+	    {RECLAIM_KNOB_LRU_GEN_ENABLED, "lru_gen_enabled"},
+	    {RECLAIM_KNOB_LRU_GEN_MIN_TTL_MS, "lru_gen_min_ttl_ms"},
+	    {RECLAIM_KNOB_ZSWAP_ENABLED, "zswap_enabled"},
+	    {RECLAIM_KNOB_ZSWAP_COMPRESSOR, "zswap_compressor"},
+	    {RECLAIM_KNOB_ZSWAP_MAX_POOL_PERCENT, "zswap_max_pool_percent"},
+	    {RECLAIM_KNOB_ZSWAP_ACCEPT_THRESHOLD_PERCENT, "zswap_accept_threshold_percent"},
+	    {RECLAIM_KNOB_ZSWAP_SHRINKER_ENABLED, "zswap_shrinker_enabled"},
+	    {RECLAIM_KNOB_NUMA_DEMOTION_ENABLED, "numa_demotion_enabled"},
 	};
 
 	assert_int_equal(ARRAY_SIZE(want), reclaim_knob_count());
@@ -331,6 +366,140 @@ static int vmroot_teardown(void **state)
 	return 0;
 }
 
+/* kstrtobool()'s words, whole; the kernel's own Y/N and true/false. */
+static void test_parse_bool(void **state)
+{
+	static const struct parse_case cases[] = {
+	    {"Y", 0, 1},	  {"N", 0, 0},	      {"y", 0, 1},	{"n", 0, 0},
+	    {"yes", 0, 1},	  {"no", 0, 0},	      {"true", 0, 1},	{"false", 0, 0},
+	    {"on", 0, 1},	  {"off", 0, 0},      {"1", 0, 1},	{"0", 0, 0},
+	    {"TRUE", 0, 1},	  {"2", -EINVAL, 0},  {"", -EINVAL, 0}, {"maybe", -EINVAL, 0},
+	    {"yess", -EINVAL, 0}, {" Y", -EINVAL, 0},
+	};
+
+	(void)state;
+	check_parse("zswap_enabled", cases, ARRAY_SIZE(cases));
+	check_parse("demotion", cases, ARRAY_SIZE(cases));
+}
+
+/* MGLRU's enabled: y (every feature), n (none), or a number as kstrtouint(s, 0) reads it. */
+static void test_parse_flags(void **state)
+{
+	static const struct parse_case cases[] = {
+	    {"y", 0, 7},	{"Y", 0, 7},	     {"n", 0, 0},
+	    {"0x0007", 0, 7},	{"0x0001", 0, 1},    {"5", 0, 5},
+	    {"0", 0, 0},	{"07", 0, 7},	     {"0x0008", -ERANGE, 0},
+	    {"8", -ERANGE, 0},	{"-1", -EINVAL, 0},  {"0x", -EINVAL, 0},
+	    {"7a", -EINVAL, 0}, {"yes", -EINVAL, 0}, {"", -EINVAL, 0},
+	};
+
+	(void)state;
+	check_parse("mglru", cases, ARRAY_SIZE(cases));
+}
+
+static void test_parse_choice(void **state)
+{
+	static const struct parse_case cases[] = {
+	    {"deflate", 0, 0},	  {"lzo", 0, 1},     {"lzo-rle", 0, 2}, {"842", 0, 3},
+	    {"lz4", 0, 4},	  {"lz4hc", 0, 5},   {"zstd", 0, 6},	{"LZ4", -EINVAL, 0},
+	    {"gzip", -EINVAL, 0}, {"4", -EINVAL, 0}, {"", -EINVAL, 0},	{"lz4 ", -EINVAL, 0},
+	};
+
+	(void)state;
+	check_parse("zswap_compressor", cases, ARRAY_SIZE(cases));
+}
+
+static void test_parse_uint_and_percent(void **state)
+{
+	static const struct parse_case ttl[] = {
+	    {"0", 0, 0},
+	    {"1000", 0, 1000},
+	    {"4294967295", 0, 4294967295},
+	    {"4294967296", -ERANGE, 0},
+	    {"-1", -ERANGE, 0},
+	    {"1s", -EINVAL, 0},
+	};
+	static const struct parse_case percent[] = {
+	    {"0", 0, 0}, {"100", 0, 100}, {"101", -ERANGE, 0}, {"20%", -EINVAL, 0}};
+
+	(void)state;
+	check_parse("lru_gen_min_ttl_ms", ttl, ARRAY_SIZE(ttl));
+	check_parse("zswap_max_pool_percent", percent, ARRAY_SIZE(percent));
+	check_parse("zswap_accept_threshold_percent", percent, ARRAY_SIZE(percent));
+}
+
+static void check_format(const char *name, int64_t v, const char *want)
+{
+	char buf[RECLAIM_KNOB_TEXT_MAX];
+
+	assert_ptr_equal(reclaim_knob_format(knob(name), v, buf, sizeof(buf)), buf);
+	assert_string_equal(buf, want);
+}
+
+static void test_format(void **state)
+{
+	(void)state;
+	check_format("threads", 4, "4");
+	check_format("swap-quota", 2048, "2048");
+	check_format("zswap_enabled", 1, "Y");
+	check_format("zswap_enabled", 0, "N");
+	check_format("zswap_shrinker_enabled", 1, "Y");
+	check_format("demotion", 1, "true");
+	check_format("demotion", 0, "false");
+	check_format("mglru", 7, "0x0007");
+	check_format("mglru", 0, "0x0000");
+	check_format("zswap_compressor", 4, "lz4");
+	check_format("zswap_compressor", 2, "lzo-rle");
+	/* outside the range (a damaged record): the number */
+	check_format("zswap_compressor", 7, "7");
+	check_format("demotion", -1, "-1");
+	check_format("mglru", 8, "8");
+	/* every parsed text formats back to what parses to the same value */
+	for (size_t i = 0; i < reclaim_knob_count(); i++) {
+		const struct reclaim_knob *k = reclaim_knob_get(i);
+		struct reclaim_ctx *ctx;
+		char buf[RECLAIM_KNOB_TEXT_MAX];
+		int64_t v;
+
+		assert_int_equal(reclaim_new(&ctx, NULL), 0);
+		assert_int_equal(
+		    reclaim_knob_parse(
+			ctx, k, reclaim_knob_format(k, reclaim_knob_max(k), buf, sizeof(buf)), &v),
+		    0);
+		assert_int_equal(v, reclaim_knob_max(k));
+		reclaim_unref(ctx);
+	}
+}
+
+static void check_error(const char *name, const char *text, const char *want)
+{
+	struct reclaim_ctx *ctx;
+	int64_t v;
+
+	assert_int_equal(reclaim_new(&ctx, NULL), 0);
+	assert_true(reclaim_knob_parse(ctx, knob(name), text, &v) < 0);
+	assert_string_equal(reclaim_strerror(ctx), want);
+	reclaim_unref(ctx);
+}
+
+static void test_parse_type_messages(void **state)
+{
+	(void)state;
+	check_error("zswap", "maybe",
+		    "invalid value 'maybe' for zswap_enabled: expected Y or N (also 1 or 0, yes or "
+		    "no, on or off)");
+	check_error(
+	    "demotion", "2",
+	    "invalid value '2' for numa_demotion_enabled: expected true or false (also 1 or "
+	    "0, yes or no, on or off)");
+	check_error("mglru", "0x10",
+		    "invalid value '0x10' for lru_gen_enabled: expected y, n or a bit mask from "
+		    "0x0000 to 0x0007");
+	check_error("zswap_compressor", "gzip",
+		    "invalid value 'gzip' for zswap_compressor: expected one of deflate, lzo, "
+		    "lzo-rle, 842, lz4, lz4hc, zstd");
+}
+
 static void test_supported(void **state)
 {
 	struct vmroot *vr = *state;
@@ -440,6 +609,55 @@ static void test_write_out_of_range_is_refused(void **state)
 	free(text);
 }
 
+/* The knobs of sysfs read and written as the kernel shows and takes them. */
+static void test_sysfs_read_write(void **state)
+{
+	static const struct {
+		const char *knob, *path, *shown, *text;
+		int64_t value, write;
+		const char *written;
+	} cases[] = {
+	    {"zswap", "/sys/module/zswap/parameters/enabled", "N\n", "N", 0, 1, "Y\n"},
+	    {"zswap_compressor", "/sys/module/zswap/parameters/compressor", "lzo\n", "lzo", 1, 4,
+	     "lz4\n"},
+	    {"mglru", "/sys/kernel/mm/lru_gen/enabled", "0x0007\n", "0x0007", 7, 0, "0x0000\n"},
+	    {"lru_gen_min_ttl_ms", "/sys/kernel/mm/lru_gen/min_ttl_ms", "0\n", "0", 0, 1000,
+	     "1000\n"},
+	    {"demotion", "/sys/kernel/mm/numa/demotion_enabled", "false\n", "false", 0, 1,
+	     "true\n"},
+	};
+	struct vmroot *vr = *state;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const struct reclaim_knob *k = knob(cases[i].knob);
+		int64_t v = -5;
+		char *text;
+
+		assert_int_equal(reclaim_knob_supported(vr->ctx, k), 0);
+		assert_int_equal(reclaim_knob_read(vr->ctx, k, &v), -EOPNOTSUPP);
+		tmproot_write(vr->root, cases[i].path, cases[i].shown);
+		assert_int_equal(reclaim_knob_supported(vr->ctx, k), 1);
+		assert_int_equal(reclaim_knob_read(vr->ctx, k, &v), 0);
+		assert_int_equal(v, cases[i].value);
+		assert_int_equal(reclaim_knob_write(vr->ctx, k, cases[i].write), 0);
+		text = tmproot_read(vr->root, cases[i].path);
+		assert_string_equal(text, cases[i].written);
+		free(text);
+	}
+	/* a name the kernel shows that is not one of the knob's */
+	tmproot_write(vr->root, "/sys/module/zswap/parameters/compressor", "deflate-iaa\n");
+	assert_int_equal(reclaim_knob_read(vr->ctx, knob("zswap_compressor"), &(int64_t){0}),
+			 -EINVAL);
+	assert_string_equal(
+	    reclaim_strerror(vr->ctx),
+	    "/sys/module/zswap/parameters/compressor: malformed value 'deflate-iaa'");
+	assert_int_equal(reclaim_knob_read(vr->ctx, knob("zswap_shrinker_enabled"), &(int64_t){0}),
+			 -EOPNOTSUPP);
+	assert_string_equal(reclaim_strerror(vr->ctx),
+			    "this kernel has no zswap_shrinker_enabled (no "
+			    "/sys/module/zswap/parameters/shrinker_enabled)");
+}
+
 static void test_write_missing_does_not_create(void **state)
 {
 	struct vmroot *vr = *state;
@@ -462,6 +680,13 @@ int main(void)
 	    cmocka_unit_test(test_parse_throttle),
 	    cmocka_unit_test(test_parse_sizes),
 	    cmocka_unit_test(test_parse_error_messages),
+	    cmocka_unit_test(test_parse_bool),
+	    cmocka_unit_test(test_parse_flags),
+	    cmocka_unit_test(test_parse_choice),
+	    cmocka_unit_test(test_parse_uint_and_percent),
+	    cmocka_unit_test(test_format),
+	    cmocka_unit_test(test_parse_type_messages),
+	    cmocka_unit_test_setup_teardown(test_sysfs_read_write, vmroot_setup, vmroot_teardown),
 	    cmocka_unit_test_setup_teardown(test_supported, vmroot_setup, vmroot_teardown),
 	    cmocka_unit_test_setup_teardown(test_has_sysctls, vmroot_setup, vmroot_teardown),
 	    cmocka_unit_test_setup_teardown(test_read, vmroot_setup, vmroot_teardown),

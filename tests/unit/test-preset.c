@@ -243,9 +243,10 @@ static void test_errors(void **state)
 	expect_refused(f, "swappiness = 1K\n",
 		       ADMIN "/t.preset:1: invalid value '1K' for swappiness: expected an integer "
 			     "from 0 to 200");
-	expect_refused(f, "swappiness = auto\n",
-		       ADMIN "/t.preset:1: swappiness has no automatic value (auto is known for "
-			     "kswapd_threads, max_direct_reclaimers)");
+	expect_refused(
+	    f, "swappiness = auto\n",
+	    ADMIN "/t.preset:1: swappiness has no automatic value (auto is known for "
+		  "kswapd_threads, max_direct_reclaimers, zswap_enabled, numa_demotion_enabled)");
 	expect_refused(f, "throttle = Auto\n",
 		       ADMIN "/t.preset:1: invalid value 'Auto' for max_direct_reclaimers: "
 			     "expected an integer from 0 to 1024");

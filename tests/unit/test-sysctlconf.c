@@ -728,6 +728,147 @@ static void test_persist_foreign(void **state)
 	reclaim_unref(ctx);
 }
 
+#define ZSWAP "/sys/module/zswap/parameters/"
+
+/*
+ * The knobs of sysfs: tmpfiles.d 'w' lines (the first for a path wins,
+ * files in name order across /etc, /run, /usr/lib, a masked name hides
+ * another, '!', '-' and '+' lines count, a glob matches) and the kernel
+ * command line, which applies first.
+ */
+static void test_tmpfiles(void **state)
+{
+	const char *root = *state;
+	struct reclaim_ctx *ctx;
+	struct reclaim_sysctl_conf *c;
+
+	tmproot_write(root, "/usr/lib/tmpfiles.d/50-zswap.conf",
+		      "# a package's\nw " ZSWAP "enabled - - - - Y\n");
+	tmproot_write(root, "/etc/tmpfiles.d/60-admin.conf",
+		      "w! " ZSWAP "enabled - - - - N\n"
+		      "w- " ZSWAP "max_pool_percent - - - - 30\n"
+		      "w+ /sys/kernel/mm/lru_gen/enabled - - - - y\n"
+		      "d /sys/kernel/mm/lru_gen - - - -\n"
+		      "w /sys/kernel/mm/numa/demotion_enabled - - - - maybe\n");
+	tmproot_write(root, "/run/tmpfiles.d/55-glob.conf",
+		      "w " ZSWAP "*_percent - - - - 25\n"
+		      "w " ZSWAP "compressor - - - - %v\n"
+		      "w " ZSWAP "accept_threshold_percent\n");
+	/* masked: read as nothing */
+	tmproot_write(root, "/usr/lib/tmpfiles.d/70-masked.conf",
+		      "w " ZSWAP "shrinker_enabled - - - - Y\n");
+	tmproot_symlink(root, "/etc/tmpfiles.d/70-masked.conf", "/dev/null");
+	tmproot_write(root, RECLAIM_PERSIST_TMPFILES,
+		      "w /sys/kernel/mm/lru_gen/min_ttl_ms - - - - 1000\n"
+		      "w " ZSWAP "enabled - - - - Y\n");
+	tmproot_write(root, "/proc/cmdline",
+		      "BOOT_IMAGE=/vmlinuz root=/dev/vda1 zswap.enabled=0 \"zswap.compressor=lz4\" "
+		      "zswap.max-pool-percent=40 zswap.max_pool_percent=45 -- zswap.enabled=1\n");
+	c = scan(root, &ctx);
+	/* the package's line is the first file's: it wins; the later lines are duplicates */
+	assert_string_equal(entries(c, "zswap_enabled"),
+			    "/proc/cmdline:1=0 /usr/lib/tmpfiles.d/50-zswap.conf:2=Y* "
+			    "/etc/tmpfiles.d/60-admin.conf:1=N " RECLAIM_PERSIST_TMPFILES ":2=Y+");
+	assert_true(reclaim_sysctl_conf_overridden(c, knob("zswap_enabled")));
+	/* a glob of an earlier file loses to a literal line */
+	assert_string_equal(
+	    entries(c, "zswap_max_pool_percent"),
+	    "/proc/cmdline:1=40 /proc/cmdline:1=45 /run/tmpfiles.d/55-glob.conf:1=25 "
+	    "/etc/tmpfiles.d/60-admin.conf:2=30*");
+	assert_string_equal(entries(c, "zswap_accept_threshold_percent"),
+			    "/run/tmpfiles.d/55-glob.conf:1=25*");
+	/* the command line alone; a specifier is not read */
+	assert_string_equal(entries(c, "zswap_compressor"), "/proc/cmdline:1=lz4*");
+	assert_string_equal(entries(c, "lru_gen_enabled"), "/etc/tmpfiles.d/60-admin.conf:3=y*");
+	assert_string_equal(entries(c, "lru_gen_min_ttl_ms"), RECLAIM_PERSIST_TMPFILES ":1=1000*+");
+	assert_int_equal(reclaim_sysctl_conf_admin_entry(c, knob("lru_gen_min_ttl_ms")), -1);
+	/* invalid: never wins */
+	assert_string_equal(entries(c, "numa_demotion_enabled"),
+			    "/etc/tmpfiles.d/60-admin.conf:5=maybe");
+	assert_int_equal(reclaim_sysctl_conf_boot_entry(c, knob("demotion")), -1);
+	assert_string_equal(entries(c, "zswap_shrinker_enabled"), "");
+	for (size_t i = 0; i < reclaim_sysctl_conf_count(c); i++)
+		assert_string_equal(reclaim_sysctl_conf_kind(c, i),
+				    strcmp(reclaim_sysctl_conf_file(c, i), "/proc/cmdline") == 0
+					? "cmdline"
+					: "tmpfiles");
+	assert_string_equal(
+	    problems(c),
+	    "/run/tmpfiles.d/55-glob.conf:2 zswap_compressor: w " ZSWAP
+	    "compressor: an escape or specifier in the argument that reclaimctl does "
+	    "not expand; reclaimctl skips it\n"
+	    "/run/tmpfiles.d/55-glob.conf:3 zswap_accept_threshold_percent: w " ZSWAP
+	    "accept_threshold_percent: a 'w' line without an argument; reclaimctl skips "
+	    "it\n"
+	    "/etc/tmpfiles.d/60-admin.conf:5 numa_demotion_enabled: invalid value "
+	    "'maybe' for numa_demotion_enabled: expected true or false (also 1 or 0, "
+	    "yes or no, on or off); the kernel refuses it, so the line never takes "
+	    "effect\n");
+	reclaim_sysctl_conf_unref(c);
+	reclaim_unref(ctx);
+}
+
+/* --persist writes a knob of sysfs to the tmpfiles.d file, a sysctl to the sysctl.d one. */
+static void test_persist_tmpfiles(void **state)
+{
+	static const char tmpfiles_header[] =
+	    "# This file is written by reclaimctl(8): knob values of sysfs made persistent with "
+	    "--persist.\n"
+	    "# systemd-tmpfiles applies it at boot. Do not edit it; to undo, run:\n"
+	    "#   reclaimctl restore --persist\n";
+	const char *root = *state;
+	const struct reclaim_knob *k[] = {knob("zswap_compressor"), knob("swappiness"),
+					  knob("zswap")};
+	int64_t v[] = {4, 100, 1};
+	struct reclaim_persist *p = NULL;
+	struct reclaim_ctx *ctx;
+	char *text, *want;
+
+	assert_int_equal(reclaim_new(&ctx, root), 0);
+	assert_int_equal(reclaim_persist_write(ctx, k, v, 3), 0);
+	text = tmproot_read(root, RECLAIM_PERSIST_TMPFILES);
+	assert_int_not_equal(
+	    asprintf(&want, "%sw " ZSWAP "enabled - - - - Y\nw " ZSWAP "compressor - - - - lz4\n",
+		     tmpfiles_header),
+	    -1);
+	assert_string_equal(text, want);
+	free(text);
+	free(want);
+	text = tmproot_read(root, RECLAIM_PERSIST_FILE);
+	assert_int_not_equal(asprintf(&want, "%svm.swappiness = 100\n", header), -1);
+	assert_string_equal(text, want);
+	free(text);
+	free(want);
+	assert_int_equal(reclaim_persist_read(ctx, &p), 0);
+	assert_int_equal(reclaim_persist_count(p), 3);
+	assert_int_equal(reclaim_persist_value(p, (size_t)reclaim_persist_find(p, k[0])), 4);
+	reclaim_persist_unref(p);
+	/* an administrator's line in it: not reclaimctl's, neither file is written */
+	assert_int_not_equal(asprintf(&want,
+				      "%sw /sys/kernel/mm/lru_gen/enabled - - - - y\n"
+				      "w /etc/motd - - - - hello\n",
+				      tmpfiles_header),
+			     -1);
+	tmproot_write(root, RECLAIM_PERSIST_TMPFILES, want);
+	v[1] = 10;
+	assert_int_equal(reclaim_persist_write(ctx, k, v, 3), -EBADMSG);
+	assert_string_equal(reclaim_strerror(ctx),
+			    RECLAIM_PERSIST_TMPFILES " is not reclaimctl's: line 5 is not one of "
+						     "reclaimctl's knobs; nothing written");
+	text = tmproot_read(root, RECLAIM_PERSIST_FILE);
+	assert_non_null(strstr(text, "vm.swappiness = 100\n"));
+	free(text);
+	free(want);
+	/* remove takes both away; then nothing is persisted */
+	tmproot_unlink(root, RECLAIM_PERSIST_TMPFILES);
+	assert_int_equal(reclaim_persist_write(ctx, k, v, 1), 0);
+	assert_int_equal(reclaim_persist_remove(ctx), 0);
+	assert_null(tmproot_read(root, RECLAIM_PERSIST_TMPFILES));
+	assert_null(tmproot_read(root, RECLAIM_PERSIST_FILE));
+	assert_int_equal(reclaim_persist_remove(ctx), -ENOENT);
+	reclaim_unref(ctx);
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 
 int main(void)
@@ -748,6 +889,8 @@ int main(void)
 	    T(test_persist_dir_mode),
 	    T(test_persist_write),
 	    T(test_persist_foreign),
+	    T(test_tmpfiles),
+	    T(test_persist_tmpfiles),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

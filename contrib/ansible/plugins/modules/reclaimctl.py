@@ -42,7 +42,10 @@ options:
       - Knobs to set, a mapping of knob name (C(kswapd_threads)), alias
         (C(threads), C(throttle), C(swap-quota)) or sysctl name to value.
       - Values are given as reclaimctl takes them, for example C(4), C(2M)
-        for a size, or C(auto) for C(threads) and C(throttle).
+        for a size, C(auto) for C(threads) and C(throttle), C(true) or
+        C(false) for a knob that is a boolean (C(zswap_enabled),
+        C(numa_demotion_enabled)), C(lz4) for C(zswap_compressor), C(y),
+        C(n) or a bit mask such as C(0x0007) for C(lru_gen_enabled).
       - All knobs of one task are one C(reclaimctl set) call and one
         transaction, in the order given; if one cannot be set (out of range,
         set by another sysctl file without I(force), refused by the kernel),
@@ -84,7 +87,10 @@ options:
   unsupported:
     description:
       - What to do when the running kernel lacks a knob the task would set
-        (a kernel without reclaimctl's kernel patches, see C(reclaimctl(8))).
+        (a kernel without reclaimctl's kernel patches, see C(reclaimctl(8));
+        or, for I(knobs), a knob of sysfs such as C(zswap_enabled) on a
+        kernel built without it). A preset or autotune plan skips a knob of
+        sysfs the kernel lacks, as C(reclaimctl) does.
       - C(fail) fails the task with reclaimctl's message; C(skip) skips it.
         In both cases nothing is written.
     type: str
@@ -229,6 +235,11 @@ from ansible.module_utils.basic import AnsibleModule
 # What reclaimctl set prints when the running kernel lacks a knob it names
 # (reclaimctl(8), "set"; the message the design documents for unpatched kernels).
 NO_KNOB = "reclaimctl: this kernel has no "
+# The knobs only a kernel with reclaimctl's patches has: a preset or autotune
+# plan with one of them that the kernel lacks is unsupported. A stock knob a
+# kernel lacks (one built without zswap) is skipped in the plan, as
+# reclaimctl skips it.
+PATCHED_KNOBS = ("kswapd_threads", "max_direct_reclaimers", "swap_round_robin_quota_kb")
 
 
 def first_line(text):
@@ -290,9 +301,13 @@ class Reclaimctl(object):
                 self.module.fail_json(msg="knobs: give at least one knob")
             pairs = []
             for name, value in p["knobs"].items():
-                if isinstance(value, bool) or value is None or isinstance(value, (dict, list)):
-                    self.module.fail_json(msg="knobs: the value of %s must be a number or a "
-                                          "string such as 2M or auto, not %r" % (name, value))
+                if value is None or isinstance(value, (dict, list)):
+                    self.module.fail_json(msg="knobs: the value of %s must be a number, a "
+                                          "boolean or a string such as 2M or auto, not %r"
+                                          % (name, value))
+                # YAML's true and false: reclaimctl refuses them for a knob that is a number
+                if isinstance(value, bool):
+                    value = "true" if value else "false"
                 pairs += [str(name), str(value)]
             return ["set", "--json"] + flags + ["--"] + pairs
         if p["preset"] is not None:
@@ -333,7 +348,9 @@ def persist_preview(p, plan, before, knob_order):
             key, value = line.split(" = ", 1)
             values[key.strip()] = value.strip()
     for e in plan.get("entries", []):
-        if e.get("action") in ("set", "unchanged") and e.get("new") is not None:
+        # a knob of sysfs (no sysctl name) is not persisted in the sysctl file
+        if e.get("action") in ("set", "unchanged") and e.get("new") is not None and \
+                e.get("sysctl"):
             values[e["sysctl"]] = str(e["new"])
     if not values:
         return before
@@ -343,13 +360,19 @@ def persist_preview(p, plan, before, knob_order):
     return PERSIST_HEADER + "".join("%s = %s\n" % (k, values[k]) for k in keys)
 
 
+def value_text(value):
+    """A knob's value of the JSON as text: JSON's true and false for a boolean."""
+    return json.dumps(value) if isinstance(value, bool) else str(value)
+
+
 def diff_of(plan, persisted=None):
     """The knobs to set, then with --persist the file it writes (before, after)."""
     before, after = [], []
     for e in plan.get("entries", []):
         if e.get("action") == "set":
-            before.append("%s = %s\n" % (e["sysctl"], e["old"]))
-            after.append("%s = %s\n" % (e["sysctl"], e["new"]))
+            name = e["sysctl"] or e["path"]
+            before.append("%s = %s\n" % (name, value_text(e["old"])))
+            after.append("%s = %s\n" % (name, value_text(e["new"])))
     knobs = {"before": "".join(before), "after": "".join(after),
              "before_header": "knobs before", "after_header": "knobs after"}
     if persisted is None or persisted[0] == persisted[1]:
@@ -402,7 +425,8 @@ def main():
                                  ansible_facts=dict(reclaimctl_facts=tool.facts()), **result)
         module.fail_json(msg=msg, rc=rc, **result)
     plan = tool.json_of(cmd, out, err)
-    missing = [e for e in plan.get("entries", []) if e.get("old") is None]
+    missing = [e for e in plan.get("entries", [])
+               if e.get("old") is None and e.get("knob") in PATCHED_KNOBS]
     if missing:
         result["unsupported"] = [e["sysctl"] for e in missing]
         msg = "; ".join(e["reason"] for e in missing)
