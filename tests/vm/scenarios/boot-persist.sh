@@ -16,7 +16,11 @@
 #    max_direct_reclaimers; after `set throttle 9` and `set swap-quota 4M`,
 #    `restore --boot` puts every knob back to its value at boot (threads 1,
 #    one thread per node, throttle 7, quota 2048) with restore-boot records
-#    in the history, and a following `restore` has nothing to do.
+#    in the history, and a following `restore` has nothing to do;
+#  - a knob of sysfs: `set --persist mglru n` in boot 1 writes a 'w' line to
+#    /etc/tmpfiles.d/90-reclaimctl.conf; in boot 2 systemd-tmpfiles has
+#    written it (lru_gen/enabled 0x0000, not the kernel's 0x0007) and verify
+#    says it is in place, as persisted.
 #
 # vm-root: debian
 # vm-enable: reclaimctl-autotune.service
@@ -29,6 +33,8 @@ set -euo pipefail
 source /vm/lib.sh
 
 PERSISTED=/etc/sysctl.d/90-reclaimctl.conf
+TMPFILES=/etc/tmpfiles.d/90-reclaimctl.conf
+LRU_GEN=/sys/kernel/mm/lru_gen/enabled
 require_patched_kernel
 assert_eq 2 "$VM_BOOTS" "this scenario boots twice"
 
@@ -48,6 +54,13 @@ boot1() {
 	run cat "$PERSISTED" || fail "no $PERSISTED"
 	assert_eq "vm.max_direct_reclaimers = 7" "$(grep -v '^#' "$PERSISTED" 2>/dev/null)" \
 		"$PERSISTED: the one persisted value"
+
+	step "set --persist mglru n: a knob of sysfs, persisted in tmpfiles.d"
+	assert_file_eq "$LRU_GEN" 0x0007 "lru_gen/enabled: the kernel's (CONFIG_LRU_GEN_ENABLED)"
+	assert_rc 0 "reclaimctl set --persist mglru n" -- reclaimctl set --persist mglru n
+	assert_file_eq "$LRU_GEN" 0x0000 "lru_gen/enabled"
+	assert_eq "w $LRU_GEN - - - - 0x0000" "$(grep -v '^#' "$TMPFILES" 2>/dev/null)" \
+		"$TMPFILES: the one 'w' line"
 
 	step "boot --dry-run: the next boot keeps the persisted value"
 	reclaimctl boot --dry-run --json >/tmp/boot.json || fail "reclaimctl boot --dry-run --json failed"
@@ -94,6 +107,17 @@ boot2() {
 	assert_file_eq "$KNOB_THREADS" 3 "vm.kswapd_threads (preset)"
 	assert_file_eq "$KNOB_QUOTA" 2048 "vm.swap_round_robin_quota_kb"
 	check_kswapd_per_node 3
+
+	step "the knob of sysfs persisted in tmpfiles.d held through the reboot"
+	assert_file_eq "$LRU_GEN" 0x0000 "lru_gen/enabled: systemd-tmpfiles wrote the persisted value"
+	reclaimctl verify --json >/tmp/verify.json || fail "reclaimctl verify --json exited $?"
+	json_load /tmp/verify.json || fail "verify --json: not JSON"
+	local i found=no
+	for ((i = 0; i < ${JSON[.knobs:len]:-0}; i++)); do
+		[[ ${JSON[.knobs[$i].knob]} == lru_gen_enabled ]] || continue
+		found="${JSON[.knobs[$i].state]} ${JSON[.knobs[$i].basis]} ${JSON[.knobs[$i].expected]}"
+	done
+	assert_eq "ok persisted 0" "$found" "verify: lru_gen_enabled ok, as persisted (0x0000)"
 	history_load
 	assert_eq "1 boot preset:vmtest kswapd_threads 1 3 undone=false" "${HISTORY[*]-}" \
 		"history: the unit's change only (kswapd_threads; nothing for the persisted max_direct_reclaimers)"

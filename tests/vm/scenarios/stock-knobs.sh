@@ -13,7 +13,14 @@
 #    refused set;
 #  - set --persist of two of them: set, and written to sysctl.d as
 #    systemd-sysctl reads them; restore --persist takes both back, live and
-#    in the file.
+#    in the file;
+#  - the knobs of sysfs of a 6.1 kernel: zswap's, the multi-gen LRU's and
+#    demotion's supported, zswap_shrinker_enabled (6.8) unsupported in
+#    status; set zswap y, mglru y, zswap_max_pool_percent 30, demotion true
+#    as the kernel shows them; lz4, a module this kernel cannot load here,
+#    refused with one line and nothing written; set --persist writes the
+#    tmpfiles.d 'w' lines, restore --persist takes them back, live and in
+#    the file.
 #
 # vm-kernel: debian
 # vm-timeout: 240
@@ -70,3 +77,39 @@ assert_eq $'vm.swappiness = 100\nvm.page-cluster = 0' "$(grep -v '^#' "$conf")" 
 assert_rc 0 "restore --persist" -- reclaimctl restore --persist
 assert_eq "$boot" "$(live)" "each knob back to its value from the boot"
 assert_eq "" "$(grep -sv '^#' "$conf")" "nothing persisted any more"
+
+step "the knobs of sysfs of Debian's 6.1"
+ZSWAP=/sys/module/zswap/parameters
+sysfs=("$ZSWAP/enabled" "$ZSWAP/max_pool_percent" /sys/kernel/mm/lru_gen/enabled /sys/kernel/mm/numa/demotion_enabled)
+sysfs_live() { cat "${sysfs[@]}" | xargs; }
+sysfs_boot=$(sysfs_live)
+log "at boot: $sysfs_boot"
+assert_eq "N 20 0x0000 false" "$sysfs_boot" "zswap off, 20 %, MGLRU off (not CONFIG_LRU_GEN_ENABLED), no demotion"
+reclaimctl status --json >/tmp/status.json || fail "status --json failed"
+json_load /tmp/status.json || fail "status --json: not JSON"
+assert_eq "supported supported supported unsupported" \
+	"$(jv .knobs.zswap_enabled.state) $(jv .knobs.lru_gen_enabled.state) $(jv .knobs.numa_demotion_enabled.state) $(jv .knobs.zswap_shrinker_enabled.state)" \
+	"status: zswap, MGLRU and demotion supported; zswap's shrinker (6.8) unsupported"
+assert_rc 0 "set zswap y mglru y zswap_max_pool_percent 30 demotion true" -- \
+	reclaimctl set zswap y mglru y zswap_max_pool_percent 30 demotion true
+assert_eq "Y 30 0x0007 true" "$(sysfs_live)" "each file as the kernel shows it"
+out=$(reclaimctl set zswap_compressor lz4 2>&1) && rc=0 || rc=$?
+assert_eq 1 "$rc" "set zswap_compressor lz4 exits 1"
+assert_eq "reclaimctl: cannot set $ZSWAP/compressor=lz4: the kernel has no lz4 (not built, or its module is not available)" "$out" \
+	"one line naming the compressor"
+assert_eq lzo "$(cat "$ZSWAP/compressor")" "the compressor stays lzo"
+assert_rc 0 "restore" -- reclaimctl restore
+assert_eq "$sysfs_boot" "$(sysfs_live)" "each back to its value from the boot"
+
+step "persisted in tmpfiles.d, and taken back"
+tmpfiles=/etc/tmpfiles.d/90-reclaimctl.conf
+assert_rc 0 "set --persist zswap y mglru y" -- reclaimctl set --persist zswap y mglru y
+assert_eq $'w /sys/kernel/mm/lru_gen/enabled - - - - 0x0007\nw /sys/module/zswap/parameters/enabled - - - - Y' \
+	"$(grep -v '^#' "$tmpfiles")" "both persisted in $tmpfiles as 'w' lines, in the order of the knobs"
+out=$(reclaimctl check 2>&1) && rc=0 || rc=$?
+log "$out"
+assert_match $'\nlru_gen_enabled +0x0007 +wins +/etc/tmpfiles.d/90-reclaimctl.conf:4 \\(reclaimctl\\)\nzswap_enabled +Y +wins +/etc/tmpfiles.d/90-reclaimctl.conf:5 \\(reclaimctl\\)\n' \
+	"$out" "check: the two 'w' lines win at boot"
+assert_rc 0 "restore --persist" -- reclaimctl restore --persist
+assert_eq "$sysfs_boot" "$(sysfs_live)" "each back to its value from the boot"
+assert_rc 1 "no $tmpfiles any more" -- test -e "$tmpfiles"
