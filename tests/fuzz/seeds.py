@@ -76,6 +76,9 @@ def taskstats_seed(version, nfields):
 PERSIST_HEADER = (b"# This file is written by reclaimctl(8): knob values made persistent "
                   b"with --persist.\n# systemd-sysctl applies it at boot. Do not edit it; "
                   b"to undo, run:\n#   reclaimctl restore --persist\n")
+TMPFILES_HEADER = (b"# This file is written by reclaimctl(8): knob values of sysfs made "
+                   b"persistent with --persist.\n# systemd-tmpfiles applies it at boot. Do not "
+                   b"edit it; to undo, run:\n#   reclaimctl restore --persist\n")
 HISTORY = (b"change=1 time=1796014092.000000000 command=set source=value "
            b"knob=kswapd_threads old=1 new=3\n"
            b"change=2 time=1796014100.500000000 command=restore source=history "
@@ -134,6 +137,13 @@ def seeds(target, fx):
                                      b"UUID=abcd none swap defaults 0 0\n"],
         "sysctl-line": [line for s in SYSCTL for line in s.splitlines()],
         "sysctl-conf": [SEP.join(SYSCTL + [b"", PERSIST_HEADER + b"vm.kswapd_threads = 4\n"])],
+        "tmpfiles": [SEP.join([b"w /sys/module/zswap/parameters/enabled - - - - Y\n"
+                               b"w- /sys/kernel/mm/lru_gen/enabled - - - - 0x0007\n",
+                               b"w! /sys/module/zswap/parameters/*_percent - - - - 25\n"
+                               b"w /sys/module/zswap/parameters/compressor - - - - %v\n",
+                               b"BOOT_IMAGE=/vmlinuz zswap.enabled=0 \"zswap.compressor=lz4\" -- x\n",
+                               TMPFILES_HEADER + b"w /sys/kernel/mm/numa/demotion_enabled"
+                               b" - - - - true\n"])],
         "tuned": [SEP.join([b"admin\n",
                             b"[main]\ninclude=base\n\n[sysctl]\nvm.swappiness = 30  # low\n",
                             read(os.path.join(fx, "tuned-profiles/usr/lib/tuned/virtual-guest/"
