@@ -44,24 +44,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				   reclaim_sysctl_conf_boot_entry(conf, k));
 		}
 	}
-	for (size_t i = 0; r == 0 && i < reclaim_knob_count(); i++) {
-		const struct reclaim_knob *k = reclaim_knob_get(i);
-		ssize_t b = reclaim_sysctl_conf_boot_entry(conf, k);
-		ssize_t a = reclaim_sysctl_conf_admin_entry(conf, k);
-
-		fuzz_check(b < 0 || (reclaim_sysctl_conf_knob(conf, (size_t)b) == k &&
-				     reclaim_sysctl_conf_is_valid(conf, (size_t)b)),
-			   "%s: boot entry %zd", reclaim_knob_name(k), b);
-		fuzz_check(a < 0 || (reclaim_sysctl_conf_knob(conf, (size_t)a) == k &&
-				     reclaim_sysctl_conf_is_valid(conf, (size_t)a) &&
-				     !reclaim_sysctl_conf_is_own(conf, (size_t)a)),
-			   "%s: admin entry %zd", reclaim_knob_name(k), a);
-	}
-	for (size_t i = 0; r == 0 && i < reclaim_sysctl_conf_problem_count(conf); i++) {
-		const char *m = reclaim_sysctl_conf_problem_message(conf, i);
-
-		fuzz_check(m && m[0] && !strchr(m, '\n'), "problem %zu: \"%s\"", i, m);
-	}
+	if (r == 0)
+		fuzz_check_conf(conf);
 	reclaim_sysctl_conf_unref(conf);
 	reclaim_unref(ctx);
 	return 0;

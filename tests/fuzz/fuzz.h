@@ -221,4 +221,31 @@ static inline struct reclaim_ctx *fuzz_ctx(void)
 	return ctx;
 }
 
+/*
+ * What holds of any configuration read: each knob's boot entry is a valid
+ * line of it, its admin entry a valid one not reclaimctl's, and every
+ * problem one line.
+ */
+static inline void fuzz_check_conf(const struct reclaim_sysctl_conf *conf)
+{
+	for (size_t i = 0; i < reclaim_knob_count(); i++) {
+		const struct reclaim_knob *k = reclaim_knob_get(i);
+		ssize_t b = reclaim_sysctl_conf_boot_entry(conf, k);
+		ssize_t a = reclaim_sysctl_conf_admin_entry(conf, k);
+
+		fuzz_check(b < 0 || (reclaim_sysctl_conf_knob(conf, (size_t)b) == k &&
+				     reclaim_sysctl_conf_is_valid(conf, (size_t)b)),
+			   "%s: boot entry %zd", reclaim_knob_name(k), b);
+		fuzz_check(a < 0 || (reclaim_sysctl_conf_knob(conf, (size_t)a) == k &&
+				     reclaim_sysctl_conf_is_valid(conf, (size_t)a) &&
+				     !reclaim_sysctl_conf_is_own(conf, (size_t)a)),
+			   "%s: admin entry %zd", reclaim_knob_name(k), a);
+	}
+	for (size_t i = 0; i < reclaim_sysctl_conf_problem_count(conf); i++) {
+		const char *m = reclaim_sysctl_conf_problem_message(conf, i);
+
+		fuzz_check(m && m[0] && !strchr(m, '\n'), "problem %zu: \"%s\"", i, m);
+	}
+}
+
 #endif

@@ -599,7 +599,24 @@ declare -gA KERNEL_DEFAULT=(
 	[kswapd_threads]=1 [max_direct_reclaimers]=0 [swap_round_robin_quota_kb]=2048
 	[swappiness]=60 [watermark_scale_factor]=10 [watermark_boost_factor]=15000
 	[zone_reclaim_mode]=0 [page-cluster]=3 [vfs_cache_pressure]=100
+	[zswap_enabled]=false [numa_demotion_enabled]=false
 )
+# The knobs of sysfs of KERNEL_DEFAULT (the balanced preset's auto), by their files.
+declare -gA SYSFS_KNOB=(
+	[zswap_enabled]=/sys/module/zswap/parameters/enabled
+	[numa_demotion_enabled]=/sys/kernel/mm/numa/demotion_enabled
+)
+# knob_file KNOB, knob_label KNOB: its file; how reclaimctl names it (the journal's RECLAIM_KNOB)
+knob_file() { echo "${SYSFS_KNOB[$1]:-/proc/sys/vm/$1}"; }
+knob_label() { echo "${SYSFS_KNOB[$1]:-vm.$1}"; }
+# knob_text KNOB VALUE: the file's text for a value of the JSON (zswap's booleans are Y and N)
+knob_text() {
+	case $1:$2 in
+	zswap_*:true) echo Y ;;
+	zswap_*:false) echo N ;;
+	*) echo "$2" ;;
+	esac
+}
 
 # The journal message ids of `reclaimctl boot` (cli/journal.h).
 JOURNAL_ID_KNOB=63fe6bb8eaac40c8996f514a67617472
@@ -764,11 +781,11 @@ check_boot_applied() {
 		k=${knobs[i]} v=${values[i]}
 		[[ -n ${KERNEL_DEFAULT[$k]-} ]] || die "preset $preset sets $k, whose boot value this test does not know"
 		assert_eq "$v" "${KNOB[$k]}" "$k = $v as preset $preset resolves it here"
-		assert_file_eq "/proc/sys/vm/$k" "$v" "/proc/sys/vm/$k"
+		assert_file_eq "$(knob_file "$k")" "$(knob_text "$k" "$v")" "$(knob_file "$k")"
 		[[ $k == kswapd_threads ]] && want_threads=$v
 		if [[ $v != "${KERNEL_DEFAULT[$k]}" ]]; then
-			want_old[vm.$k]=${KERNEL_DEFAULT[$k]}
-			want_new[vm.$k]=$v
+			want_old[$(knob_label "$k")]=$(knob_text "$k" "${KERNEL_DEFAULT[$k]}")
+			want_new[$(knob_label "$k")]=$(knob_text "$k" "$v")
 			changed=$((changed + 1))
 		fi
 	done
