@@ -252,6 +252,12 @@ int reclaim_sample_delta(const struct reclaim_sample *prev, const struct reclaim
 int reclaim_knob_check(struct reclaim_ctx *ctx, const struct reclaim_knob *k, int64_t value);
 /* The write itself, range-checked, for the transaction (change.c) only. */
 int reclaim_knob_store(struct reclaim_ctx *ctx, const struct reclaim_knob *k, int64_t value);
+/*
+ * The value @text takes when a configuration file writes it to the knob's
+ * file, as the kernel parses it there (a sysctl's decimal integer, a knob
+ * of sysfs' words), within the knob's range; -EINVAL or -ERANGE.
+ */
+int reclaim_knob_parse_written(const struct reclaim_knob *k, const char *text, int64_t *v);
 /* The value of a text as the kernel shows it in the knob's file (a newline after it is fine). */
 int reclaim_knob_parse_shown(const struct reclaim_knob *k, const char *s, int64_t *v);
 /* @v as reclaim_knob_format() shows it, for a message: valid to the end of the statement's block.

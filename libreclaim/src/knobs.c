@@ -498,6 +498,18 @@ static int parse_input(const struct reclaim_knob *k, const char *s, int64_t *v)
 	}
 }
 
+int reclaim_knob_parse_written(const struct reclaim_knob *k, const char *text, int64_t *v)
+{
+	int64_t x;
+	int r = k->sysctl ? reclaim_parse_i64(text, &x) : parse_input(k, text, &x);
+
+	if (r == 0 && (x < k->min || x > k->max))
+		r = -ERANGE;
+	if (r == 0)
+		*v = x;
+	return r;
+}
+
 RECLAIM_EXPORT int reclaim_knob_parse(struct reclaim_ctx *ctx, const struct reclaim_knob *k,
 				      const char *text, int64_t *value)
 {

@@ -78,8 +78,8 @@ static const struct persist_file *file_of(const struct reclaim_knob *k)
 }
 
 /* A line of the sysctl file: the knob and its value, or why it is not reclaimctl's. */
-static const char *sysctl_line(struct reclaim_ctx *ctx, const char *p, size_t len,
-			       const struct reclaim_knob **k, int64_t *v, int *err)
+static const char *sysctl_line(const char *p, size_t len, const struct reclaim_knob **k, int64_t *v,
+			       int *err)
 {
 	struct sysctl_line l;
 	const char *why = NULL;
@@ -87,21 +87,19 @@ static const char *sysctl_line(struct reclaim_ctx *ctx, const char *p, size_t le
 	*err = reclaim_sysctl_parse_line(p, len, &l);
 	if (*err < 0)
 		return NULL;
-	(void)ctx;
 	if (l.kind != SYSCTL_LINE_ASSIGN || l.ignore_failure)
 		why = "not a plain assignment";
 	else if (!(*k = reclaim_sysctl_knob_by_path(l.path)))
 		why = "not one of reclaimctl's knobs";
-	else if (reclaim_parse_i64(l.value, v) < 0 || *v < reclaim_knob_min(*k) ||
-		 *v > reclaim_knob_max(*k))
+	else if (reclaim_knob_parse_written(*k, l.value, v) < 0)
 		why = "a value out of the knob's range";
 	reclaim_sysctl_line_clear(&l);
 	return why;
 }
 
 /* A line of the tmpfiles file: "w PATH - - - - VALUE" of a knob of sysfs. */
-static const char *tmpfiles_line(struct reclaim_ctx *ctx, const char *p, size_t len,
-				 const struct reclaim_knob **k, int64_t *v, int *err)
+static const char *tmpfiles_line(const char *p, size_t len, const struct reclaim_knob **k,
+				 int64_t *v, int *err)
 {
 	struct tmpfiles_line l;
 	const char *why = NULL;
@@ -117,9 +115,8 @@ static const char *tmpfiles_line(struct reclaim_ctx *ctx, const char *p, size_t 
 			*k = reclaim_knob_get(i);
 	if (!why && !*k)
 		why = "not one of reclaimctl's knobs";
-	else if (!why && reclaim_knob_parse(ctx, *k, l.argument, v) < 0)
+	else if (!why && reclaim_knob_parse_written(*k, l.argument, v) < 0)
 		why = "a value out of the knob's range";
-	reclaim_error_reset(ctx);
 	reclaim_tmpfiles_line_clear(&l);
 	return why;
 }
@@ -153,7 +150,7 @@ static int parse_persisted(struct reclaim_ctx *ctx, const struct persist_file *f
 		if (p[lead] == '#' || p[lead] == ';')
 			why = "a comment reclaimctl did not write";
 		else
-			why = (f->sysfs ? tmpfiles_line : sysctl_line)(ctx, p, len, &k, &v, &err);
+			why = (f->sysfs ? tmpfiles_line : sysctl_line)(p, len, &k, &v, &err);
 		if (err < 0)
 			return reclaim_error(ctx, ENOMEM, "out of memory");
 		if (!why && set[knob_index(k)])

@@ -315,18 +315,17 @@ static int check_value(struct reclaim_sysctl_conf *c, const struct reclaim_knob 
 	int64_t v;
 	int r;
 
+	if (reclaim_knob_parse_written(k, value, &v) == 0)
+		return 0;
 	if (!reclaim_knob_sysctl(k)) {
-		if (reclaim_knob_parse(c->ctx, k, value, &v) == 0)
-			return 0;
+		/* the words of a knob of sysfs: the message of a user's value */
+		reclaim_knob_parse(c->ctx, k, value, &v);
 		r = add_problem(c, file, line, k,
 				"%s; the kernel refuses it, so the line never takes effect",
 				reclaim_strerror(c->ctx));
 		reclaim_error_reset(c->ctx);
 		return r < 0 ? r : 1;
 	}
-	if (reclaim_parse_i64(value, &v) == 0 && v >= reclaim_knob_min(k) &&
-	    v <= reclaim_knob_max(k))
-		return 0;
 	r = add_problem(c, file, line, k,
 			"invalid value '%s' for %s: expected an integer from %" PRId64
 			" to %" PRId64 "; the kernel refuses it, so the line never takes effect",

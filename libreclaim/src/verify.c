@@ -229,15 +229,12 @@ static int name_writer(struct reclaim_verify *v, const struct reclaim_sysctl_con
 {
 	struct knob_source src;
 	int64_t value;
-	bool same;
 	int r = reclaim_knob_foreign_source(v->ctx, conf, n->knob, &src);
 
 	if (r < 0)
 		return r;
-	same = r > 0 && reclaim_knob_parse(v->ctx, n->knob, src.value, &value) == 0 &&
-	       value == n->live;
-	reclaim_error_reset(v->ctx);
-	if (same) {
+	if (r > 0 && reclaim_knob_parse_written(n->knob, src.value, &value) == 0 &&
+	    value == n->live) {
 		n->writer_kind = src.kind;
 		n->writer = src.where;
 		src.where = NULL;
