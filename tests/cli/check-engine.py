@@ -368,9 +368,21 @@ class Triple:
         self.source, self.preset, self.knob, self.value = source, preset, knob, value
 
 
+FLAG_SETS = [([], False, False), (["--force"], True, False), (["--persist"], False, True),
+             (["--force", "--persist"], True, True)]
+# --one-flag-set (the sanitizer build): each command with one of the flag sets
+# in turn rather than all four. Its part is the memory errors of every path,
+# and each flag set still runs on every root; the other build compares all.
+ONE_FLAG_SET = False
+_turn = 0
+
+
 def flag_sets():
-    return [([], False, False), (["--force"], True, False), (["--persist"], False, True),
-            (["--force", "--persist"], True, True)]
+    global _turn
+    if not ONE_FLAG_SET:
+        return FLAG_SETS
+    _turn += 1
+    return [FLAG_SETS[_turn % len(FLAG_SETS)]]
 
 
 def boot_conf(name):
@@ -405,6 +417,8 @@ def other_value(knob, current):
 
 
 def triples(ctx, root):
+    global _turn
+    _turn = 0  # the same flag sets on a root whichever worker takes it
     r = ctx.run(root, ["preset", "list"])
     presets = [p["name"] for p in json.loads(r.stdout)["presets"]] if r.returncode == 0 else []
     if r.returncode:
@@ -441,7 +455,7 @@ def triples(ctx, root):
             value = str(other_value(knob, current if isinstance(current, int) else None))
             want = int(value)
         # a knob the kernel lacks fails the same way whatever the flags: one of them
-        for flags, force, persist in flag_sets() if text is not None else flag_sets()[:1]:
+        for flags, force, persist in flag_sets() if text is not None else FLAG_SETS[:1]:
             out.append(Triple(" ".join(["set --dry-run", *flags, knob, value]),
                               ["set", "--dry-run", *flags, knob, value], ["set", *flags, knob, value],
                               "set", persist=persist, force=force, source="value", knob=knob,
@@ -819,7 +833,12 @@ def main():
                     help="only the variants and the fixture roots they are made from (the "
                          "sanitizer build: its part is the memory errors of every path, "
                          "which these cover; the other build checks every root)")
+    ap.add_argument("--one-flag-set", action="store_true",
+                    help="each command with one flag set in turn, not all four (the sanitizer "
+                         "build)")
     args = ap.parse_args()
+    global ONE_FLAG_SET
+    ONE_FLAG_SET = args.one_flag_set
     ctx = Ctx(os.path.abspath(args.reclaimctl), os.path.abspath(args.presets), args.verbose)
     try:
         roots = []

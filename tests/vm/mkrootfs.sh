@@ -35,9 +35,10 @@ set -euo pipefail
 # The packages on top of --variant=minbase. reclaimctl's libraries (ldd of the
 # installed binary; run-scenario.sh checks them again in every image):
 # libreclaim.so.1 itself comes from the build, the rest from these. procps:
-# sysctl(8), the other writer of the knobs that scenarios play.
+# sysctl(8), the other writer of the knobs that scenarios play. kmod:
+# insmod(8) for the test module of "vm-lockdep: off" (run-scenario.sh).
 PACKAGES=(
-	systemd systemd-sysv
+	systemd systemd-sysv kmod
 	libmount1 libnl-3-200 libnl-genl-3-200 libcjson1 libsmartcols1 libsystemd0 libtracefs1
 	procps
 )

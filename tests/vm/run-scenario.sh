@@ -58,6 +58,12 @@
 #       other number; every other scenario runs alone
 #   # vm-maxmem: SIZE,SLOTS          room for memory hot-plug: -m TOTAL,slots=SLOTS,maxmem=SIZE
 #       (TOTAL: the sum of vm-numa; SIZE above it, e.g. 2G,4)
+#   # vm-lockdep: on|off             (vm-kernel: patched; default on) off: the
+#       test module lockdep_off turns lockdep off early in the boot (rclockdep=off
+#       on the command line; the initramfs's /init, or a unit of the Debian
+#       image, loads it), and the console must say so. For the scenarios that
+#       test reclaimctl rather than the series' locking: lockdep's bookkeeping
+#       doubles the CPU time of a scenario under memory pressure under TCG.
 #   # vm-monitor: yes                the guest may run QEMU monitor commands: a
 #       console line "RECLAIMCTL-VM-MONITOR: COMMAND" (lib.sh vm_monitor) is
 #       sent once, in order, to QEMU's QMP socket (-qmp unix:TMP/qmp.sock) by
@@ -194,6 +200,16 @@ main() {
 		;;
 	*) die "vm-kernel: must be patched or debian: $vmkernel" ;;
 	esac
+	lockdep=$(header lockdep)
+	case ${lockdep:=on} in
+	on) ;;
+	off)
+		[[ ${vmkernel:-patched} == patched ]] || die "vm-lockdep: off needs the patched kernel (Debian's has no lockdep)"
+		[[ -f $(dirname "$kernel")/modules/lockdep_off.ko ]] || die "no lockdep_off.ko beside $kernel (build-kernel.sh)"
+		extra_append+=" rclockdep=off"
+		;;
+	*) die "vm-lockdep: must be on or off: $lockdep" ;;
+	esac
 	[[ -f $kernel ]] || die "no kernel image $kernel"
 
 	mkdir -p "$logdir"
@@ -247,6 +263,12 @@ main() {
 		done
 		install -m 0644 "$here/guest/reclaimctl-vm-check.service" \
 			"$stage/etc/systemd/system/reclaimctl-vm-check.service"
+		install -m 0644 "$here/guest/reclaimctl-vm-lockdep-off.service" \
+			"$stage/etc/systemd/system/reclaimctl-vm-lockdep-off.service"
+		if [[ -d $(dirname "$kernel")/modules ]]; then
+			mkdir -p "$stage/vm/modules"
+			install -m 0644 "$(dirname "$kernel")"/modules/*.ko "$stage/vm/modules/"
+		fi
 		# The scenario's own files (configuration, presets ...), owned by root.
 		if [[ -d ${script%.sh}.root ]]; then
 			cp -r --no-preserve=ownership "${script%.sh}.root/." "$stage/"
@@ -266,7 +288,7 @@ main() {
 		done < <(find "$stage/usr/local/bin" "$stage/usr/local/sbin" -type f 2>/dev/null)
 		# Units: enabled the way an administrator does it, against the image.
 		read -ra units <<<"$(header enable)"
-		for unit in "${units[@]}" reclaimctl-vm-check.service; do
+		for unit in "${units[@]}" reclaimctl-vm-check.service reclaimctl-vm-lockdep-off.service; do
 			if ! systemctl --root="$stage" enable "$unit" >>"$work/enable.log" 2>&1; then
 				cat "$work/enable.log" >&2
 				die "systemctl --root=IMAGE enable $unit failed"
@@ -436,6 +458,9 @@ with open(sys.argv[1], "wb") as f:
 		fi
 		if [[ -n $bad_lines ]]; then
 			reasons+=("the kernel log has warnings/errors")
+		fi
+		if [[ $lockdep == off ]] && ! grep -aq 'lockdep_off: lockdep is off for this boot' "$clean_log"; then
+			reasons+=("vm-lockdep: off, but the console does not say lockdep_off turned it off")
 		fi
 		local f
 		if [[ $monitor == yes && -s $work/monitor.failed ]]; then

@@ -26,6 +26,7 @@
 # vm-enable: reclaimctl-autotune.service
 # vm-boots: 2
 # vm-timeout: 300
+# vm-lockdep: off
 # vm-share: 1
 # vm-numa: 256M:0 256M:1 256M 256M
 set -euo pipefail

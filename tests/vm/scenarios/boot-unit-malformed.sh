@@ -16,6 +16,7 @@
 # vm-root: debian
 # vm-enable: reclaimctl-autotune.service
 # vm-timeout: 300
+# vm-lockdep: off
 # vm-share: 1
 # vm-numa: 256M:0 256M:1 256M 256M
 set -euo pipefail

@@ -26,6 +26,7 @@
 # vm-root: debian
 # vm-enable: reclaimctl-autotune.service
 # vm-timeout: 300
+# vm-lockdep: off
 # vm-share: 1
 # vm-numa: 256M:0-1 256M:2-3 256M 256M
 # vm-smp: 4

@@ -41,6 +41,7 @@
 # The figures are printed.
 #
 # vm-timeout: 600
+# vm-lockdep: off
 # vm-numa: 128M:0 128M:1
 set -euo pipefail
 # shellcheck source=SCRIPTDIR/../guest/lib.sh

@@ -14,6 +14,7 @@
 # vm-root: debian
 # vm-boots: 2
 # vm-timeout: 240
+# vm-lockdep: off
 # vm-share: 2
 # vm-numa: 256M:0 256M:1 256M 256M
 set -euo pipefail

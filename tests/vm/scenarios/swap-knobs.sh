@@ -22,6 +22,7 @@
 #    the file.
 #
 # vm-timeout: 180
+# vm-lockdep: off
 # vm-share: 1
 # vm-numa: 128M:0 128M:1 128M 128M
 set -euo pipefail

@@ -36,6 +36,7 @@
 # The kernel patches are not needed for any of this.
 #
 # vm-timeout: 300
+# vm-lockdep: off
 # vm-share: 1
 # vm-numa: 128M:0 128M:1 128M 128M
 set -euo pipefail

@@ -17,6 +17,7 @@
 #    line names, puts them back (the whole sweep is one change).
 #
 # vm-timeout: 420
+# vm-lockdep: off
 # vm-share: 1
 # vm-numa: 128M:0 128M:1 64M
 set -euo pipefail

@@ -17,6 +17,7 @@
 #    and the history has the set's five records and the restore's.
 #
 # vm-timeout: 240
+# vm-lockdep: off
 # vm-share: 2
 # vm-numa: 160M:0
 set -euo pipefail
