@@ -735,6 +735,9 @@ enum reclaim_sampler_flags {
 	 * fails as reclaim_latency_new() does
 	 */
 	RECLAIM_SAMPLER_LATENCY = 1 << 4,
+	/* of the knobs those adapt moves, kswapd_threads and watermark_scale_factor (LIBRECLAIM_14)
+	 */
+	RECLAIM_SAMPLER_ADAPT_KNOBS = 1 << 5,
 };
 
 int reclaim_sampler_new(struct reclaim_ctx *ctx, unsigned int flags,
@@ -845,6 +848,7 @@ enum reclaim_figure {
 	RECLAIM_FIGURE_DIRECT_P99,     /* a direct reclaim's duration, 99th percentile, us */
 	RECLAIM_FIGURE_DIRECT_MAX,     /* the longest direct reclaim, us */
 	RECLAIM_FIGURE_THROTTLE_P99,   /* a wait at the throttle, 99th percentile, us */
+	RECLAIM_FIGURE_LOW_WMARK_HIT,  /* kswapd_low_wmark_hit_quickly: kswapd slept too early */
 	_RECLAIM_FIGURE_MAX
 };
 
@@ -1417,13 +1421,12 @@ struct reclaim_lease *reclaim_lease_unref(struct reclaim_lease *lease);
 int reclaim_lease_hold(struct reclaim_lease *lease, const struct reclaim_knob *knob,
 		       int64_t before);
 /*
- * For a holder that may die with its knobs changed (adapt, one knob; sweep,
- * any): its state file (RECLAIM_ADAPT_STATE_FILE, RECLAIM_SWEEP_STATE_FILE),
- * written under the writers' lock after checking that no other holder has
- * it and that no other running holder holds one of its knobs: -EBUSY while
- * another holder runs (its PID in the message), -ESTALE when one of the
- * same name that is gone left its file (give its knobs back with
- * reclaim_lease_load() and release first).
+ * For a holder that may die with its knobs changed (adapt, kswapd_threads
+ * and watermark_scale_factor; sweep, any): its state file (RECLAIM_ADAPT_STATE_FILE,
+ * RECLAIM_SWEEP_STATE_FILE), written under the writers' lock after checking that no other holder
+ * has it and that no other running holder holds one of its knobs: -EBUSY while another holder runs
+ * (its PID in the message), -ESTALE when one of the same name that is gone left its file (give its
+ * knobs back with reclaim_lease_load() and release first).
  */
 int reclaim_lease_claim(struct reclaim_lease *lease);
 /* The lease a holder's state file describes; -ENOENT without one. */
@@ -1467,7 +1470,8 @@ const char *reclaim_lease_holder_name(size_t idx);
 
 /*
  * The adaptive controller: decides from measurements whether kswapd is the
- * bottleneck and moves kswapd_threads one thread at a time. It does no I/O:
+ * bottleneck and moves kswapd_threads one thread at a time, or
+ * watermark_scale_factor one step (reclaim_adapt_add_watermark()). It does no I/O:
  * each step takes one sample of figures (made from two samples of a sampler,
  * or from a recording) and says keep, change, or hand off (someone else
  * wrote the knob). The caller writes the change (RECLAIM_REQUEST_ADAPT).
@@ -1483,6 +1487,15 @@ const char *reclaim_lease_holder_name(size_t idx);
  * node's CPUs / RECLAIM_CPUS_PER_KSWAPD_MIN, at most 16, or
  * reclaim_adapt_set_max()) nor below min (the starting value, or
  * reclaim_adapt_set_min()).
+ * The watermark, up: over up-window seconds of reclaim (each sample with a
+ * direct reclaim or a premature kswapd sleep, none with the busiest node's
+ * kswapd at up-cpu or more), direct reclaims at up-direct and
+ * kswapd_low_wmark_hit_quickly at wmark-hits per second or more on average,
+ * and kswapd threads below up-cpu: kswapd woke too late (vm.rst,
+ * watermark_scale_factor), so it wakes earlier, wmark-step higher, at most
+ * wmark-max. Saturated kswapd is the threads' case and never raises it. A
+ * step back down to its starting value after the same quiet as the threads,
+ * before them.
  */
 struct reclaim_adapt;
 struct reclaim_adapt_sample;
@@ -1497,6 +1510,9 @@ enum reclaim_adapt_param {
 	RECLAIM_ADAPT_DOWN_WINDOW, /* seconds (120) */
 	RECLAIM_ADAPT_COOLDOWN,	   /* seconds (60) */
 	RECLAIM_ADAPT_BUSY_CPU,	   /* % of a node's CPU left by kswapd taken by other work (90) */
+	RECLAIM_ADAPT_WMARK_HITS,  /* kswapd_low_wmark_hit_quickly per second (1) */
+	RECLAIM_ADAPT_WMARK_STEP,  /* watermark_scale_factor's step (10) */
+	RECLAIM_ADAPT_WMARK_MAX,   /* watermark_scale_factor at most (100) */
 };
 
 /* Machine-wide figures of a sample: rates per second, PSI in %. */
@@ -1511,11 +1527,12 @@ enum reclaim_adapt_figure {
 	RECLAIM_ADAPT_PSI_FULL, /* avg10 */
 	/* us, when traced (RECLAIM_SAMPLER_LATENCY): named in reasons, not a rule's input */
 	RECLAIM_ADAPT_DIRECT_P99,
+	RECLAIM_ADAPT_LOW_WMARK_HITS, /* kswapd_low_wmark_hit_quickly: kswapd slept too early */
 };
 
 enum reclaim_adapt_verdict {
 	RECLAIM_ADAPT_KEEP = 0,
-	RECLAIM_ADAPT_CHANGE,  /* reclaim_adapt_threads() is the new value */
+	RECLAIM_ADAPT_CHANGE,  /* reclaim_adapt_changed()'s knob has a new value */
 	RECLAIM_ADAPT_HANDOFF, /* the knob was changed by someone else: no more changes */
 };
 
@@ -1534,7 +1551,10 @@ int64_t reclaim_adapt_default_max(const struct reclaim_topology *topo);
 /* The same for a smallest node of @ncpus CPUs (a recording's topology). */
 int64_t reclaim_adapt_max_for_cpus(size_t ncpus);
 
-/* @threads: kswapd_threads now, the baseline; @topo (may be NULL: max 1) sets the default max. */
+/*
+ * @threads: kswapd_threads now, the baseline, or 0 when the kernel has none
+ * (the watermark alone, then); @topo (may be NULL: max 1) sets the default max.
+ */
 int reclaim_adapt_new(struct reclaim_ctx *ctx, const struct reclaim_topology *topo, int64_t threads,
 		      struct reclaim_adapt **adapt);
 struct reclaim_adapt *reclaim_adapt_ref(struct reclaim_adapt *adapt);
@@ -1564,6 +1584,17 @@ bool reclaim_adapt_handed_off(const struct reclaim_adapt *adapt);
 int reclaim_adapt_resume(struct reclaim_adapt *adapt, int64_t threads);
 /* The last change could not be written: back to the value before it (the cooldown stays). */
 int reclaim_adapt_rollback(struct reclaim_adapt *adapt);
+/*
+ * The second actuator: watermark_scale_factor, from @value now, its baseline
+ * and its lowest value (a value above wmark-max raises nothing).
+ */
+int reclaim_adapt_add_watermark(struct reclaim_adapt *adapt, int64_t value);
+/* Its value (after RECLAIM_ADAPT_CHANGE of it: the one to write); -ENODATA without it. */
+int64_t reclaim_adapt_watermark(const struct reclaim_adapt *adapt);
+/* The knob of the last change (or hand-off); NULL before any. */
+const struct reclaim_knob *reclaim_adapt_changed(const struct reclaim_adapt *adapt);
+/* Takes over the watermark again (after a hand-off, with reclaim_adapt_resume()) from @value. */
+int reclaim_adapt_resume_watermark(struct reclaim_adapt *adapt, int64_t value);
 
 int reclaim_adapt_sample_new(struct reclaim_ctx *ctx, struct reclaim_adapt_sample **sample);
 struct reclaim_adapt_sample *reclaim_adapt_sample_ref(struct reclaim_adapt_sample *sample);
@@ -1581,10 +1612,15 @@ int reclaim_adapt_sample_set_node_cpus(struct reclaim_adapt_sample *sample, int 
 				       unsigned int ncpus, double busy_percent);
 /* kswapd_threads read back (live only): a value the controller did not set is a hand-off. */
 int reclaim_adapt_sample_set_knob(struct reclaim_adapt_sample *sample, int64_t value);
+/* watermark_scale_factor read back (live only), as the same. */
+int reclaim_adapt_sample_set_watermark(struct reclaim_adapt_sample *sample, int64_t value);
 /*
  * RECLAIM_ADAPT_STATE_FILE: the running daemon's pid, the baseline it started
  * from and the last value it wrote, so that a stop after it died can put
- * the baseline back. load: -ENOENT when there is none.
+ * the baseline back. load: -ENOENT when there is none. These read and write
+ * the file of an adapt that holds kswapd_threads alone ("pid=", "baseline=",
+ * "threads="); one that also holds the watermark writes the lease's format
+ * ("pid=N", then "knob=NAME before=V last=V" a knob; reclaim_lease_load()).
  */
 #define RECLAIM_ADAPT_STATE_FILE RECLAIM_RUNDIR "/adapt"
 /*

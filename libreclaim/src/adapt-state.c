@@ -82,6 +82,23 @@ static int parse_state(struct reclaim_ctx *ctx, char *text, pid_t *pid, int64_t 
 	return 0;
 }
 
+int reclaim_adapt_state_parse(struct reclaim_ctx *ctx, char *text, pid_t *pid, int64_t *baseline,
+			      int64_t *threads)
+{
+	int r = parse_state(ctx, text, pid, baseline, threads);
+
+	if (r == 0) {
+		const struct reclaim_knob *k = reclaim_knob_by_id(RECLAIM_KNOB_KSWAPD_THREADS);
+
+		if (reclaim_knob_check(ctx, k, *baseline) < 0 ||
+		    reclaim_knob_check(ctx, k, *threads) < 0)
+			return reclaim_error(ctx, EBADMSG, "%s: a value outside %lld-%lld",
+					     ADAPT_STATE, (long long)reclaim_knob_min(k),
+					     (long long)reclaim_knob_max(k));
+	}
+	return r;
+}
+
 RECLAIM_EXPORT int reclaim_adapt_state_load(struct reclaim_ctx *ctx, pid_t *pid, int64_t *baseline,
 					    int64_t *threads)
 {
@@ -94,17 +111,7 @@ RECLAIM_EXPORT int reclaim_adapt_state_load(struct reclaim_ctx *ctx, pid_t *pid,
 	r = reclaim_read_run_file(ctx, ADAPT_STATE, &text);
 	if (r < 0)
 		return r;
-	r = parse_state(ctx, text, pid, baseline, threads);
-	if (r == 0) {
-		const struct reclaim_knob *k = reclaim_knob_by_id(RECLAIM_KNOB_KSWAPD_THREADS);
-
-		if (reclaim_knob_check(ctx, k, *baseline) < 0 ||
-		    reclaim_knob_check(ctx, k, *threads) < 0)
-			return reclaim_error(ctx, EBADMSG, "%s: a value outside %lld-%lld",
-					     ADAPT_STATE, (long long)reclaim_knob_min(k),
-					     (long long)reclaim_knob_max(k));
-	}
-	return r;
+	return reclaim_adapt_state_parse(ctx, text, pid, baseline, threads);
 }
 
 RECLAIM_EXPORT int reclaim_adapt_state_remove(struct reclaim_ctx *ctx)

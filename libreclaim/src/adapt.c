@@ -1,14 +1,22 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The adaptive controller: from one sample of figures at a time it decides
- * whether kswapd is the bottleneck and moves kswapd_threads one step. It
- * does no I/O: the caller measures (live, or from a recording) and writes.
+ * whether kswapd is the bottleneck and moves one of two knobs a step:
+ * kswapd_threads (patched kernels) when kswapd is saturated, and
+ * watermark_scale_factor (every kernel) when kswapd wakes too late. It does
+ * no I/O: the caller measures (live, or from a recording) and writes.
  *
- * A step up needs the busiest node's threads saturated and direct reclaim
- * persisting for a whole window; a step down needs every node quiet for a
- * longer window. The thresholds of the two differ (hysteresis), and after
- * each change a cooldown passes before the next, so that the controller
- * cannot oscillate between two values.
+ * A thread more needs the busiest node's threads saturated and direct
+ * reclaim persisting for a whole window. A higher watermark needs, over a
+ * window of reclaim, direct reclaims and kswapd's premature sleeps
+ * (kswapd_low_wmark_hit_quickly) at their thresholds while kswapd is not
+ * saturated: Documentation/admin-guide/sysctl/vm.rst (watermark_scale_factor)
+ * reads a high rate of either as a free-page buffer too small for the
+ * allocation bursts. A step back needs every node quiet for a longer
+ * window; the watermark goes back first (it holds memory from every task,
+ * an idle thread holds none). The thresholds up and down differ
+ * (hysteresis), and after each change of either knob a cooldown passes
+ * before the next, so that the controller cannot oscillate.
  */
 #include <errno.h>
 #include <math.h>
@@ -49,6 +57,14 @@ static const struct param_info params[] = {
     [RECLAIM_ADAPT_BUSY_CPU] = {"busy-cpu", 90, 1, 100,
 				"share of the CPU time a node's kswapd threads leave, in %, "
 				"that other work takes, at or above which no thread is added"},
+    [RECLAIM_ADAPT_WMARK_HITS] = {"wmark-hits", 1, 0, 1e12,
+				  "times per second kswapd goes to sleep and is woken again soon "
+				  "(kswapd_low_wmark_hit_quickly) at or above which, with direct "
+				  "reclaim at up-direct, kswapd wakes too late"},
+    [RECLAIM_ADAPT_WMARK_STEP] = {"wmark-step", 10, 1, 3000,
+				  "watermark_scale_factor's step (in 0.01% of memory)"},
+    [RECLAIM_ADAPT_WMARK_MAX] = {"wmark-max", 100, 1, 3000,
+				 "watermark_scale_factor at most (in 0.01% of memory)"},
 };
 
 struct node_figures {
@@ -60,31 +76,41 @@ struct node_figures {
 	bool has_busy;
 };
 
+#define NFIGURES (RECLAIM_ADAPT_LOW_WMARK_HITS + 1)
+
 struct reclaim_adapt_sample {
 	int refcount;
 	struct reclaim_ctx *ctx;
 	double interval;
-	bool has[RECLAIM_ADAPT_DIRECT_P99 + 1];
-	double figure[RECLAIM_ADAPT_DIRECT_P99 + 1];
+	bool has[NFIGURES];
+	double figure[NFIGURES];
 	size_t nnodes;
 	struct node_figures nodes[MAX_NODES];
-	bool has_knob;
-	int64_t knob;
+	bool has_knob, has_watermark;
+	int64_t knob, watermark;
 };
+
+/* The knob of the last change. */
+enum actuator { CHANGED_NONE, CHANGED_THREADS, CHANGED_WATERMARK };
 
 struct reclaim_adapt {
 	int refcount;
 	struct reclaim_ctx *ctx;
 	double param[ARRAY_SIZE(params)];
-	int64_t threads, before; /* current value; the one before the last change */
+	int64_t threads, before; /* current value; the one before the last change; 0: no knob */
 	int64_t min, max;
+	bool watermark_on; /* the watermark actuator (reclaim_adapt_add_watermark()) */
+	int64_t wmark, wmark_before, wmark_min; /* its max is the parameter wmark-max */
+	enum actuator changed;
 	bool handed_off;
 	double up_held, down_held, since_change;
 	double up_cpu_sum, up_direct_sum; /* integrals over the up window */
 	double down_direct_sum;
+	/* the window of "woke too late": integrals while reclaim goes on, kswapd not saturated */
+	double late_held, late_direct_sum, late_hits_sum, late_cpu_sum, late_p99;
 	/* the highest direct reclaim p99 (us) of an interval of each window; < 0: none traced */
 	double up_p99, down_p99;
-	char reason[256];
+	char reason[512];
 };
 
 /* ---- parameters ---- */
@@ -157,7 +183,7 @@ RECLAIM_EXPORT int reclaim_adapt_new(struct reclaim_ctx *ctx, const struct recla
 
 	assert_return(ctx && ret, -EINVAL);
 	reclaim_error_reset(ctx);
-	if (threads < reclaim_knob_min(k) || threads > reclaim_knob_max(k))
+	if (threads && (threads < reclaim_knob_min(k) || threads > reclaim_knob_max(k)))
 		return reclaim_error(ctx, ERANGE, "kswapd_threads %lld is outside %lld-%lld",
 				     (long long)threads, (long long)reclaim_knob_min(k),
 				     (long long)reclaim_knob_max(k));
@@ -169,13 +195,17 @@ RECLAIM_EXPORT int reclaim_adapt_new(struct reclaim_ctx *ctx, const struct recla
 	for (size_t i = 0; i < ARRAY_SIZE(params); i++)
 		a->param[i] = params[i].def;
 	a->threads = a->before = a->min = threads;
-	a->max = topo ? reclaim_adapt_default_max(topo) : 1;
+	a->max = !threads ? 0 : topo ? reclaim_adapt_default_max(topo) : 1;
 	if (a->max < threads)
 		a->max = threads;
 	/* no change yet: the cooldown does not hold the first one back */
 	a->since_change = INFINITY;
-	a->up_p99 = a->down_p99 = -1;
-	snprintf(a->reason, sizeof(a->reason), "started at %lld threads", (long long)threads);
+	a->up_p99 = a->down_p99 = a->late_p99 = -1;
+	if (threads)
+		snprintf(a->reason, sizeof(a->reason), "started at %lld threads",
+			 (long long)threads);
+	else
+		snprintf(a->reason, sizeof(a->reason), "started without kswapd_threads");
 	*ret = a;
 	return 0;
 }
@@ -221,6 +251,10 @@ static int check_bounds(struct reclaim_adapt *a, int64_t min, int64_t max)
 {
 	const struct reclaim_knob *k = reclaim_knob_by_id(RECLAIM_KNOB_KSWAPD_THREADS);
 
+	if (!a->threads)
+		return reclaim_error(
+		    a->ctx, EOPNOTSUPP,
+		    "the kernel has no vm.kswapd_threads: no bounds of threads apply");
 	if (min < reclaim_knob_min(k) || max > reclaim_knob_max(k))
 		return reclaim_error(a->ctx, ERANGE, "the bounds must be within %lld-%lld",
 				     (long long)reclaim_knob_min(k),
@@ -303,11 +337,18 @@ RECLAIM_EXPORT bool reclaim_adapt_handed_off(const struct reclaim_adapt *a)
 	return a && a->handed_off;
 }
 
+static void late_reset(struct reclaim_adapt *a)
+{
+	a->late_held = a->late_direct_sum = a->late_hits_sum = a->late_cpu_sum = 0;
+	a->late_p99 = -1;
+}
+
 static void windows_reset(struct reclaim_adapt *a)
 {
 	a->up_held = a->down_held = 0;
 	a->up_cpu_sum = a->up_direct_sum = a->down_direct_sum = 0;
 	a->up_p99 = a->down_p99 = -1;
+	late_reset(a);
 }
 
 RECLAIM_EXPORT int reclaim_adapt_resume(struct reclaim_adapt *a, int64_t threads)
@@ -316,7 +357,7 @@ RECLAIM_EXPORT int reclaim_adapt_resume(struct reclaim_adapt *a, int64_t threads
 
 	assert_return(a, -EINVAL);
 	reclaim_error_reset(a->ctx);
-	if (threads < reclaim_knob_min(k) || threads > reclaim_knob_max(k))
+	if ((threads || a->max) && (threads < reclaim_knob_min(k) || threads > reclaim_knob_max(k)))
 		return reclaim_error(a->ctx, ERANGE, "kswapd_threads %lld is outside %lld-%lld",
 				     (long long)threads, (long long)reclaim_knob_min(k),
 				     (long long)reclaim_knob_max(k));
@@ -332,7 +373,73 @@ RECLAIM_EXPORT int reclaim_adapt_resume(struct reclaim_adapt *a, int64_t threads
 RECLAIM_EXPORT int reclaim_adapt_rollback(struct reclaim_adapt *a)
 {
 	assert_return(a, -EINVAL);
-	a->threads = a->before;
+	if (a->changed == CHANGED_WATERMARK)
+		a->wmark = a->wmark_before;
+	else
+		a->threads = a->before;
+	return 0;
+}
+
+static int check_watermark(struct reclaim_adapt *a, int64_t value)
+{
+	const struct reclaim_knob *k = reclaim_knob_by_id(RECLAIM_KNOB_WATERMARK_SCALE_FACTOR);
+
+	if (value < reclaim_knob_min(k) || value > reclaim_knob_max(k))
+		return reclaim_error(a->ctx, ERANGE,
+				     "watermark_scale_factor %lld is outside %lld-%lld",
+				     (long long)value, (long long)reclaim_knob_min(k),
+				     (long long)reclaim_knob_max(k));
+	return 0;
+}
+
+RECLAIM_EXPORT int reclaim_adapt_add_watermark(struct reclaim_adapt *a, int64_t value)
+{
+	int r;
+
+	assert_return(a, -EINVAL);
+	reclaim_error_reset(a->ctx);
+	r = check_watermark(a, value);
+	if (r < 0)
+		return r;
+	a->watermark_on = true;
+	a->wmark = a->wmark_before = a->wmark_min = value;
+	return 0;
+}
+
+RECLAIM_EXPORT int64_t reclaim_adapt_watermark(const struct reclaim_adapt *a)
+{
+	assert_return(a, -EINVAL);
+	return a->watermark_on ? a->wmark : -ENODATA;
+}
+
+RECLAIM_EXPORT const struct reclaim_knob *reclaim_adapt_changed(const struct reclaim_adapt *a)
+{
+	assert_return(a, NULL);
+	switch (a->changed) {
+	case CHANGED_THREADS:
+		return reclaim_knob_by_id(RECLAIM_KNOB_KSWAPD_THREADS);
+	case CHANGED_WATERMARK:
+		return reclaim_knob_by_id(RECLAIM_KNOB_WATERMARK_SCALE_FACTOR);
+	default:
+		return NULL;
+	}
+}
+
+RECLAIM_EXPORT int reclaim_adapt_resume_watermark(struct reclaim_adapt *a, int64_t value)
+{
+	int r;
+
+	assert_return(a, -EINVAL);
+	reclaim_error_reset(a->ctx);
+	if (!a->watermark_on)
+		return reclaim_error(a->ctx, ENODATA, "adapt does not move watermark_scale_factor");
+	r = check_watermark(a, value);
+	if (r < 0)
+		return r;
+	a->wmark = a->wmark_before = value;
+	a->handed_off = false;
+	windows_reset(a);
+	a->since_change = 0;
 	return 0;
 }
 
@@ -452,6 +559,14 @@ RECLAIM_EXPORT int reclaim_adapt_sample_set_knob(struct reclaim_adapt_sample *s,
 	return 0;
 }
 
+RECLAIM_EXPORT int reclaim_adapt_sample_set_watermark(struct reclaim_adapt_sample *s, int64_t value)
+{
+	assert_return(s, -EINVAL);
+	s->watermark = value;
+	s->has_watermark = true;
+	return 0;
+}
+
 /* ---- the step ---- */
 
 static double figure(const struct reclaim_adapt_sample *s, enum reclaim_adapt_figure f)
@@ -550,6 +665,17 @@ static enum reclaim_adapt_verdict change(struct reclaim_adapt *a, int64_t to)
 {
 	a->before = a->threads;
 	a->threads = to;
+	a->changed = CHANGED_THREADS;
+	a->since_change = 0;
+	windows_reset(a);
+	return RECLAIM_ADAPT_CHANGE;
+}
+
+static enum reclaim_adapt_verdict change_watermark(struct reclaim_adapt *a, int64_t to)
+{
+	a->wmark_before = a->wmark;
+	a->wmark = to;
+	a->changed = CHANGED_WATERMARK;
 	a->since_change = 0;
 	windows_reset(a);
 	return RECLAIM_ADAPT_CHANGE;
@@ -568,34 +694,81 @@ static enum reclaim_adapt_verdict step_up(struct reclaim_adapt *a, const struct 
 
 	thousands(direct, sizeof(direct), a->up_direct_sum / window);
 	p99_note(p99, sizeof(p99), a->up_p99);
+	if (!a->threads) {
+		say(a,
+		    "kswapd saturated: node %d's kswapd at %.0f%% CPU for %.0f s, %s direct "
+		    "reclaims/s%s; the kernel has no vm.kswapd_threads to add a thread, and an "
+		    "earlier wake-up would not help a busy kswapd",
+		    n->id, a->up_cpu_sum / window, window, direct, p99);
+		return RECLAIM_ADAPT_KEEP;
+	}
 	if (a->threads >= a->max) {
 		say(a,
-		    "node %d: kswapd threads at %.0f%% CPU each for %.0f s, %s direct reclaims/s%s, "
-		    "but %lld thread%s is the most allowed",
+		    "kswapd saturated: node %d: kswapd threads at %.0f%% CPU each for %.0f s, %s "
+		    "direct reclaims/s%s, but %lld thread%s is the most allowed",
 		    n->id, a->up_cpu_sum / window, window, direct, p99, (long long)a->max,
 		    plural(a->max));
 		return RECLAIM_ADAPT_KEEP;
 	}
 	if (other >= a->param[RECLAIM_ADAPT_BUSY_CPU]) {
 		say(a,
-		    "node %d: kswapd threads at %.0f%% CPU each, but its CPUs are %.0f%% busy "
+		    "kswapd saturated: node %d: kswapd threads at %.0f%% CPU each, but its CPUs are %.0f%% busy "
 		    "with other work: another thread would only take CPU from it",
 		    n->id, a->up_cpu_sum / window, other);
 		return RECLAIM_ADAPT_KEEP;
 	}
 	if (cooling(a)) {
 		say(a,
-		    "node %d: kswapd threads at %.0f%% CPU each, %s direct reclaims/s%s; waiting "
+		    "kswapd saturated: node %d: kswapd threads at %.0f%% CPU each, %s direct "
+		    "reclaims/s%s; waiting "
 		    "for the cooldown (%.0f of %.0f s)",
 		    n->id, a->up_cpu_sum / window, direct, p99, a->since_change,
 		    a->param[RECLAIM_ADAPT_COOLDOWN]);
 		return RECLAIM_ADAPT_KEEP;
 	}
 	say(a,
-	    "node %d: kswapd threads at %.0f%% CPU each for %.0f s, %s direct reclaims/s%s -> "
-	    "%lld threads",
+	    "kswapd saturated: node %d: kswapd threads at %.0f%% CPU each for %.0f s, %s direct "
+	    "reclaims/s%s -> %lld threads",
 	    n->id, a->up_cpu_sum / window, window, direct, p99, (long long)a->threads + 1);
 	return change(a, a->threads + 1);
+}
+
+/* Over the window: "N kswapd wake-ups within 0.1 s/s and D direct reclaims/s for W s, ..." */
+static void late_figures(const struct reclaim_adapt *a, char *buf, size_t size)
+{
+	char direct[32], hits[32], p99[64];
+	double window = a->late_held;
+
+	thousands(direct, sizeof(direct), a->late_direct_sum / window);
+	thousands(hits, sizeof(hits), a->late_hits_sum / window);
+	p99_note(p99, sizeof(p99), a->late_p99);
+	snprintf(
+	    buf, size,
+	    "kswapd woke too late: %s early wake-ups/s (kswapd_low_wmark_hit_quickly) and %s "
+	    "direct reclaims/s%s for %.0f s, kswapd threads at %.0f%% CPU each (not saturated)",
+	    hits, direct, p99, window, a->late_cpu_sum / window);
+}
+
+static enum reclaim_adapt_verdict raise_watermark(struct reclaim_adapt *a)
+{
+	int64_t max = (int64_t)a->param[RECLAIM_ADAPT_WMARK_MAX];
+	int64_t to = a->wmark + (int64_t)a->param[RECLAIM_ADAPT_WMARK_STEP];
+	char figures[224];
+
+	late_figures(a, figures, sizeof(figures));
+	if (a->wmark >= max) {
+		say(a, "%s, but watermark_scale_factor %lld is the most allowed (wmark-max)",
+		    figures, (long long)a->wmark);
+		late_reset(a);
+		return RECLAIM_ADAPT_KEEP;
+	}
+	if (cooling(a)) {
+		say(a, "%s; waiting for the cooldown (%.0f of %.0f s)", figures, a->since_change,
+		    a->param[RECLAIM_ADAPT_COOLDOWN]);
+		return RECLAIM_ADAPT_KEEP;
+	}
+	say(a, "%s -> watermark_scale_factor %lld", figures, (long long)(to < max ? to : max));
+	return change_watermark(a, to < max ? to : max);
 }
 
 static enum reclaim_adapt_verdict step_down(struct reclaim_adapt *a)
@@ -603,9 +776,20 @@ static enum reclaim_adapt_verdict step_down(struct reclaim_adapt *a)
 	char direct[32], p99[64];
 
 	thousands(direct, sizeof(direct), a->down_direct_sum / a->down_held);
+	if (a->watermark_on && a->wmark > a->wmark_min) {
+		int64_t step = (int64_t)a->param[RECLAIM_ADAPT_WMARK_STEP];
+		int64_t to = a->wmark - step > a->wmark_min ? a->wmark - step : a->wmark_min;
+
+		say(a,
+		    "quiet: kswapd threads below %.0f%% CPU each and %s direct reclaims/s%s for "
+		    "%.0f s -> watermark_scale_factor %lld",
+		    a->param[RECLAIM_ADAPT_DOWN_CPU], direct,
+		    p99_note(p99, sizeof(p99), a->down_p99), a->down_held, (long long)to);
+		return change_watermark(a, to);
+	}
 	say(a,
-	    "kswapd threads below %.0f%% CPU each and %s direct reclaims/s%s for %.0f s -> "
-	    "%lld thread%s",
+	    "quiet: kswapd threads below %.0f%% CPU each and %s direct reclaims/s%s for %.0f s "
+	    "-> %lld thread%s",
 	    a->param[RECLAIM_ADAPT_DOWN_CPU], direct, p99_note(p99, sizeof(p99), a->down_p99),
 	    a->down_held, (long long)a->threads - 1, plural(a->threads - 1));
 	return change(a, a->threads - 1);
@@ -627,14 +811,37 @@ static void watching(struct reclaim_adapt *a, const struct reclaim_adapt_sample 
 	else
 		say(a, "%lld thread%s: no kswapd thread seen, %s direct reclaims/s%s",
 		    (long long)a->threads, plural(a->threads), direct, p99);
+	if (a->watermark_on) {
+		size_t len = strlen(a->reason);
+		char hits[32];
+
+		thousands(hits, sizeof(hits), figure(s, RECLAIM_ADAPT_LOW_WMARK_HITS));
+		snprintf(a->reason + len, sizeof(a->reason) - len,
+			 "; watermark_scale_factor %lld, %s early kswapd wake-ups/s",
+			 (long long)a->wmark, hits);
+	}
+	if (!a->threads) /* "0 threads: ..." says nothing on a kernel without the knob */
+		memmove(a->reason, a->reason + strlen("0 threads: "),
+			strlen(a->reason) - strlen("0 threads: ") + 1);
 }
 
 /* Someone else wrote the knob: the controller steps aside once and for all. */
 static bool external_change(struct reclaim_adapt *a, const struct reclaim_adapt_sample *s)
 {
-	if (!s->has_knob || s->knob == a->threads)
+	if (a->watermark_on && s->has_watermark && s->watermark != a->wmark) {
+		a->handed_off = true;
+		a->changed = CHANGED_WATERMARK;
+		say(a,
+		    "watermark_scale_factor is %lld, not the %lld adapt set: someone else changed "
+		    "it; adapt leaves both knobs alone until SIGHUP or a restart",
+		    (long long)s->watermark, (long long)a->wmark);
+		a->wmark = s->watermark;
+		return true;
+	}
+	if (!a->threads || !s->has_knob || s->knob == a->threads)
 		return false;
 	a->handed_off = true;
+	a->changed = CHANGED_THREADS;
 	say(a,
 	    "kswapd_threads is %lld, not the %lld adapt set: someone else changed it; adapt "
 	    "leaves it alone until SIGHUP or a restart",
@@ -643,11 +850,47 @@ static bool external_change(struct reclaim_adapt *a, const struct reclaim_adapt_
 	return true;
 }
 
+/*
+ * The window of "woke too late": it runs while reclaim goes on (a direct
+ * reclaim or an early wake-up in each sample) without kswapd saturated, and
+ * is judged on its averages once it is up-window long; one that falls short
+ * starts again.
+ */
+static bool late_window(struct reclaim_adapt *a, const struct reclaim_adapt_sample *s,
+			const struct node_figures *hot, double direct, double p99, bool saturated)
+{
+	double dt = s->interval, hits = figure(s, RECLAIM_ADAPT_LOW_WMARK_HITS);
+	double window = a->param[RECLAIM_ADAPT_UP_WINDOW];
+
+	if (!a->watermark_on || !s->has[RECLAIM_ADAPT_LOW_WMARK_HITS] || saturated ||
+	    (direct <= 0 && hits <= 0)) {
+		late_reset(a);
+		return false;
+	}
+	a->late_held += dt;
+	a->late_direct_sum += direct * dt;
+	a->late_hits_sum += hits * dt;
+	a->late_cpu_sum += (hot ? per_thread(hot) : 0) * dt;
+	a->late_p99 = p99 > a->late_p99 ? p99 : a->late_p99;
+	if (a->late_held < window)
+		return false;
+	if (a->late_direct_sum / a->late_held >= a->param[RECLAIM_ADAPT_UP_DIRECT] &&
+	    a->late_hits_sum / a->late_held >= a->param[RECLAIM_ADAPT_WMARK_HITS])
+		return true;
+	late_reset(a);
+	return false;
+}
+
+static bool can_step_down(const struct reclaim_adapt *a)
+{
+	return a->threads > a->min || (a->watermark_on && a->wmark > a->wmark_min);
+}
+
 RECLAIM_EXPORT int reclaim_adapt_step(struct reclaim_adapt *a, const struct reclaim_adapt_sample *s)
 {
 	const struct node_figures *hot;
 	double cpu_max = 0, direct, dt, p99;
-	bool up, quiet;
+	bool saturated, up, late, quiet;
 
 	assert_return(a && s, -EINVAL);
 	if (a->handed_off)
@@ -668,9 +911,10 @@ RECLAIM_EXPORT int reclaim_adapt_step(struct reclaim_adapt *a, const struct recl
 			cpu_max = per_thread(&s->nodes[i]);
 	direct = direct_rate(s);
 
-	up = hot && per_thread(hot) >= a->param[RECLAIM_ADAPT_UP_CPU] &&
-	     direct >= a->param[RECLAIM_ADAPT_UP_DIRECT];
+	saturated = hot && per_thread(hot) >= a->param[RECLAIM_ADAPT_UP_CPU];
+	up = saturated && direct >= a->param[RECLAIM_ADAPT_UP_DIRECT];
 	p99 = s->has[RECLAIM_ADAPT_DIRECT_P99] ? s->figure[RECLAIM_ADAPT_DIRECT_P99] : -1;
+	late = late_window(a, s, hot, direct, p99, saturated);
 	if (up) {
 		a->up_held += dt;
 		a->up_cpu_sum += per_thread(hot) * dt;
@@ -695,7 +939,9 @@ RECLAIM_EXPORT int reclaim_adapt_step(struct reclaim_adapt *a, const struct recl
 
 	if (up && a->up_held >= a->param[RECLAIM_ADAPT_UP_WINDOW])
 		return step_up(a, hot);
-	if (quiet && a->threads > a->min && a->down_held >= a->param[RECLAIM_ADAPT_DOWN_WINDOW] &&
+	if (late)
+		return raise_watermark(a);
+	if (quiet && can_step_down(a) && a->down_held >= a->param[RECLAIM_ADAPT_DOWN_WINDOW] &&
 	    !cooling(a))
 		return step_down(a);
 	watching(a, s, hot);
@@ -715,6 +961,7 @@ static const int adapt_figure[_RECLAIM_FIGURE_MAX] = {
     [RECLAIM_FIGURE_PSI_SOME] = RECLAIM_ADAPT_PSI_SOME + 1,
     [RECLAIM_FIGURE_PSI_FULL] = RECLAIM_ADAPT_PSI_FULL + 1,
     [RECLAIM_FIGURE_DIRECT_P99] = RECLAIM_ADAPT_DIRECT_P99 + 1,
+    [RECLAIM_FIGURE_LOW_WMARK_HIT] = RECLAIM_ADAPT_LOW_WMARK_HITS + 1,
 };
 
 RECLAIM_EXPORT bool reclaim_adapt_uses_figure(enum reclaim_figure f)

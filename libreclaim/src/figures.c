@@ -409,6 +409,30 @@ static const struct figure figures[_RECLAIM_FIGURE_MAX] = {
 		    [RECLAIM_FIGURE_ORIGIN] = "tracefs: the throttle's wait events (patched kernels), in the kernel's log2 buckets (--latency)",
 		},
 	},
+    /* vm.rst (watermark_scale_factor): a high rate of it means kswapd wakes too late */
+    [RECLAIM_FIGURE_LOW_WMARK_HIT] =
+	{
+	    .kind = RECLAIM_FIGURE_RATE,
+	    .sources = {"kswapd_low_wmark_hit_quickly"},
+	    .family_label = NULL,
+	    .per_node = false,
+	    .width = 8,
+	    .digits = 0,
+	    .text =
+		{
+		    [RECLAIM_FIGURE_KEY] = "kswapd_low_wmark_hit_quickly",
+		    [RECLAIM_FIGURE_LABEL] = "kswapd woken within 0.1 s of going to sleep",
+		    [RECLAIM_FIGURE_UNIT] = "times/s",
+		    [RECLAIM_FIGURE_TOTAL_KEY] = "kswapd_low_wmark_hit_quickly",
+		    [RECLAIM_FIGURE_TOTAL_UNIT] = "times",
+		    [RECLAIM_FIGURE_COLUMN] = "LOW_WMARK_HIT",
+		    [RECLAIM_FIGURE_GROUP] = "kswapd/s",
+		    [RECLAIM_FIGURE_HEADING] = "early",
+		    [RECLAIM_FIGURE_METRIC] = "reclaim_vmstat_kswapd_low_wmark_hit_quickly_total",
+		    [RECLAIM_FIGURE_HELP] = "Times kswapd, a node balanced, was woken again in the first 0.1 s of its sleep (the low watermark hit quickly)",
+		    [RECLAIM_FIGURE_ORIGIN] = "/proc/vmstat kswapd_low_wmark_hit_quickly",
+		},
+	},
 };
 
 static bool valid(enum reclaim_figure f)

@@ -329,6 +329,9 @@ int reclaim_lease_file_remove(struct reclaim_ctx *ctx, const char *file);
 
 int reclaim_adapt_state_save_locked(struct reclaim_ctx *ctx, pid_t pid, int64_t baseline,
 				    int64_t threads);
+/* The text of RECLAIM_ADAPT_STATE_FILE (changed in place), its values checked. */
+int reclaim_adapt_state_parse(struct reclaim_ctx *ctx, char *text, pid_t *pid, int64_t *baseline,
+			      int64_t *threads);
 /*
  * The one rule of leases, also a restore's: what a holder's knob is now
  * (see enum reclaim_lease_state). Here, for lease.c and engine.c alike.

@@ -61,7 +61,9 @@ int reclaim_lease_file_save(struct reclaim_ctx *ctx, const char *file, pid_t pid
 {
 	_cleanup_free_ char *text = NULL;
 
-	if (is_adapt(file))
+	/* adapt holding kswapd_threads alone: the format of adapt-state.c, as before the watermark
+	 */
+	if (is_adapt(file) && n == 1 && reclaim_knob_is_threads(e[0].knob))
 		return locked ? reclaim_adapt_state_save_locked(ctx, pid, e[0].before, e[0].last)
 			      : reclaim_adapt_state_save(ctx, pid, e[0].before, e[0].last);
 	text = state_text(pid, e, n);
@@ -141,8 +143,12 @@ int reclaim_lease_file_load(struct reclaim_ctx *ctx, const char *file, pid_t *pi
 	int64_t before, last;
 	int r;
 
-	if (is_adapt(file)) {
-		r = reclaim_adapt_state_load(ctx, pid, &before, &last);
+	/* what a release writes comes from here: a planted file must not be believed */
+	r = reclaim_read_run_file(ctx, file, &text);
+	if (r < 0)
+		return r;
+	if (is_adapt(file) && !strstr(text, "knob=")) {
+		r = reclaim_adapt_state_parse(ctx, text, pid, &before, &last);
 		if (r < 0)
 			return r;
 		*e = malloc(sizeof(**e));
@@ -153,10 +159,6 @@ int reclaim_lease_file_load(struct reclaim_ctx *ctx, const char *file, pid_t *pi
 		*n = 1;
 		return 0;
 	}
-	/* what a release writes comes from here: a planted file must not be believed */
-	r = reclaim_read_run_file(ctx, file, &text);
-	if (r < 0)
-		return r;
 	return parse_state(ctx, file, text, pid, e, n);
 }
 

@@ -99,9 +99,9 @@ RECLAIM_EXPORT int reclaim_lease_hold(struct reclaim_lease *l, const struct recl
 	struct held *h;
 
 	assert_return(l && k && !find(l, k), -EINVAL);
-	/* adapt's state file holds one knob */
-	assert_return(!is_adapt(l) ||
-			  (l->count == 0 && k == reclaim_knob_by_id(RECLAIM_KNOB_KSWAPD_THREADS)),
+	/* adapt's state file holds the knobs it moves */
+	assert_return(!is_adapt(l) || k == reclaim_knob_by_id(RECLAIM_KNOB_KSWAPD_THREADS) ||
+			  k == reclaim_knob_by_id(RECLAIM_KNOB_WATERMARK_SCALE_FACTOR),
 		      -EINVAL);
 	h = realloc(l->held, (l->count + 1) * sizeof(*h));
 	if (!h)

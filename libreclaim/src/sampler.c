@@ -611,11 +611,18 @@ static int open_cpus(struct reclaim_sampler *s)
 	return 0;
 }
 
-/* Every knob, or with only RECLAIM_SAMPLER_THREADS_KNOB just kswapd_threads. */
+/* Every knob, or only kswapd_threads (and watermark_scale_factor: RECLAIM_SAMPLER_ADAPT_KNOBS). */
+static bool sampled_knob(const struct reclaim_sampler *s, const struct reclaim_knob *k)
+{
+	if (s->flags & RECLAIM_SAMPLER_KNOBS || reclaim_knob_is_threads(k))
+		return true;
+	return s->flags & RECLAIM_SAMPLER_ADAPT_KNOBS &&
+	       k == reclaim_knob_by_id(RECLAIM_KNOB_WATERMARK_SCALE_FACTOR);
+}
+
 static int open_knobs(struct reclaim_sampler *s)
 {
 	size_t n = reclaim_knob_count();
-	bool all = s->flags & RECLAIM_SAMPLER_KNOBS;
 
 	s->knob_fds = malloc(n * sizeof(*s->knob_fds));
 	if (!s->knob_fds)
@@ -627,7 +634,7 @@ static int open_knobs(struct reclaim_sampler *s)
 		const char *path = reclaim_knob_path(k);
 		int fd;
 
-		if (!all && !reclaim_knob_is_threads(k))
+		if (!sampled_knob(s, k))
 			continue;
 		fd = open_under(s->ctx, path);
 		if (fd == -ENOENT)
@@ -673,7 +680,8 @@ static int open_files(struct reclaim_sampler *s)
 		if (r < 0)
 			return r;
 	}
-	if (s->flags & (RECLAIM_SAMPLER_KNOBS | RECLAIM_SAMPLER_THREADS_KNOB))
+	if (s->flags &
+	    (RECLAIM_SAMPLER_KNOBS | RECLAIM_SAMPLER_THREADS_KNOB | RECLAIM_SAMPLER_ADAPT_KNOBS))
 		return open_knobs(s);
 	return 0;
 }
@@ -712,10 +720,11 @@ RECLAIM_EXPORT int reclaim_sampler_new(struct reclaim_ctx *ctx, unsigned int fla
 	int r;
 
 	assert_return(ctx && ret, -EINVAL);
-	assert_return((flags & ~(unsigned int)(RECLAIM_SAMPLER_NODES | RECLAIM_SAMPLER_KNOBS |
-					       RECLAIM_SAMPLER_CPUS | RECLAIM_SAMPLER_THREADS_KNOB |
-					       RECLAIM_SAMPLER_LATENCY)) == 0,
-		      -EINVAL);
+	assert_return(
+	    (flags & ~(unsigned int)(RECLAIM_SAMPLER_NODES | RECLAIM_SAMPLER_KNOBS |
+				     RECLAIM_SAMPLER_CPUS | RECLAIM_SAMPLER_THREADS_KNOB |
+				     RECLAIM_SAMPLER_LATENCY | RECLAIM_SAMPLER_ADAPT_KNOBS)) == 0,
+	    -EINVAL);
 	reclaim_error_reset(ctx);
 	s = calloc(1, sizeof(*s));
 	if (!s)

@@ -67,10 +67,10 @@ static const struct load QUIET = {{10, 20}, 0, 0, 0.5};
 
 #define NO_KNOB INT64_MIN
 
-/* Fills the sample: each node has as many kswapd threads as the controller holds. */
+/* Fills the sample: each node has as many kswapd threads as the controller holds (or one). */
 static void fill(struct ctl *c, double dt, struct load l, int64_t knob)
 {
-	int64_t threads = reclaim_adapt_threads(c->a);
+	int64_t threads = reclaim_adapt_threads(c->a) ? reclaim_adapt_threads(c->a) : 1;
 
 	assert_int_equal(reclaim_adapt_sample_reset(c->s, dt), 0);
 	for (int node = 0; node < 2; node++)
@@ -145,8 +145,9 @@ static void test_reason_p99(void **state)
 				      "2 threads: node 1's kswapd threads at 97% CPU each, 4,100 "
 				      "direct reclaims/s, direct reclaim p99 up to 16,384 us");
 	}
-	assert_reason(&c, "node 1: kswapd threads at 97% CPU each for 30 s, 4,100 direct "
-			  "reclaims/s, direct reclaim p99 up to 65,536 us -> 3 threads");
+	assert_reason(
+	    &c, "kswapd saturated: node 1: kswapd threads at 97% CPU each for 30 s, 4,100 direct "
+		"reclaims/s, direct reclaim p99 up to 65,536 us -> 3 threads");
 	/* a sample without it: the reason says nothing of it */
 	keep_for(&c, 1, SATURATED);
 	assert_reason(&c, "3 threads: node 1's kswapd threads at 97% CPU each, 4,100 direct "
@@ -163,8 +164,9 @@ static void test_step_up_after_window(void **state)
 	assert_reason(&c, "2 threads: node 1's kswapd threads at 97% CPU each, 4,100 direct "
 			  "reclaims/s");
 	assert_change(&c, SATURATED, 3);
-	assert_reason(&c, "node 1: kswapd threads at 97% CPU each for 30 s, 4,100 direct "
-			  "reclaims/s -> 3 threads");
+	assert_reason(
+	    &c, "kswapd saturated: node 1: kswapd threads at 97% CPU each for 30 s, 4,100 direct "
+		"reclaims/s -> 3 threads");
 	/* one step only: the next sample keeps 3 */
 	keep_for(&c, 1, SATURATED);
 	assert_int_equal(reclaim_adapt_threads(c.a), 3);
@@ -184,8 +186,9 @@ static void test_step_up_after_window(void **state)
 	assert_int_equal(reclaim_adapt_step(c.a, c.s), RECLAIM_ADAPT_CHANGE);
 	assert_int_equal(reclaim_adapt_threads(c.a), 3);
 	/* (3 * 95 + 3 * 99) / 6 = 97, (3 * 3000 + 3 * 5000) / 6 = 4000 */
-	assert_reason(&c, "node 1: kswapd threads at 97% CPU each for 30 s, 4,000 direct "
-			  "reclaims/s -> 3 threads");
+	assert_reason(
+	    &c, "kswapd saturated: node 1: kswapd threads at 97% CPU each for 30 s, 4,000 direct "
+		"reclaims/s -> 3 threads");
 	ctl_free(&c);
 }
 
@@ -212,8 +215,9 @@ static void test_short_burst(void **state)
 	keep_for(&c, 28, SATURATED);
 	assert_change(&c, SATURATED, 3);
 	/* (10 + 29 * 4100) / 30 */
-	assert_reason(&c, "node 1: kswapd threads at 97% CPU each for 30 s, 3,964 direct "
-			  "reclaims/s -> 3 threads");
+	assert_reason(
+	    &c, "kswapd saturated: node 1: kswapd threads at 97% CPU each for 30 s, 3,964 direct "
+		"reclaims/s -> 3 threads");
 	ctl_free(&c);
 }
 
@@ -231,11 +235,11 @@ static void test_step_down(void **state)
 	/* --min 1: quiet for long enough, and no change ever: down at once */
 	assert_int_equal(reclaim_adapt_set_min(c.a, 1), 0);
 	assert_change(&c, QUIET, 2);
-	assert_reason(&c, "kswapd threads below 40% CPU each and 0 direct reclaims/s for "
+	assert_reason(&c, "quiet: kswapd threads below 40% CPU each and 0 direct reclaims/s for "
 			  "1001 s -> 2 threads");
 	keep_for(&c, 119, QUIET);
 	assert_change(&c, QUIET, 1);
-	assert_reason(&c, "kswapd threads below 40% CPU each and 0 direct reclaims/s for "
+	assert_reason(&c, "quiet: kswapd threads below 40% CPU each and 0 direct reclaims/s for "
 			  "120 s -> 1 thread");
 	keep_for(&c, 1000, QUIET);
 	assert_int_equal(reclaim_adapt_threads(c.a), 1);
@@ -257,7 +261,7 @@ static void test_step_down(void **state)
 	keep_for(&c, 119, QUIET);
 	/* just below every threshold is quiet */
 	assert_change(&c, (struct load){{39.9, 39.9}, 0.9, 0, 9.9}, 1);
-	assert_reason(&c, "kswapd threads below 40% CPU each and 0 direct reclaims/s for "
+	assert_reason(&c, "quiet: kswapd threads below 40% CPU each and 0 direct reclaims/s for "
 			  "120 s -> 1 thread");
 	ctl_free(&c);
 
@@ -268,7 +272,7 @@ static void test_step_down(void **state)
 	assert_change(&c, SATURATED, 3);
 	keep_for(&c, 59, QUIET);
 	assert_change(&c, QUIET, 2);
-	assert_reason(&c, "kswapd threads below 40% CPU each and 0 direct reclaims/s for "
+	assert_reason(&c, "quiet: kswapd threads below 40% CPU each and 0 direct reclaims/s for "
 			  "60 s -> 2 threads");
 	/* back at the baseline: no lower */
 	keep_for(&c, 1000, QUIET);
@@ -366,8 +370,9 @@ static void test_at_max(void **state)
 	/* no topology: the starting value is the most */
 	ctl_new(&c, 2, 0);
 	keep_for(&c, 30, SATURATED);
-	assert_reason(&c, "node 1: kswapd threads at 97% CPU each for 30 s, 4,100 direct "
-			  "reclaims/s, but 2 threads is the most allowed");
+	assert_reason(
+	    &c, "kswapd saturated: node 1: kswapd threads at 97% CPU each for 30 s, 4,100 direct "
+		"reclaims/s, but 2 threads is the most allowed");
 	keep_for(&c, 1000, SATURATED);
 	ctl_free(&c);
 
@@ -376,8 +381,9 @@ static void test_at_max(void **state)
 	keep_for(&c, 29, SATURATED);
 	assert_change(&c, SATURATED, 2);
 	keep_for(&c, 1000, SATURATED);
-	assert_reason(&c, "node 1: kswapd threads at 97% CPU each for 1000 s, 4,100 direct "
-			  "reclaims/s, but 2 threads is the most allowed");
+	assert_reason(
+	    &c, "kswapd saturated: node 1: kswapd threads at 97% CPU each for 1000 s, 4,100 direct "
+		"reclaims/s, but 2 threads is the most allowed");
 	ctl_free(&c);
 
 	/* the topology's default: 8 on 4 nodes of 32 CPUs */
@@ -390,8 +396,9 @@ static void test_at_max(void **state)
 	keep_for(&c, 29, SATURATED);
 	assert_change(&c, SATURATED, 8);
 	keep_for(&c, 30, SATURATED);
-	assert_reason(&c, "node 1: kswapd threads at 97% CPU each for 30 s, 4,100 direct "
-			  "reclaims/s, but 8 threads is the most allowed");
+	assert_reason(
+	    &c, "kswapd saturated: node 1: kswapd threads at 97% CPU each for 30 s, 4,100 direct "
+		"reclaims/s, but 8 threads is the most allowed");
 	reclaim_topology_unref(topo);
 	reclaim_unref(ctx);
 
@@ -401,8 +408,9 @@ static void test_at_max(void **state)
 	assert_int_equal(reclaim_adapt_new(c.ctx, topo, 1, &c.a), 0);
 	assert_int_equal(reclaim_adapt_max(c.a), 1);
 	keep_for(&c, 30, SATURATED);
-	assert_reason(&c, "node 1: kswapd threads at 97% CPU each for 30 s, 4,100 direct "
-			  "reclaims/s, but 1 thread is the most allowed");
+	assert_reason(
+	    &c, "kswapd saturated: node 1: kswapd threads at 97% CPU each for 30 s, 4,100 direct "
+		"reclaims/s, but 1 thread is the most allowed");
 	assert_null(reclaim_adapt_unref(c.a));
 	assert_int_equal(reclaim_adapt_new(c.ctx, topo, 3, &c.a), 0);
 	assert_int_equal(reclaim_adapt_max(c.a), 3);
@@ -442,9 +450,9 @@ static void test_bounds_refused(void **state)
 	/* a success leaves no stale message */
 	assert_string_equal(reclaim_strerror(c.ctx), "no error");
 
-	/* a starting value outside the knob's range */
-	assert_int_equal(reclaim_adapt_new(c.ctx, NULL, 0, &a), -ERANGE);
-	assert_string_equal(reclaim_strerror(c.ctx), "kswapd_threads 0 is outside 1-16");
+	/* a starting value outside the knob's range (0: a kernel without it) */
+	assert_int_equal(reclaim_adapt_new(c.ctx, NULL, -1, &a), -ERANGE);
+	assert_string_equal(reclaim_strerror(c.ctx), "kswapd_threads -1 is outside 1-16");
 	assert_int_equal(reclaim_adapt_new(c.ctx, NULL, 17, &a), -ERANGE);
 	ctl_free(&c);
 }
@@ -495,22 +503,29 @@ static void test_busy_cpus(void **state)
 	ctl_new(&c, 1, 4);
 	for (int i = 0; i < 100; i++)
 		assert_int_equal(busy_step(&c, 4, 100), RECLAIM_ADAPT_KEEP);
-	assert_reason(&c, "node 1: kswapd threads at 95% CPU each, but its CPUs are 100% busy "
-			  "with other work: another thread would only take CPU from it");
+	assert_reason(
+	    &c,
+	    "kswapd saturated: node 1: kswapd threads at 95% CPU each, but its CPUs are 100% busy "
+	    "with other work: another thread would only take CPU from it");
 	assert_int_equal(reclaim_adapt_threads(c.a), 1);
 	/* 95% busy: of the 305% kswapd leaves, other work has 285 (93%) */
 	assert_int_equal(busy_step(&c, 4, 95), RECLAIM_ADAPT_KEEP);
-	assert_reason(&c, "node 1: kswapd threads at 95% CPU each, but its CPUs are 93% busy "
-			  "with other work: another thread would only take CPU from it");
+	assert_reason(
+	    &c,
+	    "kswapd saturated: node 1: kswapd threads at 95% CPU each, but its CPUs are 93% busy "
+	    "with other work: another thread would only take CPU from it");
 	/* 64 CPUs 95% busy: 5985 of the 6305% kswapd leaves (95%) */
 	assert_int_equal(busy_step(&c, 64, 95), RECLAIM_ADAPT_KEEP);
-	assert_reason(&c, "node 1: kswapd threads at 95% CPU each, but its CPUs are 95% busy "
-			  "with other work: another thread would only take CPU from it");
+	assert_reason(
+	    &c,
+	    "kswapd saturated: node 1: kswapd threads at 95% CPU each, but its CPUs are 95% busy "
+	    "with other work: another thread would only take CPU from it");
 	/* the same with idle CPUs: 30% busy, most of it kswapd */
 	assert_int_equal(busy_step(&c, 4, 30), RECLAIM_ADAPT_CHANGE);
 	assert_int_equal(reclaim_adapt_threads(c.a), 2);
-	assert_reason(&c, "node 1: kswapd threads at 95% CPU each for 103 s, 4,100 direct "
-			  "reclaims/s -> 2 threads");
+	assert_reason(
+	    &c, "kswapd saturated: node 1: kswapd threads at 95% CPU each for 103 s, 4,100 direct "
+		"reclaims/s -> 2 threads");
 	ctl_free(&c);
 
 	/* below busy-cpu (90%): 4 CPUs 90% busy are 87% busy with other work */
@@ -553,12 +568,15 @@ static void test_cooldown(void **state)
 	assert_change(&c, SATURATED, 2);
 	/* the window (30 s) is over before the cooldown (60 s) */
 	keep_for(&c, 30, SATURATED);
-	assert_reason(&c, "node 1: kswapd threads at 97% CPU each, 4,100 direct reclaims/s; "
-			  "waiting for the cooldown (30 of 60 s)");
+	assert_reason(
+	    &c,
+	    "kswapd saturated: node 1: kswapd threads at 97% CPU each, 4,100 direct reclaims/s; "
+	    "waiting for the cooldown (30 of 60 s)");
 	keep_for(&c, 29, SATURATED);
 	assert_change(&c, SATURATED, 3);
-	assert_reason(&c, "node 1: kswapd threads at 97% CPU each for 60 s, 4,100 direct "
-			  "reclaims/s -> 3 threads");
+	assert_reason(
+	    &c, "kswapd saturated: node 1: kswapd threads at 97% CPU each for 60 s, 4,100 direct "
+		"reclaims/s -> 3 threads");
 	/* a window longer than the cooldown sets the pace */
 	assert_int_equal(reclaim_adapt_set_param(c.a, RECLAIM_ADAPT_UP_WINDOW, 90), 0);
 	keep_for(&c, 89, SATURATED);
@@ -672,10 +690,10 @@ static void test_rollback(void **state)
 
 static void test_params(void **state)
 {
-	static const double defaults[] = {90, 10, 30, 40, 1, 10, 120, 60, 90};
+	static const double defaults[] = {90, 10, 30, 40, 1, 10, 120, 60, 90, 1, 10, 100};
 	struct ctl c;
 
-	assert_int_equal(reclaim_adapt_param_count(), 9);
+	assert_int_equal(reclaim_adapt_param_count(), 12);
 	ctl_new(&c, 2, 4);
 	for (size_t i = 0; i < reclaim_adapt_param_count(); i++) {
 		const char *name = reclaim_adapt_param_name(i);
@@ -693,8 +711,9 @@ static void test_params(void **state)
 	assert_int_equal(reclaim_adapt_param_find("cooldown"), RECLAIM_ADAPT_COOLDOWN);
 	assert_int_equal(reclaim_adapt_param_find("nope"), -ENOENT);
 	assert_int_equal(reclaim_adapt_param_find("up-cpu "), -ENOENT);
-	assert_null(reclaim_adapt_param_name(9));
-	assert_true(isnan(reclaim_adapt_param_default(9)));
+	assert_string_equal(reclaim_adapt_param_name(RECLAIM_ADAPT_WMARK_MAX), "wmark-max");
+	assert_null(reclaim_adapt_param_name(12));
+	assert_true(isnan(reclaim_adapt_param_default(12)));
 
 	assert_int_equal(reclaim_adapt_set_param(c.a, RECLAIM_ADAPT_UP_CPU, NAN), -ERANGE);
 	assert_string_equal(reclaim_strerror(c.ctx), "up-cpu must be between 1 and 100");
@@ -727,7 +746,8 @@ static void test_params(void **state)
 	assert_int_equal(reclaim_adapt_sample_set(c.s, RECLAIM_ADAPT_ALLOCSTALL, -1), -EINVAL);
 	assert_int_equal(reclaim_adapt_sample_set(c.s, RECLAIM_ADAPT_THROTTLED, NAN), -EINVAL);
 	assert_int_equal(reclaim_adapt_sample_set(c.s, RECLAIM_ADAPT_PSI_SOME, INFINITY), -EINVAL);
-	assert_int_equal(reclaim_adapt_sample_set(c.s, RECLAIM_ADAPT_DIRECT_P99 + 1, 1), -EINVAL);
+	assert_int_equal(reclaim_adapt_sample_set(c.s, RECLAIM_ADAPT_LOW_WMARK_HITS + 1, 1),
+			 -EINVAL);
 	assert_int_equal(reclaim_adapt_sample_add_thread(c.s, 0, -0.5), -EINVAL);
 	assert_int_equal(reclaim_adapt_sample_add_thread(c.s, 0, NAN), -EINVAL);
 	assert_int_equal(reclaim_adapt_sample_add_thread(c.s, -1, 50), -EINVAL);
@@ -1167,15 +1187,218 @@ static void test_fill_node_cpus(void **state)
 		fail_msg("reason: %s", reason);
 	/* idle: a step up, on node 1 */
 	assert_int_equal(fill_step(10, reason, sizeof(reason)), RECLAIM_ADAPT_CHANGE);
-	if (strncmp(reason, "node 1: kswapd threads at ", 26) != 0 ||
+	if (strncmp(reason, "kswapd saturated: node 1: kswapd threads at ", 44) != 0 ||
 	    !strstr(reason, "-> 4 threads"))
 		fail_msg("reason: %s", reason);
+}
+
+/* ---- the watermark: kswapd woke too late ---- */
+
+/* A sample of @l with @hits early kswapd wake-ups a second. */
+static int step_hits(struct ctl *c, struct load l, double hits, int64_t wmark)
+{
+	fill(c, 1, l, NO_KNOB);
+	assert_int_equal(reclaim_adapt_sample_set(c->s, RECLAIM_ADAPT_LOW_WMARK_HITS, hits), 0);
+	if (wmark != NO_KNOB)
+		assert_int_equal(reclaim_adapt_sample_set_watermark(c->s, wmark), 0);
+	return reclaim_adapt_step(c->a, c->s);
+}
+
+/* Direct reclaim while kswapd, at 60%, is not saturated. */
+static const struct load LATE = {{30, 60}, 30, 0, 20};
+
+static void wm_new(struct ctl *c, int64_t threads, int64_t max)
+{
+	ctl_new(c, threads, max);
+	assert_int_equal(reclaim_adapt_watermark(c->a), -ENODATA);
+	assert_int_equal(reclaim_adapt_add_watermark(c->a, 10), 0);
+	assert_int_equal(reclaim_adapt_watermark(c->a), 10);
+	assert_null(reclaim_adapt_changed(c->a));
+}
+
+static void test_watermark_woke_late(void **state)
+{
+	const struct reclaim_knob *wsf = reclaim_knob_by_id(RECLAIM_KNOB_WATERMARK_SCALE_FACTOR);
+	struct ctl c;
+
+	wm_new(&c, 1, 4);
+	/* the window: 29 samples keep, the 30th raises a step; the threads stay */
+	for (int i = 0; i < 29; i++)
+		assert_int_equal(step_hits(&c, LATE, 5, NO_KNOB), RECLAIM_ADAPT_KEEP);
+	assert_int_equal(step_hits(&c, LATE, 5, NO_KNOB), RECLAIM_ADAPT_CHANGE);
+	assert_ptr_equal(reclaim_adapt_changed(c.a), wsf);
+	assert_int_equal(reclaim_adapt_watermark(c.a), 20);
+	assert_int_equal(reclaim_adapt_threads(c.a), 1);
+	assert_reason(&c, "kswapd woke too late: 5 early wake-ups/s (kswapd_low_wmark_hit_quickly) "
+			  "and 30 direct reclaims/s for 30 s, kswapd threads at 60% CPU each (not "
+			  "saturated) -> watermark_scale_factor 20");
+	/* a write that failed: back to 10 */
+	assert_int_equal(reclaim_adapt_rollback(c.a), 0);
+	assert_int_equal(reclaim_adapt_watermark(c.a), 10);
+	assert_int_equal(reclaim_adapt_threads(c.a), 1);
+	/* the next window waits for the cooldown (60 s) */
+	for (int i = 0; i < 30; i++)
+		assert_int_equal(step_hits(&c, LATE, 5, NO_KNOB), RECLAIM_ADAPT_KEEP);
+	assert_reason(&c, "kswapd woke too late: 5 early wake-ups/s (kswapd_low_wmark_hit_quickly) "
+			  "and 30 direct reclaims/s for 30 s, kswapd threads at 60% CPU each (not "
+			  "saturated); waiting for the cooldown (30 of 60 s)");
+	ctl_free(&c);
+}
+
+static void test_watermark_window(void **state)
+{
+	struct ctl c;
+
+	wm_new(&c, 1, 4);
+	/* averages below the thresholds (0.5 early wake-ups/s): a window, judged, starts again */
+	for (int i = 0; i < 60; i++)
+		assert_int_equal(step_hits(&c, LATE, 0.5, NO_KNOB), RECLAIM_ADAPT_KEEP);
+	/* a sample without reclaim, or one saturated, ends a window that met them */
+	for (int i = 0; i < 29; i++)
+		assert_int_equal(step_hits(&c, LATE, 5, NO_KNOB), RECLAIM_ADAPT_KEEP);
+	assert_int_equal(step_hits(&c, QUIET, 0, NO_KNOB), RECLAIM_ADAPT_KEEP);
+	for (int i = 0; i < 29; i++)
+		assert_int_equal(step_hits(&c, LATE, 5, NO_KNOB), RECLAIM_ADAPT_KEEP);
+	assert_int_equal(step_hits(&c, SATURATED, 5, NO_KNOB), RECLAIM_ADAPT_KEEP);
+	/* bursts: a sample with early wake-ups and none without direct reclaim still counts */
+	for (int i = 0; i < 29; i++) {
+		struct load l = LATE;
+
+		l.allocstall = i % 2 ? 60 : 0;
+		assert_int_equal(step_hits(&c, l, 5, NO_KNOB), RECLAIM_ADAPT_KEEP);
+	}
+	assert_int_equal(step_hits(&c, LATE, 5, NO_KNOB), RECLAIM_ADAPT_CHANGE);
+	assert_int_equal(reclaim_adapt_watermark(c.a), 20);
+	ctl_free(&c);
+}
+
+static void test_watermark_saturated(void **state)
+{
+	struct ctl c;
+
+	/* saturated kswapd: a thread, never the watermark */
+	wm_new(&c, 1, 4);
+	for (int i = 0; i < 29; i++)
+		assert_int_equal(step_hits(&c, SATURATED, 50, NO_KNOB), RECLAIM_ADAPT_KEEP);
+	assert_int_equal(step_hits(&c, SATURATED, 50, NO_KNOB), RECLAIM_ADAPT_CHANGE);
+	assert_ptr_equal(reclaim_adapt_changed(c.a),
+			 reclaim_knob_by_id(RECLAIM_KNOB_KSWAPD_THREADS));
+	assert_int_equal(reclaim_adapt_threads(c.a), 2);
+	assert_int_equal(reclaim_adapt_watermark(c.a), 10);
+	ctl_free(&c);
+
+	/* a kernel without kswapd_threads: saturated is said, and nothing moves */
+	wm_new(&c, 0, 0);
+	assert_int_equal(reclaim_adapt_set_min(c.a, 1), -EOPNOTSUPP);
+	assert_int_equal(reclaim_adapt_set_bounds(c.a, 0, 0), 0);
+	for (int i = 0; i < 40; i++)
+		assert_int_equal(step_hits(&c, SATURATED, 50, NO_KNOB), RECLAIM_ADAPT_KEEP);
+	assert_reason(&c, "kswapd saturated: node 1's kswapd at 97% CPU for 40 s, 4,100 direct "
+			  "reclaims/s; the kernel has no vm.kswapd_threads to add a thread, and an "
+			  "earlier wake-up would not help a busy kswapd");
+	assert_int_equal(reclaim_adapt_watermark(c.a), 10);
+	/* its watching reason names no threads count */
+	assert_int_equal(step_hits(&c, NORMAL, 2, NO_KNOB), RECLAIM_ADAPT_KEEP);
+	assert_reason(&c, "node 1's kswapd threads at 60% CPU each, 5 direct reclaims/s; "
+			  "watermark_scale_factor 10, 2 early kswapd wake-ups/s");
+	ctl_free(&c);
+}
+
+static void test_watermark_bounds_and_down(void **state)
+{
+	struct ctl c;
+
+	wm_new(&c, 0, 0);
+	assert_int_equal(reclaim_adapt_set_param(c.a, RECLAIM_ADAPT_COOLDOWN, 0), 0);
+	assert_int_equal(reclaim_adapt_set_param(c.a, RECLAIM_ADAPT_WMARK_MAX, 25), 0);
+	/* 10 -> 20 -> 25 (the step stops at wmark-max), then no more */
+	for (int64_t want = 20; want <= 25; want += 5) {
+		for (int i = 0; i < 29; i++)
+			assert_int_equal(step_hits(&c, LATE, 5, NO_KNOB), RECLAIM_ADAPT_KEEP);
+		assert_int_equal(step_hits(&c, LATE, 5, NO_KNOB), RECLAIM_ADAPT_CHANGE);
+		assert_int_equal(reclaim_adapt_watermark(c.a), want);
+	}
+	for (int i = 0; i < 30; i++)
+		assert_int_equal(step_hits(&c, LATE, 5, NO_KNOB), RECLAIM_ADAPT_KEEP);
+	assert_reason(&c,
+		      "kswapd woke too late: 5 early wake-ups/s (kswapd_low_wmark_hit_quickly) "
+		      "and 30 direct reclaims/s for 30 s, kswapd threads at 60% CPU each (not "
+		      "saturated), but watermark_scale_factor 25 is the most allowed (wmark-max)");
+	/* quiet: 25 -> 15 -> 10 (its baseline, the lowest), then no more */
+	for (int64_t want = 15; want >= 10; want -= 5) {
+		for (int i = 0; i < 119; i++)
+			assert_int_equal(step_hits(&c, QUIET, 0, NO_KNOB), RECLAIM_ADAPT_KEEP);
+		assert_int_equal(step_hits(&c, QUIET, 0, NO_KNOB), RECLAIM_ADAPT_CHANGE);
+		assert_int_equal(reclaim_adapt_watermark(c.a), want);
+	}
+	assert_reason(&c, "quiet: kswapd threads below 40% CPU each and 0 direct reclaims/s for "
+			  "120 s -> watermark_scale_factor 10");
+	for (int i = 0; i < 300; i++)
+		assert_int_equal(step_hits(&c, QUIET, 0, NO_KNOB), RECLAIM_ADAPT_KEEP);
+	ctl_free(&c);
+}
+
+static void test_watermark_down_first(void **state)
+{
+	struct ctl c;
+
+	/* both up: the watermark comes down first, then the threads */
+	wm_new(&c, 1, 4);
+	assert_int_equal(reclaim_adapt_set_param(c.a, RECLAIM_ADAPT_COOLDOWN, 0), 0);
+	for (int i = 0; i < 30; i++)
+		step_hits(&c, SATURATED, 5, NO_KNOB);
+	assert_int_equal(reclaim_adapt_threads(c.a), 2);
+	for (int i = 0; i < 30; i++)
+		step_hits(&c, LATE, 5, NO_KNOB);
+	assert_int_equal(reclaim_adapt_watermark(c.a), 20);
+	for (int i = 0; i < 120; i++)
+		step_hits(&c, QUIET, 0, NO_KNOB);
+	assert_int_equal(reclaim_adapt_watermark(c.a), 10);
+	assert_int_equal(reclaim_adapt_threads(c.a), 2);
+	for (int i = 0; i < 120; i++)
+		step_hits(&c, QUIET, 0, NO_KNOB);
+	assert_int_equal(reclaim_adapt_threads(c.a), 1);
+	ctl_free(&c);
+}
+
+static void test_watermark_handoff(void **state)
+{
+	const struct reclaim_knob *wsf = reclaim_knob_by_id(RECLAIM_KNOB_WATERMARK_SCALE_FACTOR);
+	struct ctl c;
+
+	wm_new(&c, 1, 4);
+	assert_int_equal(step_hits(&c, NORMAL, 0, 10), RECLAIM_ADAPT_KEEP);
+	assert_int_equal(step_hits(&c, NORMAL, 0, 50), RECLAIM_ADAPT_HANDOFF);
+	assert_ptr_equal(reclaim_adapt_changed(c.a), wsf);
+	assert_true(reclaim_adapt_handed_off(c.a));
+	assert_reason(&c, "watermark_scale_factor is 50, not the 10 adapt set: someone else "
+			  "changed it; adapt leaves both knobs alone until SIGHUP or a restart");
+	for (int i = 0; i < 40; i++)
+		assert_int_equal(step_hits(&c, LATE, 5, 50), RECLAIM_ADAPT_KEEP);
+	assert_int_equal(reclaim_adapt_watermark(c.a), 50);
+	/* SIGHUP: resumed at 50, the cooldown first */
+	assert_int_equal(reclaim_adapt_resume(c.a, 1), 0);
+	assert_int_equal(reclaim_adapt_resume_watermark(c.a, 50), 0);
+	assert_false(reclaim_adapt_handed_off(c.a));
+	assert_int_equal(reclaim_adapt_resume_watermark(c.a, 0), -ERANGE);
+	ctl_free(&c);
+
+	ctl_new(&c, 1, 4);
+	assert_int_equal(reclaim_adapt_resume_watermark(c.a, 10), -ENODATA);
+	assert_int_equal(reclaim_adapt_add_watermark(c.a, 3001), -ERANGE);
+	ctl_free(&c);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_step_up_after_window),
+	    cmocka_unit_test(test_watermark_woke_late),
+	    cmocka_unit_test(test_watermark_window),
+	    cmocka_unit_test(test_watermark_saturated),
+	    cmocka_unit_test(test_watermark_bounds_and_down),
+	    cmocka_unit_test(test_watermark_down_first),
+	    cmocka_unit_test(test_watermark_handoff),
 	    cmocka_unit_test(test_reason_p99),
 	    cmocka_unit_test(test_short_burst),
 	    cmocka_unit_test(test_step_down),
