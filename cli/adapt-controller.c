@@ -21,8 +21,9 @@ int adapt_configure(struct cli *cli, struct reclaim_adapt *adapt, const struct a
 	return 0;
 }
 
-void adapt_print(struct cli *cli, FILE *out, double elapsed, int64_t realtime_ns, int64_t old,
-		 int64_t new, const char *reason, bool dry_run)
+void adapt_print(struct cli *cli, FILE *out, double elapsed, int64_t realtime_ns,
+		 const struct reclaim_knob *knob, int64_t old, int64_t new, const char *reason,
+		 bool dry_run)
 {
 	char time[16];
 
@@ -33,6 +34,7 @@ void adapt_print(struct cli *cli, FILE *out, double elapsed, int64_t realtime_ns
 		cJSON_AddNumberToObject(o, "elapsed", round_to(elapsed, 3));
 		if (realtime_ns)
 			json_add_time(o, "time", realtime_ns);
+		cJSON_AddStringToObject(o, "knob", reclaim_knob_name(knob));
 		cJSON_AddNumberToObject(o, "old", (double)old);
 		cJSON_AddNumberToObject(o, "new", (double)new);
 		cJSON_AddStringToObject(o, "reason", reason);
@@ -46,11 +48,11 @@ void adapt_print(struct cli *cli, FILE *out, double elapsed, int64_t realtime_ns
 		cJSON_Delete(o);
 	} else if (realtime_ns) {
 		format_local(time, sizeof(time), realtime_ns, false);
-		fprintf(out, "%s kswapd_threads %lld -> %lld%s: %s\n", time, (long long)old,
-			(long long)new, dry_run ? " (dry run)" : "", reason);
+		fprintf(out, "%s %s %lld -> %lld%s: %s\n", time, reclaim_knob_name(knob),
+			(long long)old, (long long)new, dry_run ? " (dry run)" : "", reason);
 	} else {
-		fprintf(out, "%+8.1f s  kswapd_threads %lld -> %lld: %s\n", elapsed, (long long)old,
-			(long long)new, reason);
+		fprintf(out, "%+8.1f s  %s %lld -> %lld: %s\n", elapsed, reclaim_knob_name(knob),
+			(long long)old, (long long)new, reason);
 	}
 	if (out == stdout)
 		flush_stdout();

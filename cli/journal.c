@@ -108,23 +108,24 @@ void journal_info(const char *preset, const char *fmt, ...)
 	va_end(ap);
 }
 
-void journal_adapt(int64_t old, int64_t new, const char *reason, bool dry_run)
+void journal_adapt(const struct reclaim_knob *knob, int64_t old, int64_t new, const char *reason,
+		   bool dry_run)
 {
 	if (!enabled)
 		return;
-	sd_journal_send("MESSAGE=vm.kswapd_threads: %" PRId64 " -> %" PRId64 "%s: %s", old, new,
-			dry_run ? " (dry run, not written)" : "", reason,
-			"MESSAGE_ID=" JOURNAL_ID_ADAPT, "PRIORITY=%d", LOG_INFO,
-			"RECLAIM_KNOB=vm.kswapd_threads", "RECLAIM_OLD=%" PRId64, old,
+	sd_journal_send("MESSAGE=%s: %" PRId64 " -> %" PRId64 "%s: %s", reclaim_knob_label(knob),
+			old, new, dry_run ? " (dry run, not written)" : "", reason,
+			"MESSAGE_ID=" JOURNAL_ID_ADAPT, "PRIORITY=%d", LOG_INFO, "RECLAIM_KNOB=%s",
+			reclaim_knob_label(knob), "RECLAIM_OLD=%" PRId64, old,
 			"RECLAIM_NEW=%" PRId64, new, "RECLAIM_REASON=%s", reason,
 			"RECLAIM_DRY_RUN=%d", dry_run ? 1 : 0, NULL);
 }
 
-void journal_handoff(int64_t value, const char *reason)
+void journal_handoff(const struct reclaim_knob *knob, int64_t value, const char *reason)
 {
 	if (!enabled)
 		return;
 	sd_journal_send("MESSAGE=%s", reason, "MESSAGE_ID=" JOURNAL_ID_HANDOFF, "PRIORITY=%d",
-			LOG_NOTICE, "RECLAIM_KNOB=vm.kswapd_threads", "RECLAIM_VALUE=%" PRId64,
-			value, NULL);
+			LOG_NOTICE, "RECLAIM_KNOB=%s", reclaim_knob_label(knob),
+			"RECLAIM_VALUE=%" PRId64, value, NULL);
 }

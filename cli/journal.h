@@ -28,8 +28,9 @@ __attribute__((format(printf, 2, 3))) void journal_failed(const char *preset, co
 __attribute__((format(printf, 2, 3))) void journal_info(const char *preset, const char *fmt, ...);
 
 /* adapt: a change of kswapd_threads (or, with @dry_run, one it would make). */
-void journal_adapt(int64_t old, int64_t new, const char *reason, bool dry_run);
+void journal_adapt(const struct reclaim_knob *knob, int64_t old, int64_t new, const char *reason,
+		   bool dry_run);
 /* adapt: someone else changed the knob; @value is theirs. */
-void journal_handoff(int64_t value, const char *reason);
+void journal_handoff(const struct reclaim_knob *knob, int64_t value, const char *reason);
 
 #endif

@@ -117,8 +117,9 @@ _reclaimctl_command_opts()
 		fi
 		_reclaimctl_has_opt '' replay "$@" ||
 			echo '--dry-run --once --keep --latency --force -f --reset'
-		echo '--interval -i --min --max --replay --up-cpu --up-direct --up-window --down-cpu'
-		echo '--down-direct --down-psi --down-window --cooldown --busy-cpu'
+		echo '--interval -i --min --max --only --replay --up-cpu --up-direct --up-window --down-cpu'
+		echo '--down-direct --down-psi --down-window --cooldown --busy-cpu --wmark-hits --wmark-step'
+		echo '--wmark-max'
 		echo '--json -J --help -h --sysroot --color --no-color'
 		;;
 	esac
@@ -169,8 +170,9 @@ _reclaimctl_option_arg()
 		compopt -o filenames 2>/dev/null
 		mapfile -t COMPREPLY < <(compgen -f -X '!*.jsonl' -- "$cur"; compgen -d -- "$cur")
 		;;
+	adapt:--only) mapfile -t COMPREPLY < <(compgen -W 'threads watermark' -- "$cur") ;;
 	adapt:-i | adapt:--interval | adapt:--min | adapt:--max | adapt:--up-* | adapt:--down-* | \
-		adapt:--cooldown | adapt:--busy-cpu) ;;
+		adapt:--cooldown | adapt:--busy-cpu | adapt:--wmark-*) ;;
 	monitor:-i | monitor:--interval | monitor:-c | monitor:--count | stalls:-i | \
 		stalls:--interval | stalls:-t | stalls:--top | latency:-i | latency:--interval | \
 		latency:-d | latency:--duration | record:-i | record:--interval | record:-d | \

@@ -14,7 +14,7 @@ function __reclaimctl_commands
         threads 'Show the kswapd threads of every NUMA node' \
         swap 'Show the swap rings; change the priority of a device safely' \
         autotune 'Plan knobs and swap priorities for this machine; apply the plan' \
-        adapt 'Scale kswapd threads with the measured load' \
+        adapt 'Tune kswapd threads and watermark with the measured load' \
         monitor 'Show reclaim rates, kswapd CPU and pressure every interval' \
         stalls 'Show the processes delayed most by reclaim (taskstats)' \
         latency 'Show how long tasks wait in direct reclaim and at the throttle' \
@@ -286,9 +286,10 @@ complete -c reclaimctl -n '__reclaimctl_using adapt' -l min -x -d 'Never fewer t
 complete -c reclaimctl -n '__reclaimctl_using adapt' -l max -x -d 'Never more threads'
 complete -c reclaimctl -n '__reclaimctl_using adapt' -l dry-run -d 'Decide and log, never write'
 complete -c reclaimctl -n '__reclaimctl_using adapt' -l once -d 'One step, then exit'
-complete -c reclaimctl -n '__reclaimctl_using adapt' -l keep -d 'On exit, leave the threads as they are'
+complete -c reclaimctl -n '__reclaimctl_using adapt' -l keep -d 'On exit, leave the values as they are'
+complete -c reclaimctl -n '__reclaimctl_using adapt' -l only -x -a 'threads watermark' -d 'Move one knob alone'
 complete -c reclaimctl -n '__reclaimctl_using adapt' -l latency -d 'Also trace direct reclaims: their p99 in the reasons'
-complete -c reclaimctl -n '__reclaimctl_using adapt' -s f -l force -d 'Also when a sysctl file sets vm.kswapd_threads'
+complete -c reclaimctl -n '__reclaimctl_using adapt' -s f -l force -d 'Also when a sysctl file sets the knobs'
 complete -c reclaimctl -n '__reclaimctl_using adapt' -l replay -rF -d 'The decisions during a recording'
 complete -c reclaimctl -n '__reclaimctl_using adapt' -l reset -d 'Put back the baseline of an adapt that died'
 complete -c reclaimctl -n '__reclaimctl_using adapt' -l up-cpu -x -d '% CPU per kswapd thread: saturated (90)'
@@ -300,6 +301,9 @@ complete -c reclaimctl -n '__reclaimctl_using adapt' -l down-psi -x -d 'PSI some
 complete -c reclaimctl -n '__reclaimctl_using adapt' -l down-window -x -d 'Seconds of quiet before a step down (120)'
 complete -c reclaimctl -n '__reclaimctl_using adapt' -l cooldown -x -d 'Seconds after a change (60)'
 complete -c reclaimctl -n '__reclaimctl_using adapt' -l busy-cpu -x -d '% of the CPU kswapd leaves that other work takes: no step up (90)'
+complete -c reclaimctl -n '__reclaimctl_using adapt' -l wmark-hits -x -d 'Early kswapd wake-ups/s: woke too late (1)'
+complete -c reclaimctl -n '__reclaimctl_using adapt' -l wmark-step -x -d 'watermark_scale_factor step (10)'
+complete -c reclaimctl -n '__reclaimctl_using adapt' -l wmark-max -x -d 'watermark_scale_factor at most (100)'
 
 # stalls
 complete -c reclaimctl -n '__reclaimctl_using stalls' -s i -l interval -x -d 'Measure over this many seconds'

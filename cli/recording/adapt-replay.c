@@ -82,14 +82,20 @@ static int64_t recorded_max(const cJSON *header)
 	return any ? reclaim_adapt_max_for_cpus(smallest) : 0;
 }
 
+/* A knob's value in the header, keyed by name as the recorder writes them. */
+static int64_t recorded_knob(const struct run *run, enum reclaim_knob_id id, bool *has)
+{
+	const cJSON *knobs = cJSON_GetObjectItemCaseSensitive(run->header, "knobs");
+	double v = number(knobs, reclaim_knob_name(reclaim_knob_by_id(id)), has);
+
+	return *has ? (int64_t)v : 0;
+}
+
 static int64_t recorded_threads(const struct run *run, bool *has)
 {
-	/* the header's knobs are keyed by name, as the recorder writes them */
-	const cJSON *knobs = cJSON_GetObjectItemCaseSensitive(run->header, "knobs");
-	double v =
-	    number(knobs, reclaim_knob_name(reclaim_knob_by_id(RECLAIM_KNOB_KSWAPD_THREADS)), has);
+	int64_t v = recorded_knob(run, RECLAIM_KNOB_KSWAPD_THREADS, has);
 
-	return *has ? (int64_t)v : 1;
+	return *has ? v : 1;
 }
 
 /* A replay, sample by sample as the recording is read. */
@@ -102,33 +108,62 @@ struct replay {
 	FILE *out;
 	char *text;
 	size_t len;
-	int64_t start, top;
+	int64_t start, top;   /* kswapd_threads; 0: not moved */
+	int64_t wstart, wtop; /* watermark_scale_factor; 0: not moved */
 	size_t changes;
 	size_t refused; /* the sample the controller cannot take, from 1; 0: none */
 	double elapsed;
 };
 
+/*
+ * The knobs the replay moves, as adapt would have on the recorded kernel:
+ * kswapd_threads if it had them (from 1 with --only threads, or when it
+ * had neither knob), watermark_scale_factor if recorded.
+ */
+static void replay_knobs(const struct replay *rp, const struct run *run, bool *threads,
+			 bool *watermark)
+{
+	const char *only = rp->o->only;
+	bool has_threads, has_wmark;
+
+	recorded_knob(run, RECLAIM_KNOB_KSWAPD_THREADS, &has_threads);
+	recorded_knob(run, RECLAIM_KNOB_WATERMARK_SCALE_FACTOR, &has_wmark);
+	*watermark = has_wmark && (!only || strcmp(only, "watermark") == 0);
+	*threads = !only ? has_threads || !has_wmark : strcmp(only, "threads") == 0;
+}
+
 /* The controller for the recording's header; errors are said at once, warnings by replay_warn(). */
 static int replay_new(struct replay *rp, const struct run *run)
 {
-	bool has;
+	bool has, threads, watermark;
 	int64_t start = recorded_threads(run, &has), max = recorded_max(run->header);
 	const struct reclaim_knob *k = reclaim_knob_by_id(RECLAIM_KNOB_KSWAPD_THREADS);
 	int r;
 
-	if (start < reclaim_knob_min(k) || start > reclaim_knob_max(k))
+	replay_knobs(rp, run, &threads, &watermark);
+	if (!threads && !watermark)
+		return fail(EXIT_FAILURE,
+			    "%s: no watermark_scale_factor recorded: nothing for --only "
+			    "watermark to replay",
+			    run->file);
+	if (threads && (start < reclaim_knob_min(k) || start > reclaim_knob_max(k)))
 		return fail(EXIT_FAILURE, "%s: kswapd_threads %lld is outside %lld-%lld", run->file,
 			    (long long)start, (long long)reclaim_knob_min(k),
 			    (long long)reclaim_knob_max(k));
-	if (reclaim_adapt_new(rp->cli->ctx, NULL, start, &rp->adapt) < 0 ||
+	if (reclaim_adapt_new(rp->cli->ctx, NULL, threads ? start : 0, &rp->adapt) < 0 ||
 	    reclaim_adapt_sample_new(rp->cli->ctx, &rp->sample) < 0)
 		return lib_fail(rp->cli, EXIT_FAILURE, "adapt");
 	if (!max)
 		max = reclaim_knob_max(k);
-	if (reclaim_adapt_set_max(rp->adapt, max < start ? start : max) < 0)
+	if (threads && reclaim_adapt_set_max(rp->adapt, max < start ? start : max) < 0)
 		return lib_fail(rp->cli, EXIT_FAILURE, "adapt");
+	if (watermark &&
+	    reclaim_adapt_add_watermark(
+		rp->adapt, recorded_knob(run, RECLAIM_KNOB_WATERMARK_SCALE_FACTOR, &has)) < 0)
+		return fail(EXIT_FAILURE, "%s: %s", run->file, reclaim_strerror(rp->cli->ctx));
 	r = adapt_configure(rp->cli, rp->adapt, rp->o);
 	rp->start = rp->top = reclaim_adapt_threads(rp->adapt);
+	rp->wstart = rp->wtop = watermark ? reclaim_adapt_watermark(rp->adapt) : 0;
 	return r;
 }
 
@@ -144,7 +179,7 @@ static void replay_warn(const struct replay *rp, const struct run *run)
 			"--max sets another bound",
 			run->file, (long long)reclaim_knob_max(k));
 	recorded_threads(run, &has);
-	if (!has)
+	if (!has && rp->start)
 		warnmsg("%s: the kernel had no kswapd_threads: starting from 1 thread per node",
 			run->file);
 }
@@ -153,7 +188,8 @@ static void replay_warn(const struct replay *rp, const struct run *run)
 static int replay_sample(void *data, struct run *run, const cJSON *o)
 {
 	struct replay *rp = data;
-	int64_t old;
+	const struct reclaim_knob *k;
+	int64_t old, wold, now;
 	bool has;
 	int r;
 
@@ -165,6 +201,7 @@ static int replay_sample(void *data, struct run *run, const cJSON *o)
 	if (rp->refused)
 		return 0;
 	old = reclaim_adapt_threads(rp->adapt);
+	wold = reclaim_adapt_watermark(rp->adapt);
 	rp->elapsed = number(o, "elapsed", &has);
 	if (sample_of(rp->sample, o) < 0) {
 		/* said once the recording is known to be sound, after the changes before it */
@@ -174,10 +211,17 @@ static int replay_sample(void *data, struct run *run, const cJSON *o)
 	if (reclaim_adapt_step(rp->adapt, rp->sample) != RECLAIM_ADAPT_CHANGE)
 		return 0;
 	rp->changes++;
-	if (reclaim_adapt_threads(rp->adapt) > rp->top)
-		rp->top = reclaim_adapt_threads(rp->adapt);
-	adapt_print(rp->cli, rp->out, rp->elapsed, 0, old, reclaim_adapt_threads(rp->adapt),
-		    reclaim_adapt_reason(rp->adapt), false);
+	k = reclaim_adapt_changed(rp->adapt);
+	if (k == reclaim_knob_by_id(RECLAIM_KNOB_WATERMARK_SCALE_FACTOR)) {
+		now = reclaim_adapt_watermark(rp->adapt);
+		rp->wtop = now > rp->wtop ? now : rp->wtop;
+	} else {
+		now = reclaim_adapt_threads(rp->adapt);
+		rp->top = now > rp->top ? now : rp->top;
+		wold = old;
+	}
+	adapt_print(rp->cli, rp->out, rp->elapsed, 0, k, wold, now, reclaim_adapt_reason(rp->adapt),
+		    false);
 	return 0;
 }
 
@@ -191,12 +235,22 @@ static int replay_end(struct replay *rp, const struct run *run)
 	if (rp->refused)
 		return fail(EXIT_FAILURE, "%s: sample %zu: a figure the controller cannot take",
 			    run->file, rp->refused);
-	if (!rp->cli->json)
-		printf("%zu sample%s over %.1f s: %zu change%s; kswapd_threads %lld at the start, "
-		       "%lld at most, %lld at the end\n",
-		       run->nsamples, run->nsamples == 1 ? "" : "s", rp->elapsed, rp->changes,
-		       rp->changes == 1 ? "" : "s", (long long)rp->start, (long long)rp->top,
-		       (long long)reclaim_adapt_threads(rp->adapt));
+	if (!rp->cli->json) {
+		printf("%zu sample%s over %.1f s: %zu change%s", run->nsamples,
+		       run->nsamples == 1 ? "" : "s", rp->elapsed, rp->changes,
+		       rp->changes == 1 ? "" : "s");
+		if (rp->start)
+			printf("; kswapd_threads %lld at the start, %lld at most, %lld at the end",
+			       (long long)rp->start, (long long)rp->top,
+			       (long long)reclaim_adapt_threads(rp->adapt));
+		if (rp->wstart)
+			printf(
+			    "; watermark_scale_factor %lld at the start, %lld at most, %lld at the "
+			    "end",
+			    (long long)rp->wstart, (long long)rp->wtop,
+			    (long long)reclaim_adapt_watermark(rp->adapt));
+		putchar('\n');
+	}
 	flush_stdout();
 	return 0;
 }

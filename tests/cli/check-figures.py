@@ -239,6 +239,59 @@ class Checker(checker.Checker):
         self.expect("kswapd0 98.0%" in p.stdout or "98" in p.stdout,
                     f"the reason does not show the threads' CPU: {p.stdout!r}")
 
+    def synthetic(self, name, cpu, seconds=400, burst=(20, 120)):
+        """A recording of counters only: 2 nodes, kswapd_threads 1, watermark_scale_factor 10;
+        during @burst (seconds) 30 direct reclaims/s and 5 early kswapd wake-ups/s with each
+        kswapd thread at @cpu % of a CPU, idle before and after."""
+        out = self.path(name)
+        header = {"type": "header", "schema": 1, "interval": 1, "command": None,
+                  "topology": [{"node": n, "cpus": 16, "memory": True} for n in (0, 1)],
+                  "knobs": {"kswapd_threads": 1, "watermark_scale_factor": 10}}
+        stall = hits = busy = 0.0
+        with open(out, "w") as fo:
+            fo.write(json.dumps(header) + "\n")
+            for i in range(seconds):
+                if burst[0] < i <= burst[1]:
+                    stall, hits, busy = stall + 30, hits + 5, busy + cpu / 100
+                fo.write(json.dumps({
+                    "type": "sample", "timestamp": 1.8e9 + i, "elapsed": i,
+                    "counters": {"allocstall_normal": stall, "pgscan_kswapd": 9000 * i,
+                                 "pgscan_direct": 0, "pgsteal_kswapd": 8000 * i,
+                                 "pgsteal_direct": 0, "kswapd_low_wmark_hit_quickly": hits},
+                    "threads": [{"pid": 40 + n, "name": f"kswapd{n}", "node": n,
+                                 "cpu_seconds": round(busy, 2)} for n in (0, 1)]}) + "\n")
+        return out
+
+    def test_replay_woke_too_late(self):
+        """Direct reclaim and early wake-ups with kswapd at 40%: the watermark, not the threads."""
+        p = self.run("adapt", "--replay", self.synthetic("late.jsonl", 40))
+        lines = p.stdout.splitlines()
+        want = ["watermark_scale_factor 10 -> 20: kswapd woke too late: 5 early wake-ups/s "
+                "(kswapd_low_wmark_hit_quickly) and 30 direct reclaims/s for 30 s, kswapd "
+                "threads at 40% CPU each (not saturated) -> watermark_scale_factor 20",
+                "watermark_scale_factor 20 -> 30: kswapd woke too late:",
+                "watermark_scale_factor 30 -> 20: quiet:",
+                "watermark_scale_factor 20 -> 10: quiet:"]
+        self.expect(len(lines) == 5 and all(w in l for w, l in zip(want, lines)),
+                    f"woke too late: {p.stdout!r}")
+        self.expect("kswapd_threads 1 at the start, 1 at most, 1 at the end; "
+                    "watermark_scale_factor 10 at the start, 30 at most, 10 at the end"
+                    in p.stdout, f"woke too late, the summary: {p.stdout!r}")
+
+    def test_replay_saturated(self):
+        """The same with kswapd at 98%: the threads, not the watermark."""
+        p = self.run("adapt", "--replay", self.synthetic("saturated.jsonl", 98))
+        self.expect("kswapd_threads 1 -> 2: kswapd saturated: node 0: kswapd threads at 98% "
+                    "CPU each for 30 s, 30 direct reclaims/s -> 2 threads" in p.stdout
+                    and "watermark_scale_factor 10 ->" not in p.stdout
+                    and "watermark_scale_factor 10 at the start, 10 at most, 10 at the end"
+                    in p.stdout, f"saturated: {p.stdout!r}")
+        # --only watermark: a saturated kswapd is no case for the watermark either
+        p = self.run("adapt", "--replay", self.path("saturated.jsonl"), "--only", "watermark")
+        self.expect("0 changes; watermark_scale_factor 10 at the start" in p.stdout
+                    and "kswapd_threads" not in p.stdout,
+                    f"saturated, --only watermark: {p.stdout!r}")
+
     def test_report_counters_only(self):
         src = os.path.join(self.records, "vm-pressure.jsonl")
         bare = self.strip(src, "bare.jsonl", counters=True)
