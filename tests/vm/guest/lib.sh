@@ -41,6 +41,19 @@ stop_hogs() {
 	HOGS=()
 }
 at_exit stop_hogs
+# start_ram_hog: a hog of 48 MiB more than MemAvailable, writing and reading
+# it back 100 times, in the background (kswapd busy, direct reclaim now and
+# then, swapping); stop_ram_hog ends it
+RAM_HOG_PID=
+start_ram_hog() {
+	memhog -q -m "$(($(mem_avail_mb) + 48))" -p 100 &
+	RAM_HOG_PID=$!
+	HOGS+=("$RAM_HOG_PID")
+}
+stop_ram_hog() {
+	kill "$RAM_HOG_PID" 2>/dev/null || true
+	wait "$RAM_HOG_PID" 2>/dev/null || true
+}
 # new_hog_out: sets HOG_OUT to a file for the output of a background hog that
 # the scenario then polls (wait_for ... grep -q OK "$HOG_OUT"). The name is
 # one no earlier call gave (the count goes on through stop_hogs; $$ for a
@@ -113,6 +126,7 @@ assert_int() {
 assert_gt() { assert_int -gt "$@"; }
 assert_ge() { assert_int -ge "$@"; }
 assert_le() { assert_int -le "$@"; }
+assert_lt() { assert_int -lt "$@"; }
 # assert_file_eq FILE EXPECTED MSG
 assert_file_eq() {
 	local got

@@ -42,7 +42,8 @@ set -euo pipefail
 source /vm/lib.sh
 
 require_patched_kernel
-ADAPT_OPTS=(-i 1 --max 3 --up-cpu 8 --up-direct 0 --up-window 3 --down-cpu 5
+# --only threads: the watermark, adapt's other knob, is adapt-watermark's
+ADAPT_OPTS=(-i 1 --only threads --max 3 --up-cpu 8 --up-direct 0 --up-window 3 --down-cpu 5
 	--down-psi 30 --down-window 8 --cooldown 4)
 COOLDOWN=4
 STATE=/run/reclaimctl/adapt
@@ -76,16 +77,6 @@ adapt_history() { awk '/command=adapt / { sub(/.*old=/, ""); sub(/ new=/, " "); 
 adapt_history_times() { awk '/command=adapt / { sub(/.*time=/, ""); sub(/ .*/, ""); print }' /run/reclaimctl/history 2>/dev/null; }
 # adapt's change lines ("HH:MM:SS kswapd_threads 1 -> 2: REASON") as "OLD NEW"
 output_changes() { sed -n 's/^[0-9:]* kswapd_threads \([0-9]*\) -> \([0-9]*\): .*/\1 \2/p' "$1"; }
-hog_pid=
-start_hog() {
-	memhog -q -m "$(($(mem_avail_mb) + 48))" -p 100 &
-	hog_pid=$!
-	HOGS+=("$hog_pid")
-}
-stop_hog() {
-	kill "$hog_pid" 2>/dev/null || true
-	wait "$hog_pid" 2>/dev/null || true
-}
 
 step "swap on zram, kswapd_threads 1"
 swap=$(zram_swap 768M)
@@ -104,7 +95,7 @@ adapt_pid=$!
 at_exit 'kill $adapt_pid 2>/dev/null || true'
 wait_for 10 "adapt wrote $STATE" -- test -s "$STATE" || true
 assert_eq "pid=$adapt_pid baseline=1 threads=1" "$(tr '\n' ' ' <"$STATE" | sed 's/ $//')" "$STATE"
-start_hog
+start_ram_hog
 up_t0=$(now)
 if wait_for 90 "kswapd_threads 3" -- knob_is 3; then
 	log "3 threads $(awk -v a="$(now)" -v b="$up_t0" 'BEGIN {printf "%.1f", a - b}') s after the hog started"
@@ -130,7 +121,7 @@ fi
 assert_eq 2 "$(grep -c 'command=adapt source=adapt ' /run/reclaimctl/history || true)" "history: both with source adapt"
 
 step "2. the hog stops: back to the baseline"
-stop_hog
+stop_ram_hog
 down_t0=$(now)
 if wait_for 60 "kswapd_threads back to 1" -- knob_is 1; then
 	log "back at 1 thread $(awk -v a="$(now)" -v b="$down_t0" 'BEGIN {printf "%.1f", a - b}') s after the hog stopped (bound 46 s, allowed 60 s)"
@@ -139,13 +130,13 @@ check_kswapd_per_node 1
 assert_eq "1 2,2 3,3 2,2 1" "$(adapt_history | paste -sd, -)" "history: adapt's records, down again"
 cat /tmp/adapt1.out
 assert_eq "$(adapt_history)" "$(output_changes /tmp/adapt1.out)" "adapt printed every change of the history, in order"
-assert_eq 2 "$(grep -cE '^[0-9:]{8} kswapd_threads [12] -> [23]: node [0-9]+: kswapd threads at [0-9]+% CPU each for [0-9]+ s, [0-9,]+ direct reclaims/s -> [23] threads$' /tmp/adapt1.out)" \
+assert_eq 2 "$(grep -cE '^[0-9:]{8} kswapd_threads [12] -> [23]: kswapd saturated: node [0-9]+: kswapd threads at [0-9]+% CPU each for [0-9]+ s, [0-9,]+ direct reclaims/s -> [23] threads$' /tmp/adapt1.out)" \
 	"the steps up give the node, its kswapd CPU, the window and the direct reclaim rate"
-assert_eq 2 "$(grep -cE '^[0-9:]{8} kswapd_threads [32] -> [21]: kswapd threads below 5% CPU each and [0-9,]+ direct reclaims/s for [0-9]+ s -> [12] threads?$' /tmp/adapt1.out)" \
+assert_eq 2 "$(grep -cE '^[0-9:]{8} kswapd_threads [32] -> [21]: quiet: kswapd threads below 5% CPU each and [0-9,]+ direct reclaims/s for [0-9]+ s -> [12] threads?$' /tmp/adapt1.out)" \
 	"the steps down give the quiet figures and the window"
 
 step "3. up again, then SIGTERM: the baseline back"
-start_hog
+start_ram_hog
 wait_for 60 "kswapd_threads above 1 again" -- knob_above 1 || true
 sleep 2 # for the threads-over-time log
 # 2, or 3 already on a host busy enough that the wait saw 2 late
@@ -155,7 +146,7 @@ kill -TERM "$adapt_pid"
 rc=0
 wait "$adapt_pid" || rc=$?
 assert_eq 0 "$rc" "adapt exits 0 on SIGTERM"
-stop_hog
+stop_ram_hog
 assert_file_eq "$KNOB_THREADS" 1 "SIGTERM: vm.kswapd_threads back at the baseline"
 check_kswapd_per_node 1
 assert_eq "adapt: stopped; kswapd_threads $raised -> 1 (the baseline)" "$(tail -n 1 /tmp/adapt1.out)" "adapt says so"
@@ -170,13 +161,13 @@ step "3b. its output closed: the first change line cannot be written"
 # before adapt raises the knob; the line saying so fails (EPIPE, SIGPIPE
 # ignored), and adapt stops as on SIGTERM, with the knob it wrote put back,
 # one line on stderr and exit status 1
-start_hog
+start_ram_hog
 rc=0
 {
 	timeout 120 reclaimctl adapt "${ADAPT_OPTS[@]}" 2>/tmp/adapt-pipe.err | head -n1 >/dev/null
 	rc=${PIPESTATUS[0]}
 } || true
-stop_hog
+stop_ram_hog
 assert_eq 1 "$rc" "adapt | head -n1: exit status 1"
 assert_eq "reclaimctl: adapt: cannot write to standard output (Broken pipe): stopping" \
 	"$(cat /tmp/adapt-pipe.err)" "adapt | head -n1: one line on stderr"
