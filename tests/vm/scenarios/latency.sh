@@ -31,7 +31,7 @@
 #    removes the file and the instance; monitor --latency | head -1 leaves
 #    no instance;
 #  - sweep threads=1,4 throttle=1 --latency of a hog (two runs: the columns
-#    of both kinds of wait, not a measurement): the table ends with the
+#    of both kinds of wait, not a measurement): the table has the
 #    latency's columns, in us for every value; each run's summary has
 #    the hog's direct reclaim p99; the report has the latency chart;
 #  - the instance goes with the run: after -d, SIGINT, SIGTERM, SIGHUP and
@@ -224,8 +224,10 @@ reclaimctl sweep -i 0.5 --latency --dir /tmp/lsweep threads=1,4 throttle=1 -- \
 cat /tmp/lsweep.out
 assert_eq 0 "$rc" "sweep --latency exits 0 ($(tail -n 1 /tmp/lsweep.err))"
 # the table: after the runs' lines, its header, then a line a value
-assert_eq "DIRECT_P99 DIRECT_MAX THROTTLE_P99" "$(awk '$1 == "VALUE" { print $(NF - 2), $(NF - 1), $NF }' /tmp/lsweep.out)" "the table's last columns are the latency's"
-assert_eq 2 "$(awk 'seen && NF && $(NF - 2) ~ /^[0-9]+$/ && $(NF - 1) ~ /^[0-9]+$/ && $NF ~ /^[0-9]+$/ { n++ } $1 == "VALUE" { seen = 1 } END { print n + 0 }' /tmp/lsweep.out)" "each of the 2 values has them, in us"
+# the latency's columns, wherever the catalogue puts them, and each value's numbers under them
+lat_cols='$1 == "VALUE" { for (i = 1; i <= NF; i++) if ($i ~ /^(DIRECT_P99|DIRECT_MAX|THROTTLE_P99)$/) c[++n] = i }'
+assert_eq "DIRECT_P99 DIRECT_MAX THROTTLE_P99" "$(awk "$lat_cols"' n { print $c[1], $c[2], $c[3]; exit }' /tmp/lsweep.out)" "the table has the latency's columns"
+assert_eq 2 "$(awk "$lat_cols"' seen && NF && $c[1] ~ /^[0-9]+$/ && $c[2] ~ /^[0-9]+$/ && $c[3] ~ /^[0-9]+$/ { k++ } $1 == "VALUE" { seen = 1 } END { print k + 0 }' /tmp/lsweep.out)" "each of the 2 values has them, in us"
 json_load /tmp/lsweep/summary.json || fail "summary.json is not JSON"
 for i in 0 1; do
 	p99=$(jv ".runs[$i].figures.direct_p99_us")
