@@ -198,6 +198,64 @@ static void test_claim(void **state)
 	reclaim_lease_unref(l);
 }
 
+/* adapt holding both its knobs: the lease's format, read back whole, released whole */
+static void test_adapt_two_knobs(void **state)
+{
+	struct fixture *f = *state;
+	const struct reclaim_knob *wsf = knob_of(RECLAIM_KNOB_WATERMARK_SCALE_FACTOR);
+	struct reclaim_lease *l, *dead;
+	struct reclaim_eval *e = NULL;
+	char want[160], *text;
+
+	assert_int_equal(reclaim_lease_new(f->ctx, "adapt", &l), 0);
+	assert_int_equal(reclaim_lease_hold(l, knob_of(RECLAIM_KNOB_KSWAPD_THREADS), 1), 0);
+	assert_int_equal(reclaim_lease_hold(l, wsf, 10), 0);
+	assert_int_equal(reclaim_lease_claim(l), 0);
+	text = tmproot_read(f->root, STATE);
+	snprintf(want, sizeof(want),
+		 "pid=%ld\nknob=kswapd_threads before=1 last=1\n"
+		 "knob=watermark_scale_factor before=10 last=10\n",
+		 (long)getpid());
+	assert_string_equal(text, want);
+	free(text);
+	tmproot_write(f->root, VM "watermark_scale_factor", "20\n");
+	assert_int_equal(reclaim_lease_wrote(l, wsf, 20), 0);
+	/* the file of the old format is not this one: its reader refuses it */
+	{
+		pid_t pid;
+		int64_t baseline, threads;
+
+		assert_int_equal(reclaim_adapt_state_load(f->ctx, &pid, &baseline, &threads),
+				 -EBADMSG);
+	}
+	/* as if it died: the lease loads with both, and a release puts the watermark back */
+	reclaim_lease_unref(l);
+	text = tmproot_read(f->root, STATE);
+	snprintf(want, sizeof(want),
+		 "pid=%ld\nknob=kswapd_threads before=1 last=1\n"
+		 "knob=watermark_scale_factor before=10 last=20\n",
+		 (long)4194304);
+	free(text);
+	{
+		char planted[160];
+
+		snprintf(planted, sizeof(planted), "%s", want);
+		tmproot_write(f->root, STATE, planted);
+	}
+	assert_int_equal(reclaim_lease_load(f->ctx, "adapt", &dead), 0);
+	assert_int_equal(reclaim_lease_count(dead), 2);
+	assert_ptr_equal(reclaim_lease_knob(dead, 1), wsf);
+	assert_int_equal(reclaim_lease_last(dead, 1), 20);
+	assert_int_equal(reclaim_lease_release(dead, RECLAIM_REQUEST_ADAPT, 0, NULL, "back", &e),
+			 0);
+	reclaim_eval_unref(e);
+	assert_int_equal(reclaim_lease_state(dead, 0), RECLAIM_LEASE_AT_BEFORE);
+	assert_int_equal(reclaim_lease_state(dead, 1), RECLAIM_LEASE_HELD);
+	assert_int_equal(value(f, RECLAIM_KNOB_WATERMARK_SCALE_FACTOR), 10);
+	assert_null(tmproot_read(f->root, STATE));
+	reclaim_lease_unref(dead);
+}
+
 static struct reclaim_lease *sweep_of(struct fixture *f, bool threads)
 {
 	struct reclaim_lease *l;
@@ -294,6 +352,7 @@ int main(void)
 	    cmocka_unit_test(test_decide),
 	    cmocka_unit_test_setup_teardown(test_release, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_claim, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_adapt_two_knobs, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_sweep_claim, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_sweep_file_damaged, setup, teardown),
 	};
