@@ -17,6 +17,36 @@ int plan_run(struct cli *cli, struct reclaim_request *req, const struct plan_opt
 	return 0;
 }
 
+static cJSON *text_or_null(const char *text)
+{
+	return text ? cJSON_CreateString(text) : cJSON_CreateNull();
+}
+
+/* A dry run with --persist: "persist_files", each file it would change, its text before and after.
+ */
+static void json_persist_files(cJSON *root, const struct reclaim_eval *e)
+{
+	cJSON *arr = NULL;
+
+	for (size_t i = 0;; i++) {
+		const char *path, *before, *after;
+		int r = reclaim_eval_persist_file(e, i, &path, &before, &after);
+		cJSON *f;
+
+		if (r < 0)
+			break;
+		if (!arr)
+			arr = cJSON_AddArrayToObject(root, "persist_files");
+		if (r == 0)
+			continue;
+		f = cJSON_CreateObject();
+		cJSON_AddStringToObject(f, "path", path);
+		cJSON_AddItemToObject(f, "before", text_or_null(before));
+		cJSON_AddItemToObject(f, "after", text_or_null(after));
+		cJSON_AddItemToArray(arr, f);
+	}
+}
+
 cJSON *plan_json(const struct reclaim_eval *e, const struct plan_options *o)
 {
 	cJSON *root = json_document(), *arr;
@@ -46,6 +76,7 @@ cJSON *plan_json(const struct reclaim_eval *e, const struct plan_options *o)
 		cJSON_AddItemToArray(arr, obj);
 	}
 	cJSON_AddBoolToObject(root, "persist", o->flags & RECLAIM_REQUEST_PERSIST);
+	json_persist_files(root, e);
 	if (nodes >= 0)
 		cJSON_AddNumberToObject(root, "verified_nodes", (double)nodes);
 	else

@@ -1196,6 +1196,17 @@ enum reclaim_request_kind reclaim_eval_kind(const struct reclaim_eval *eval);
 bool reclaim_eval_applied(const struct reclaim_eval *eval);
 /* Whether applying writes (or wrote) anything: a knob set, or the persisted file changed. */
 bool reclaim_eval_changed(const struct reclaim_eval *eval);
+/*
+ * Of reclaim_request_evaluate() with RECLAIM_REQUEST_PERSIST, what applying
+ * it does to the persisted file @idx (0: RECLAIM_PERSIST_FILE, 1:
+ * RECLAIM_PERSIST_TMPFILES): 1 when it changes it, with its path, its text
+ * now in @before (NULL: absent) and then in @after (NULL: removed, as a
+ * restore does), each owned by @eval; 0 when it leaves it as it is.
+ * -ENODATA without RECLAIM_REQUEST_PERSIST, -ENOENT past the files,
+ * -EALREADY for reclaim_request_apply()'s result (LIBRECLAIM_14).
+ */
+int reclaim_eval_persist_file(const struct reclaim_eval *eval, size_t idx, const char **path,
+			      const char **before, const char **after);
 size_t reclaim_eval_count(const struct reclaim_eval *eval);
 const struct reclaim_knob *reclaim_eval_knob(const struct reclaim_eval *eval, size_t idx);
 /* False when the kernel lacks the knob (no current value). */

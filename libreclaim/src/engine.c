@@ -73,6 +73,9 @@ struct reclaim_eval {
 	char *preset_name, *preset_path;
 	struct reclaim_plan *plan;
 	struct reclaim_persist *unpersisted;
+	/* with --persist: the persisted files' texts now and after the apply, once asked for */
+	bool persist, persist_previewed;
+	char *persist_before[PERSIST_NFILES], *persist_after[PERSIST_NFILES];
 	unsigned long undoes;
 	unsigned long change; /* the change the apply recorded */
 	struct eval_swap *swaps;
@@ -251,6 +254,10 @@ static void eval_free(struct reclaim_eval *e)
 	free(e->swaps);
 	free(e->preset_name);
 	free(e->preset_path);
+	for (size_t i = 0; i < PERSIST_NFILES; i++) {
+		free(e->persist_before[i]);
+		free(e->persist_after[i]);
+	}
 	reclaim_plan_unref(e->plan);
 	reclaim_persist_unref(e->unpersisted);
 	reclaim_sysctl_conf_unref(e->conf);
@@ -989,6 +996,38 @@ static int check_join(struct reclaim_eval *e, unsigned long change)
 	return r;
 }
 
+/*
+ * With --persist, the files' texts: what the apply's write (of the entries
+ * not skipped, build_change()'s) would leave, or for a restore, which
+ * removes them, their texts now.
+ */
+static int persist_preview(struct reclaim_eval *e)
+{
+	const struct reclaim_knob **knobs = calloc(e->count + 1, sizeof(*knobs));
+	int64_t *values = calloc(e->count + 1, sizeof(*values));
+	size_t n = 0;
+	int r;
+
+	if (!knobs || !values) {
+		free(knobs);
+		free(values);
+		return reclaim_error(e->ctx, ENOMEM, "out of memory");
+	}
+	bool restore =
+	    e->kind == RECLAIM_REQUEST_RESTORE || e->kind == RECLAIM_REQUEST_RESTORE_BOOT;
+
+	for (size_t i = 0; !restore && i < e->count; i++)
+		if (e->entries[i].action != RECLAIM_ACTION_SKIPPED) {
+			knobs[n] = e->entries[i].knob;
+			values[n++] = e->entries[i].new_value;
+		}
+	r = reclaim_persist_preview(e->ctx, knobs, values, n, e->persist_before, e->persist_after);
+	e->persist_previewed = r == 0;
+	free(knobs);
+	free(values);
+	return r;
+}
+
 /* With --persist: whether the persisted file would change. */
 static int persist_changes(struct reclaim_eval *e)
 {
@@ -1059,15 +1098,15 @@ static int evaluate(struct reclaim_request *req, struct reclaim_eval *e)
 		return reclaim_error(e->ctx, ENOMEM, "out of memory");
 	if (r == 0 && !restore && (req->flags & RECLAIM_REQUEST_PERSIST))
 		r = persist_changes(e);
+	e->persist = req->flags & RECLAIM_REQUEST_PERSIST;
 	return r;
 }
 
-RECLAIM_EXPORT int reclaim_request_evaluate(struct reclaim_request *req, struct reclaim_eval **ret)
+static int eval_new(struct reclaim_request *req, struct reclaim_eval **ret)
 {
 	struct reclaim_eval *e;
 	int r;
 
-	assert_return(req && ret, -EINVAL);
 	reclaim_error_reset(req->ctx);
 	e = calloc(1, sizeof(*e));
 	if (!e)
@@ -1087,6 +1126,21 @@ RECLAIM_EXPORT int reclaim_request_evaluate(struct reclaim_request *req, struct 
 	}
 	*ret = e;
 	return 0;
+}
+
+/* A preview, nothing written: with --persist also what becomes of the files (not when applying). */
+RECLAIM_EXPORT int reclaim_request_evaluate(struct reclaim_request *req, struct reclaim_eval **ret)
+{
+	int r;
+
+	assert_return(req && ret, -EINVAL);
+	r = eval_new(req, ret);
+	if (r == 0 && (*ret)->persist) {
+		r = persist_preview(*ret);
+		if (r < 0)
+			*ret = reclaim_eval_unref(*ret);
+	}
+	return r;
 }
 
 /* ---- applying ---- */
@@ -1208,7 +1262,7 @@ int reclaim_request_apply_report(struct reclaim_request *req, struct reclaim_eva
 
 	*ret = NULL;
 	*ran = NULL;
-	r = reclaim_request_evaluate(req, &e);
+	r = eval_new(req, &e);
 	if (r < 0)
 		return r;
 	if (!has_work(e)) {
@@ -1219,7 +1273,7 @@ int reclaim_request_apply_report(struct reclaim_request *req, struct reclaim_eva
 	r = reclaim_lock_take(req->ctx, &fd);
 	/* Under the lock, what another writer did meanwhile is seen. */
 	if (r == 0)
-		r = reclaim_request_evaluate(req, &e);
+		r = eval_new(req, &e);
 	if (r == 0 && has_work(e)) {
 		r = build_change(req, e, &c);
 		if (r == 0 && (e->count > 0 || e->nswaps == 0))
@@ -1290,6 +1344,30 @@ RECLAIM_EXPORT bool reclaim_eval_applied(const struct reclaim_eval *e)
 {
 	assert_return(e, false);
 	return e->applied;
+}
+
+RECLAIM_EXPORT int reclaim_eval_persist_file(const struct reclaim_eval *e, size_t idx,
+					     const char **path, const char **before,
+					     const char **after)
+{
+	assert_return(e, -EINVAL);
+	if (!e->persist)
+		return -ENODATA;
+	if (idx >= PERSIST_NFILES)
+		return -ENOENT;
+	/* an apply's evaluation has none: the files are its own by then */
+	if (!e->persist_previewed)
+		return -EALREADY;
+	if (path)
+		*path = reclaim_persist_file_path(idx);
+	if (before)
+		*before = e->persist_before[idx];
+	if (after)
+		*after = e->persist_after[idx];
+	if (e->kind == RECLAIM_REQUEST_RESTORE || e->kind == RECLAIM_REQUEST_RESTORE_BOOT)
+		return e->persist_before[idx] != NULL;
+	return e->persist_after[idx] &&
+	       (!e->persist_before[idx] || strcmp(e->persist_before[idx], e->persist_after[idx]));
 }
 
 RECLAIM_EXPORT bool reclaim_eval_changed(const struct reclaim_eval *e)

@@ -330,6 +330,16 @@ int reclaim_lease_file_remove(struct reclaim_ctx *ctx, const char *file);
 int reclaim_adapt_state_save_locked(struct reclaim_ctx *ctx, pid_t pid, int64_t baseline,
 				    int64_t threads);
 /* The text of RECLAIM_ADAPT_STATE_FILE (changed in place), its values checked. */
+/* The files --persist writes: RECLAIM_PERSIST_FILE, RECLAIM_PERSIST_TMPFILES. */
+#define PERSIST_NFILES 2
+/*
+ * What reclaim_persist_write() of the same arguments would write, nothing
+ * written: @after[i] the text of file i (NULL: not written), @before[i] its
+ * text now (NULL: absent); each to free().
+ */
+int reclaim_persist_preview(struct reclaim_ctx *ctx, const struct reclaim_knob *const *knobs,
+			    const int64_t *values, size_t n, char **before, char **after);
+const char *reclaim_persist_file_path(size_t idx);
 int reclaim_adapt_state_parse(struct reclaim_ctx *ctx, char *text, pid_t *pid, int64_t *baseline,
 			      int64_t *threads);
 /*

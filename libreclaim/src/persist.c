@@ -384,20 +384,21 @@ static void free_texts(char **texts)
 		free(texts[i]);
 }
 
-RECLAIM_EXPORT int reclaim_persist_write(struct reclaim_ctx *ctx,
-					 const struct reclaim_knob *const *knobs,
-					 const int64_t *values, size_t n)
+/*
+ * The texts reclaim_persist_write(@knobs, @values) writes: @after[i] that of
+ * persist_files[i] (NULL: not written), @old[i] its text now (NULL: absent).
+ */
+static int persist_texts(struct reclaim_ctx *ctx, const struct reclaim_knob *const *knobs,
+			 const int64_t *values, size_t n, char **old, char **after)
 {
 	size_t nk = reclaim_knob_count();
 	_cleanup_free_ int64_t *merged = calloc(nk, sizeof(*merged));
 	_cleanup_free_ bool *set = calloc(nk, sizeof(*set));
-	char *texts[ARRAY_SIZE(persist_files)] = {0}, *old[ARRAY_SIZE(persist_files)] = {0};
 	bool exists[ARRAY_SIZE(persist_files)], change[ARRAY_SIZE(persist_files)] = {0};
 	char detail[512];
 	int r;
 
 	assert_return(ctx && (n == 0 || (knobs && values)), -EINVAL);
-	reclaim_error_reset(ctx);
 	if (!merged || !set)
 		return reclaim_error(ctx, ENOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++) {
@@ -418,8 +419,41 @@ RECLAIM_EXPORT int reclaim_persist_write(struct reclaim_ctx *ctx,
 	}
 	r = keep_texts(ctx, old);
 	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(persist_files); i++)
-		if (change[i] && !(texts[i] = format_file(&persist_files[i], merged, set)))
+		if (change[i] && !(after[i] = format_file(&persist_files[i], merged, set)))
 			r = reclaim_error(ctx, ENOMEM, "out of memory");
+	return r;
+}
+
+int reclaim_persist_preview(struct reclaim_ctx *ctx, const struct reclaim_knob *const *knobs,
+			    const int64_t *values, size_t n, char **before, char **after)
+{
+	int r = persist_texts(ctx, knobs, values, n, before, after);
+
+	if (r < 0) {
+		free_texts(before);
+		free_texts(after);
+	}
+	return r;
+}
+
+const char *reclaim_persist_file_path(size_t idx)
+{
+	return idx < ARRAY_SIZE(persist_files) ? persist_files[idx].path : NULL;
+}
+
+RECLAIM_EXPORT int reclaim_persist_write(struct reclaim_ctx *ctx,
+					 const struct reclaim_knob *const *knobs,
+					 const int64_t *values, size_t n)
+{
+	char *texts[ARRAY_SIZE(persist_files)] = {0}, *old[ARRAY_SIZE(persist_files)] = {0};
+	bool change[ARRAY_SIZE(persist_files)];
+	int r;
+
+	assert_return(ctx && (n == 0 || (knobs && values)), -EINVAL);
+	reclaim_error_reset(ctx);
+	r = persist_texts(ctx, knobs, values, n, old, texts);
+	for (size_t i = 0; i < ARRAY_SIZE(persist_files); i++)
+		change[i] = texts[i] != NULL;
 	if (r == 0)
 		r = put_files(ctx, texts, change, old);
 	free_texts(texts);

@@ -20,7 +20,7 @@ result (the tree callback writes it to a file), down to the exact message.
 - conflict: a knob another sysctl file sets fails, force sets it;
 - persist, preset, autotune (check mode), restore boot;
 - the knobs of sysfs: YAML's booleans, a choice, the diff by path, persisted
-  as tmpfiles.d 'w' lines;
+  as tmpfiles.d 'w' lines, check mode's diff of that file the one written;
 - unpatched: a kernel without the patches fails or is skipped, as
   unsupported says, for knobs and for a preset; other knobs still work;
 - facts: reclaimctl_facts from status --json, with the threads;
@@ -363,8 +363,24 @@ class Checker:
                     "+/sys/module/zswap/parameters/enabled = true\n" in check.out and
                     "+/sys/module/zswap/parameters/compressor = lz4\n" in check.out,
                     f"the diff names the files of sysfs: {check}")
+        # check mode's diff of the tmpfiles.d file --persist writes: reclaimctl's own preview
+        tmpfiles = "/etc/tmpfiles.d/90-reclaimctl.conf"
+        preview = self.play(root, check=True, diff=True, knobs=knobs, persist=True)
+        self.expect_ok(preview, True)
+        self.expect(self.changed_files(before, self.tree(root)) == [], "check mode wrote")
+        self.expect("+++ after: " + tmpfiles in preview.out and
+                    "+w /sys/module/zswap/parameters/enabled - - - - Y\n" in preview.out,
+                    f"check mode: no diff of {tmpfiles}: {preview}")
+        self.expect("+++ after: /etc/sysctl.d/90-reclaimctl.conf" not in preview.out,
+                    f"check mode: a diff of the sysctl.d file, which no knob here goes to: {preview}")
         run = self.play(root, knobs=knobs, persist=True)
         self.expect_ok(run, True)
+        with open(os.path.join(root, tmpfiles.lstrip("/"))) as f:
+            written = f.read()
+        shown = [ln[1:] for ln in preview.out.split("+++ after: " + tmpfiles)[1].splitlines()
+                 if ln.startswith("+") and not ln.startswith("+++")]
+        self.expect("".join(x + "\n" for x in shown) == written,
+                    f"check mode's preview {shown!r} is not the file written {written!r}")
         for name, text in (("enabled", "Y\n"), ("compressor", "lz4\n")):
             with open(os.path.join(root, zswap + name)) as f:
                 got = f.read()

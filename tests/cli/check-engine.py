@@ -679,7 +679,7 @@ def check_triple(ctx, base, rname, t, rules):
         return
     check_plan_shape(ctx, where, t, got, False, rules, state)
     for key in sorted(set(plan) | set(got)):
-        if key in ("dry_run", "verified_nodes"):
+        if key in ("dry_run", "verified_nodes", "persist_files"):
             continue
         if plan.get(key) != got.get(key):
             ctx.fail(where, f"the apply's {key!r} differs from the preview's:\n"
@@ -694,6 +694,7 @@ def check_triple(ctx, base, rname, t, rules):
         if content is None or content.strip() != file_text(k, e["new"]):
             ctx.fail(where, f"{knob_path(k)} is {content!r}, the plan says {e['new']!r}")
     persist_changed = PERSIST in changed or PERSIST_TMPFILES in changed
+    check_persist_files(ctx, where, t, plan, before, after, a)
     if persist_changed and not t.persist:
         ctx.fail(where, f"{PERSIST} or {PERSIST_TMPFILES} changed without --persist")
     if t.persist:
@@ -806,6 +807,37 @@ def check_boot_in_check(ctx, base, rname):
 
 
 CTX = None
+
+
+def check_persist_files(ctx, where, t, plan, before, after, root):
+    """A preview with --persist names each persisted file the apply changes, with the text
+    it had and the text the apply wrote; the apply's plan has none."""
+    if not t.persist:
+        if "persist_files" in plan:
+            ctx.fail(where, "persist_files without --persist")
+        return
+    files = plan.get("persist_files")
+    if not isinstance(files, list):
+        ctx.fail(where, f"a preview with --persist has no persist_files list: {files!r}")
+        return
+    named = {f.get("path", "").lstrip("/"): f for f in files}
+    for rel in (PERSIST, PERSIST_TMPFILES):
+        changed = before.get(rel) != after.get(rel)
+        f = named.get(rel)
+        if changed != (f is not None):
+            ctx.fail(where, f"{rel} {'changed' if changed else 'unchanged'} by the apply, "
+                     f"persist_files {'names' if f else 'does not name'} it")
+            continue
+        if f is None:
+            continue
+        now = read(root, rel)
+        was = f.get("before")
+        if f.get("after") != now:
+            ctx.fail(where, f"persist_files: {rel} after {f.get('after')!r}, the apply wrote {now!r}")
+        had = before.get(rel)
+        if (was is None) != (had is None) or \
+                (was is not None and hashlib.sha256(was.encode()).hexdigest() != had[1]):
+            ctx.fail(where, f"persist_files: {rel} before {was!r} is not the file the apply found")
 
 
 def check_root(only, rname, root, rules):

@@ -252,9 +252,10 @@ static void test_missing_knob(void **state)
 	assert_int_equal(reclaim_request_evaluate(req, &e), 0);
 	assert_entry(e, "threads", RECLAIM_ACTION_SKIPPED, 0, 2);
 	assert_false(reclaim_eval_has_old(e, 0));
-	assert_string_equal(reason(e, "threads"),
-			    "the running kernel lacks vm.kswapd_threads: it needs reclaimctl's kernel "
-			    "patches (KNOBS in reclaimctl(8))");
+	assert_string_equal(
+	    reason(e, "threads"),
+	    "the running kernel lacks vm.kswapd_threads: it needs reclaimctl's kernel "
+	    "patches (KNOBS in reclaimctl(8))");
 	assert_false(reclaim_eval_changed(e));
 	reclaim_eval_unref(e);
 	reclaim_request_unref(req);
@@ -416,6 +417,51 @@ static struct reclaim_eval *restore_flags(struct fixture *f, enum reclaim_reques
 static struct reclaim_eval *restore(struct fixture *f, enum reclaim_request_kind kind, bool apply)
 {
 	return restore_flags(f, kind, 0, apply);
+}
+
+/* A preview's persist_files: the text the apply then writes; a restore's removal. */
+static void test_persist_preview(void **state)
+{
+	struct fixture *f = *state;
+	struct reclaim_request *req =
+	    set_request(f, RECLAIM_REQUEST_PERSIST, "swappiness", 30, NULL);
+	const char *path, *before, *after;
+	struct reclaim_eval *e;
+	char *text;
+
+	assert_int_equal(reclaim_request_evaluate(req, &e), 0);
+	assert_int_equal(reclaim_eval_persist_file(e, 0, &path, &before, &after), 1);
+	assert_string_equal(path, "/etc/sysctl.d/90-reclaimctl.conf");
+	assert_null(before);
+	assert_non_null(strstr(after, "\nvm.swappiness = 30\n"));
+	text = strdup(after);
+	assert_int_equal(reclaim_eval_persist_file(e, 1, &path, &before, &after), 0);
+	assert_int_equal(reclaim_eval_persist_file(e, 2, &path, &before, &after), -ENOENT);
+	reclaim_eval_unref(e);
+	assert_int_equal(reclaim_request_apply(req, &e), 0);
+	assert_file_has(f, "/etc/sysctl.d/90-reclaimctl.conf", text);
+	/* an apply's evaluation previews nothing: the files are its own by then */
+	assert_int_equal(reclaim_eval_persist_file(e, 0, &path, &before, &after), -EALREADY);
+	reclaim_eval_unref(e);
+	/* persisted: the preview changes nothing */
+	assert_int_equal(reclaim_request_evaluate(req, &e), 0);
+	assert_int_equal(reclaim_eval_persist_file(e, 0, &path, &before, &after), 0);
+	reclaim_eval_unref(e);
+	reclaim_request_unref(req);
+	/* without --persist there is none */
+	req = set_request(f, 0, "swappiness", 30, NULL);
+	assert_int_equal(reclaim_request_evaluate(req, &e), 0);
+	assert_int_equal(reclaim_eval_persist_file(e, 0, &path, &before, &after), -ENODATA);
+	reclaim_eval_unref(e);
+	reclaim_request_unref(req);
+	/* restore --persist removes the file: its text before, none after */
+	e = restore_flags(f, RECLAIM_REQUEST_RESTORE_BOOT, RECLAIM_REQUEST_PERSIST, false);
+	assert_int_equal(reclaim_eval_persist_file(e, 0, &path, &before, &after), 1);
+	assert_string_equal(before, text);
+	assert_null(after);
+	assert_int_equal(reclaim_eval_persist_file(e, 1, &path, &before, &after), 0);
+	reclaim_eval_unref(e);
+	free(text);
 }
 
 /* Each restore undoes one change, newest first; then there is nothing to undo. */
@@ -922,6 +968,7 @@ int main(void)
 	    T(test_boot_off_and_malformed),
 	    T(test_exported_paths),
 	    T(test_persist_of_unchanged_value),
+	    T(test_persist_preview),
 	    T(test_restore_is_a_stack),
 	    T(test_restore_of_a_knob_changed_since),
 	    T(test_restore_boot_of_a_knob_changed_since),

@@ -73,9 +73,10 @@ options:
     choices: [last, boot]
   persist:
     description:
-      - Also write the values to C(/etc/sysctl.d/90-reclaimctl.conf) so that
-        they are set again at boot (C(--persist)); with I(restore), remove that
-        file.
+      - Also write the values to C(/etc/sysctl.d/90-reclaimctl.conf) (and
+        those of the knobs of sysfs to C(/etc/tmpfiles.d/90-reclaimctl.conf))
+        so that they are set again at boot (C(--persist)); with I(restore),
+        remove those files.
     type: bool
     default: false
   force:
@@ -120,8 +121,10 @@ attributes:
     description: Runs reclaimctl's C(--dry-run) of the same request; nothing is written.
     support: full
   diff_mode:
-    description: The knobs to set, as C(vm.NAME = VALUE) lines before and after, and with
-      I(persist) the file C(/etc/sysctl.d/90-reclaimctl.conf) before and after.
+    description: The knobs to set, as C(vm.NAME = VALUE) lines before and after (a knob of
+      sysfs by its path), and with I(persist) each file it changes before and after,
+      C(/etc/sysctl.d/90-reclaimctl.conf) and C(/etc/tmpfiles.d/90-reclaimctl.conf), as
+      reclaimctl's dry run previews them (also in check mode).
     support: full
 requirements:
   - reclaimctl on the target
@@ -228,7 +231,6 @@ ansible_facts:
 """
 
 import json
-import os
 
 from ansible.module_utils.basic import AnsibleModule
 
@@ -319,54 +321,14 @@ class Reclaimctl(object):
         return None
 
 
-PERSIST_FILE = "/etc/sysctl.d/90-reclaimctl.conf"
-PERSIST_HEADER = ("# This file is written by reclaimctl(8): knob values made persistent with "
-                  "--persist.\n# systemd-sysctl applies it at boot. Do not edit it; to undo, "
-                  "run:\n#   reclaimctl restore --persist\n")
-
-
-def persist_path(p):
-    return os.path.join(p["sysroot"] or "/", PERSIST_FILE.lstrip("/"))
-
-
-def read_text(path):
-    try:
-        with open(path) as f:
-            return f.read()
-    except (IOError, OSError):
-        return ""
-
-
-def persist_preview(p, plan, before, knob_order):
-    """What --persist would leave in the file (check mode): the request's values over
-    the file's, in the order of the knobs, as reclaimctl writes them."""
-    if p["restore"] is not None:
-        return ""
-    values = {}
-    for line in before.splitlines():
-        if " = " in line and not line.startswith("#"):
-            key, value = line.split(" = ", 1)
-            values[key.strip()] = value.strip()
-    for e in plan.get("entries", []):
-        # a knob of sysfs (no sysctl name) is not persisted in the sysctl file
-        if e.get("action") in ("set", "unchanged") and e.get("new") is not None and \
-                e.get("sysctl"):
-            values[e["sysctl"]] = str(e["new"])
-    if not values:
-        return before
-    rank = dict((name, i) for i, name in enumerate(knob_order))
-    keys = sorted(values, key=lambda k: (rank.get(k[3:] if k.startswith("vm.") else k,
-                                                  len(rank)), k))
-    return PERSIST_HEADER + "".join("%s = %s\n" % (k, values[k]) for k in keys)
-
-
 def value_text(value):
     """A knob's value of the JSON as text: JSON's true and false for a boolean."""
     return json.dumps(value) if isinstance(value, bool) else str(value)
 
 
 def diff_of(plan, persisted=None):
-    """The knobs to set, then with --persist the file it writes (before, after)."""
+    """The knobs to set, then with --persist each file it changes (reclaimctl's preview of
+    them: the dry run's persist_files, the texts the apply writes)."""
     before, after = [], []
     for e in plan.get("entries", []):
         if e.get("action") == "set":
@@ -375,10 +337,10 @@ def diff_of(plan, persisted=None):
             after.append("%s = %s\n" % (name, value_text(e["new"])))
     knobs = {"before": "".join(before), "after": "".join(after),
              "before_header": "knobs before", "after_header": "knobs after"}
-    if persisted is None or persisted[0] == persisted[1]:
-        return knobs
-    return [knobs, {"before": persisted[0], "after": persisted[1],
-                    "before_header": PERSIST_FILE, "after_header": PERSIST_FILE}]
+    files = [{"before": f["before"] or "", "after": f["after"] or "",
+              "before_header": f["path"], "after_header": f["path"]}
+             for f in persisted or []]
+    return [knobs] + files if files else knobs
 
 
 def main():
@@ -413,7 +375,6 @@ def main():
     # The preview first: the same evaluation as the apply, nothing written.
     # It tells whether there is anything to do, and whether the kernel lacks
     # a knob of the request, before anything is written.
-    persist_before = read_text(persist_path(p)) if p["persist"] else None
     cmd, rc, out, err = tool.run(tool.request(True))
     result.update(cmd=cmd, stderr=err)
     if rc != 0:
@@ -425,6 +386,8 @@ def main():
                                  ansible_facts=dict(reclaimctl_facts=tool.facts()), **result)
         module.fail_json(msg=msg, rc=rc, **result)
     plan = tool.json_of(cmd, out, err)
+    # what --persist does to its files, from the preview: the apply writes these texts
+    persisted = plan.get("persist_files") if p["persist"] else None
     missing = [e for e in plan.get("entries", [])
                if e.get("old") is None and e.get("knob") in PATCHED_KNOBS]
     if missing:
@@ -447,12 +410,6 @@ def main():
     result["plan"] = plan
     facts = tool.facts()
     if module._diff:
-        persisted = None
-        if persist_before is not None and module.check_mode:
-            after = persist_preview(p, plan, persist_before, list(facts.get("knobs") or {}))
-            persisted = (persist_before, after)
-        elif persist_before is not None:
-            persisted = (persist_before, read_text(persist_path(p)))
         result["diff"] = diff_of(plan, persisted)
     module.exit_json(ansible_facts=dict(reclaimctl_facts=facts), **result)
 
