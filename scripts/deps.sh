@@ -16,6 +16,8 @@ test_pkgs=(
 	# the real-kernel tests: kernel build and QEMU
 	linux-source-6.12 build-essential bc flex bison libelf-dev libssl-dev cpio
 	qemu-system-x86 busybox-static
+	# modinfo: the modules Debian's kernel needs to boot from a disk (debian-kernel.sh)
+	kmod
 	# the boot-unit VM tests: a Debian root (mmdebstrap), made into an ext4
 	# image, the unit enabled and verified with the host's systemctl
 	mmdebstrap e2fsprogs systemd

@@ -46,8 +46,10 @@
 #                  image's root first
 #   # vm-kernel: patched|debian      (default patched) the kernel booted:
 #       patched    the project's (build-kernel.sh), or --kernel FILE
-#       debian     Debian's own, unpatched (debian-kernel.sh), with vm-root:
-#                  initramfs; its modules the scenario loads are in /vm/modules
+#       debian     Debian's own, unpatched (debian-kernel.sh); its modules the
+#                  scenario loads are in /vm/modules; with vm-root: debian an
+#                  initramfs of its own loads its virtio and ext4 modules,
+#                  mounts the image and hands over to the image's systemd
 #   # vm-enable: UNIT...             (vm-root: debian) systemctl --root=IMAGE enable
 #   # vm-boots: N                    (vm-root: debian; default 1) boot the same
 #       disk N times in a row, each with rcboot=K/N on the kernel command line
@@ -195,7 +197,6 @@ main() {
 		fi
 		;;
 	debian)
-		[[ $vmroot == initramfs ]] || die "vm-kernel: debian needs vm-root: initramfs"
 		kernel=$("$here/debian-kernel.sh" | tail -n 1) || die "no Debian kernel"
 		;;
 	*) die "vm-kernel: must be patched or debian: $vmkernel" ;;
@@ -307,6 +308,46 @@ main() {
 		printf 'run-scenario: %s: image %s MiB, made in %d s\n' "$name" "$mb" "$((SECONDS - t0))" >&2
 	}
 
+	# make_disk_initramfs FILE: for Debian's kernel, whose virtio and ext4 are
+	# modules: an initramfs that loads them (debian-kernel.sh's boot-modules,
+	# in their order), mounts the image's disk and hands over to its systemd
+	make_disk_initramfs() {
+		local out=$1 dir=$work/bootfs mods busybox
+		mods=$(dirname "$kernel")/boot-modules
+		busybox=$(command -v busybox) || die "busybox not found (package busybox-static)"
+		[[ -f $mods/order ]] || die "no $mods/order (debian-kernel.sh)"
+		mkdir -p "$dir/bin" "$dir/modules"
+		cp "$busybox" "$dir/bin/busybox"
+		cp "$mods"/*.ko "$mods/order" "$dir/modules/"
+		cat >"$dir/init" <<'INIT'
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+export PATH=/bin
+mkdir -p /proc /sys /dev /newroot
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+for m in $(cat /modules/order); do
+	insmod "/modules/$m.ko" || echo "initramfs: insmod $m failed"
+done
+i=0
+while [ ! -b /dev/vda ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+if ! mount -t ext4 -o rw /dev/vda /newroot; then
+	echo "initramfs: cannot mount /dev/vda"
+	poweroff -f
+fi
+umount /proc /sys
+mount --move /dev /newroot/dev
+exec switch_root /newroot /sbin/init
+INIT
+		chmod 0755 "$dir/init"
+		(cd "$dir" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) >"$out" ||
+			die "cannot make the initramfs of the disk's boot"
+	}
+
 	# make_scratch_disk FILE MIB: MIB of data that no page is the same in
 	# (not sparse: the guest reads what the host really stores), under
 	# cache=unsafe so that the host's page cache serves most of it
@@ -349,6 +390,10 @@ with open(sys.argv[1], "wb") as f:
 		make_debian_image "$work/root.img"
 		# cache=unsafe: the image is thrown away after the run
 		boot_args=(-drive "file=$work/root.img,format=raw,if=virtio,cache=unsafe")
+		if [[ $vmkernel == debian ]]; then
+			make_disk_initramfs "$work/boot.cpio"
+			boot_args+=(-initrd "$work/boot.cpio")
+		fi
 		# systemd.show_status=1: the units' progress on the console, for the log
 		root_append="root=/dev/vda rw rootfstype=ext4 rootwait systemd.show_status=1"
 	fi
