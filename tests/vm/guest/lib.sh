@@ -54,6 +54,22 @@ stop_ram_hog() {
 	kill "$RAM_HOG_PID" 2>/dev/null || true
 	wait "$RAM_HOG_PID" 2>/dev/null || true
 }
+
+# adapt and the watermark (adapt-watermark, stock-adapt): the thresholds
+# that see a hog's bursts under TCG as "kswapd woke too late", the knob's
+# value, and adapt's changes of it as "OLD NEW" lines, from its output
+# ("HH:MM:SS watermark_scale_factor 10 -> 20: REASON") and from the history
+WSF=$KNOB_DIR/watermark_scale_factor
+WMARK_ADAPT_OPTS=(-i 1 --up-direct 0.5 --wmark-hits 0.5 --up-window 5 --down-cpu 10
+	--down-psi 30 --down-window 8 --cooldown 4 --wmark-step 10 --wmark-max 30)
+wsf() { readf "$WSF"; }
+wsf_above() { (($(wsf) > $1)); }
+wsf_is() { [[ $(wsf) == "$1" ]]; }
+wmark_output_changes() { sed -n 's/^[0-9:]* watermark_scale_factor \([0-9]*\) -> \([0-9]*\): .*/\1 \2/p' "$1"; }
+wmark_history_changes() {
+	awk '/command=adapt / && /knob=watermark_scale_factor/ { sub(/.*old=/, ""); sub(/ new=/, " "); print }' \
+		/run/reclaimctl/history 2>/dev/null
+}
 # new_hog_out: sets HOG_OUT to a file for the output of a background hog that
 # the scenario then polls (wait_for ... grep -q OK "$HOG_OUT"). The name is
 # one no earlier call gave (the count goes on through stop_hogs; $$ for a
@@ -746,6 +762,17 @@ check_catalog() {
 	[[ $VM_FAILS == 0 ]] || run journalctl -b -x -q --no-pager -u "$BOOT_UNIT" || true
 }
 
+# check_boot_unit_ok: the boot unit ran at this boot and succeeded
+check_boot_unit_ok() {
+	step "the unit $BOOT_UNIT succeeded"
+	unit_load "$BOOT_UNIT"
+	assert_eq enabled "${UNIT[UnitFileState]-}" "$BOOT_UNIT is enabled"
+	assert_eq active "${UNIT[ActiveState]-}" "ActiveState"
+	assert_eq exited "${UNIT[SubState]-}" "SubState (oneshot, RemainAfterExit=yes)"
+	assert_eq success "${UNIT[Result]-}" "Result"
+	assert_eq 0 "${UNIT[ExecMainStatus]-}" "ExecMainStatus"
+}
+
 # check_boot_applied PRESET: the boot unit succeeded with PRESET, every knob
 # of PRESET has the value the preset resolves to on this machine ("reclaimctl
 # preset show PRESET --json"; an "auto" value is the autotune plan's, from
@@ -757,13 +784,7 @@ check_boot_applied() {
 	local -a knobs=() values=() autos=()
 	local -A want_old=() want_new=() planned=()
 
-	step "the unit $BOOT_UNIT succeeded"
-	unit_load "$BOOT_UNIT"
-	assert_eq enabled "${UNIT[UnitFileState]-}" "$BOOT_UNIT is enabled"
-	assert_eq active "${UNIT[ActiveState]-}" "ActiveState"
-	assert_eq exited "${UNIT[SubState]-}" "SubState (oneshot, RemainAfterExit=yes)"
-	assert_eq success "${UNIT[Result]-}" "Result"
-	assert_eq 0 "${UNIT[ExecMainStatus]-}" "ExecMainStatus"
+	check_boot_unit_ok
 
 	step "the knobs have the values of preset $preset"
 	run reclaimctl preset show "$preset" || fail "reclaimctl preset show $preset failed"

@@ -29,23 +29,10 @@ set -euo pipefail
 source /vm/lib.sh
 
 require_patched_kernel
-WSF=$KNOB_DIR/watermark_scale_factor
 STATE=/run/reclaimctl/adapt
-ADAPT_OPTS=(-i 1 --max 1 --up-direct 0.5 --wmark-hits 0.5 --up-window 5 --down-cpu 10
-	--down-psi 30 --down-window 8 --cooldown 4 --wmark-step 10 --wmark-max 30)
 
-wsf() { readf "$WSF"; }
-wsf_above() { (($(wsf) > $1)); }
-wsf_is() { [[ $(wsf) == "$1" ]]; }
 # the distance between the low and the high watermark, in pages, summed over the zones
 zone_gap() { awk '$1 == "low" { low += $2 } $1 == "high" { high += $2 } END { print high - low }' /proc/zoneinfo; }
-# adapt's watermark records of the history as "OLD NEW" lines
-adapt_history() {
-	awk '/command=adapt / && /knob=watermark_scale_factor/ { sub(/.*old=/, ""); sub(/ new=/, " "); print }' \
-		/run/reclaimctl/history 2>/dev/null
-}
-# adapt's change lines ("HH:MM:SS watermark_scale_factor 10 -> 20: REASON") as "OLD NEW"
-output_changes() { sed -n 's/^[0-9:]* watermark_scale_factor \([0-9]*\) -> \([0-9]*\): .*/\1 \2/p' "$1"; }
 
 step "swap on zram, kswapd_threads 1, watermark_scale_factor 10"
 swap=$(zram_swap 768M)
@@ -57,7 +44,7 @@ gap0=$(zone_gap)
 log "low-high distance at 10: $gap0 pages"
 
 step "1. adapt with a hog: the watermark up, the threads not"
-reclaimctl adapt "${ADAPT_OPTS[@]}" >/tmp/adapt.out 2>&1 &
+reclaimctl adapt --max 1 "${WMARK_ADAPT_OPTS[@]}" >/tmp/adapt.out 2>&1 &
 adapt_pid=$!
 at_exit 'kill $adapt_pid 2>/dev/null || true'
 wait_for 10 "adapt wrote $STATE" -- test -s "$STATE" || true
@@ -90,8 +77,8 @@ log "low-high distance at 10 again: $gap2 pages"
 assert_lt "$gap2" "$gap1" "the kernel narrowed the zones' low-high distance again"
 assert_le "$(((gap2 - gap0) * (gap2 - gap0)))" 100 "the distance within 10 pages of the start's"
 cat /tmp/adapt.out
-mapfile -t changes < <(output_changes /tmp/adapt.out)
-mapfile -t records < <(adapt_history)
+mapfile -t changes < <(wmark_output_changes /tmp/adapt.out)
+mapfile -t records < <(wmark_history_changes)
 assert_ge "${#changes[@]}" 2 "at least one raise and one step back"
 assert_eq "$(printf '%s\n' "${changes[@]}")" "$(printf '%s\n' "${records[@]}")" \
 	"adapt's lines and the history's records, the same changes in the same order"

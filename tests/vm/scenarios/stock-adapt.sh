@@ -20,18 +20,7 @@ source /vm/lib.sh
 
 [[ ! -e $KNOB_THREADS ]] || die "this is a patched kernel ($(uname -r)): the scenario wants Debian's own"
 log "kernel $(uname -r)"
-WSF=$KNOB_DIR/watermark_scale_factor
 STATE=/run/reclaimctl/adapt
-ADAPT_OPTS=(-i 1 --up-direct 0.5 --wmark-hits 0.5 --up-window 5 --down-cpu 10
-	--down-psi 30 --down-window 8 --cooldown 4 --wmark-step 10 --wmark-max 30)
-wsf() { readf "$WSF"; }
-wsf_above() { (($(wsf) > $1)); }
-wsf_is() { [[ $(wsf) == "$1" ]]; }
-output_changes() { sed -n 's/^[0-9:]* watermark_scale_factor \([0-9]*\) -> \([0-9]*\): .*/\1 \2/p' "$1"; }
-adapt_history() {
-	awk '/command=adapt / && /knob=watermark_scale_factor/ { sub(/.*old=/, ""); sub(/ new=/, " "); print }' \
-		/run/reclaimctl/history 2>/dev/null
-}
 
 step "adapt --only threads: the kernel has none"
 assert_rc 1 "adapt --only threads" -- reclaimctl adapt --only threads
@@ -44,7 +33,7 @@ insmod /vm/modules/zsmalloc.ko || die "insmod zsmalloc failed"
 insmod /vm/modules/zram.ko num_devices=0 || die "insmod zram failed"
 log "swap: $(zram_swap 768M)"
 show_memory
-reclaimctl adapt "${ADAPT_OPTS[@]}" >/tmp/adapt.out 2>&1 &
+reclaimctl adapt "${WMARK_ADAPT_OPTS[@]}" >/tmp/adapt.out 2>&1 &
 adapt_pid=$!
 at_exit 'kill $adapt_pid 2>/dev/null || true'
 wait_for 10 "adapt wrote $STATE" -- test -s "$STATE" || true
@@ -62,9 +51,9 @@ assert_file_eq "$WSF" 10 "back at the baseline"
 cat /tmp/adapt.out
 assert_eq "adapt: watermark_scale_factor 10 (10-30), a sample every 1 s" "$(head -n 1 /tmp/adapt.out)" \
 	"the start line names the watermark alone"
-mapfile -t changes < <(output_changes /tmp/adapt.out)
+mapfile -t changes < <(wmark_output_changes /tmp/adapt.out)
 assert_ge "${#changes[@]}" 2 "at least one raise and one step back"
-assert_eq "$(printf '%s\n' "${changes[@]}")" "$(adapt_history | paste -sd '\n')" \
+assert_eq "$(printf '%s\n' "${changes[@]}")" "$(wmark_history_changes | paste -sd '\n')" \
 	"adapt's lines and the history's records, the same changes in the same order"
 assert_ge "$(grep -cE ' -> [23]0: kswapd woke too late: ' /tmp/adapt.out || true)" 1 "a raise says kswapd woke too late"
 assert_ge "$(grep -cE ' -> [12]0: quiet: ' /tmp/adapt.out || true)" 1 "a step back says quiet"

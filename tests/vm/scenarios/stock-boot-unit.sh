@@ -33,13 +33,7 @@ source /vm/lib.sh
 log "kernel $(uname -r)"
 assert_rc 1 "no /etc/reclaimctl/reclaimctl.conf" -- test -e /etc/reclaimctl/reclaimctl.conf
 
-step "the unit $BOOT_UNIT succeeded"
-unit_load "$BOOT_UNIT"
-assert_eq enabled "${UNIT[UnitFileState]-}" "$BOOT_UNIT is enabled"
-assert_eq active "${UNIT[ActiveState]-}" "ActiveState"
-assert_eq exited "${UNIT[SubState]-}" "SubState (oneshot, RemainAfterExit=yes)"
-assert_eq success "${UNIT[Result]-}" "Result"
-assert_eq 0 "${UNIT[ExecMainStatus]-}" "ExecMainStatus"
+check_boot_unit_ok
 run journalctl -b -q --no-pager -u "$BOOT_UNIT" || true
 
 step "balanced's knobs as this kernel takes them"
