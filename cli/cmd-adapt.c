@@ -144,16 +144,20 @@ static int knob_request(struct daemon *d, const struct reclaim_knob *knob, int64
 	return r;
 }
 
-/* Sets @knob through the change engine; 0 or a negative errno (the error in the ctx). */
-static int write_knob(struct daemon *d, const struct reclaim_knob *knob, int64_t value,
-		      const char *reason)
+/*
+ * @knob to @value through the change engine, applied or (@apply false) only
+ * evaluated; 0 or a negative errno (the error in the ctx).
+ */
+static int run_request(struct daemon *d, const struct reclaim_knob *knob, int64_t value,
+		       const char *reason, bool apply)
 {
 	struct reclaim_request *req = NULL;
 	struct reclaim_eval *eval = NULL;
 	int r = knob_request(d, knob, value, reason, &req);
 
 	if (r == 0)
-		r = reclaim_request_apply(req, &eval);
+		r = apply ? reclaim_request_apply(req, &eval)
+			  : reclaim_request_evaluate(req, &eval);
 	reclaim_eval_unref(eval);
 	reclaim_request_unref(req);
 	return r;
@@ -172,7 +176,7 @@ static void apply_change(struct daemon *d, const struct reclaim_knob *knob, int6
 	const char *reason = reclaim_adapt_reason(d->adapt);
 	int64_t when = realtime_ns();
 
-	if (!d->o->dry_run && write_knob(d, knob, new, reason) < 0) {
+	if (!d->o->dry_run && run_request(d, knob, new, reason, true) < 0) {
 		const char *err = reclaim_strerror(d->cli->ctx);
 
 		reclaim_adapt_rollback(d->adapt);
@@ -317,15 +321,7 @@ static int reset_dead(struct cli *cli, const struct adapt_options *o, bool quiet
 /* A dry evaluation of a baseline: a knob that another sysctl file sets is refused here. */
 static int evaluate(struct daemon *d, const struct reclaim_knob *knob, int64_t value)
 {
-	struct reclaim_request *req = NULL;
-	struct reclaim_eval *eval = NULL;
-	int r = knob_request(d, knob, value, NULL, &req);
-
-	if (r == 0)
-		r = reclaim_request_evaluate(req, &eval);
-	reclaim_eval_unref(eval);
-	reclaim_request_unref(req);
-	return r;
+	return run_request(d, knob, value, NULL, false);
 }
 
 /*

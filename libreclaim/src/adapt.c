@@ -382,14 +382,8 @@ RECLAIM_EXPORT int reclaim_adapt_rollback(struct reclaim_adapt *a)
 
 static int check_watermark(struct reclaim_adapt *a, int64_t value)
 {
-	const struct reclaim_knob *k = reclaim_knob_by_id(RECLAIM_KNOB_WATERMARK_SCALE_FACTOR);
-
-	if (value < reclaim_knob_min(k) || value > reclaim_knob_max(k))
-		return reclaim_error(a->ctx, ERANGE,
-				     "watermark_scale_factor %lld is outside %lld-%lld",
-				     (long long)value, (long long)reclaim_knob_min(k),
-				     (long long)reclaim_knob_max(k));
-	return 0;
+	return reclaim_knob_check(a->ctx, reclaim_knob_by_id(RECLAIM_KNOB_WATERMARK_SCALE_FACTOR),
+				  value);
 }
 
 RECLAIM_EXPORT int reclaim_adapt_add_watermark(struct reclaim_adapt *a, int64_t value)
@@ -798,31 +792,27 @@ static enum reclaim_adapt_verdict step_down(struct reclaim_adapt *a)
 static void watching(struct reclaim_adapt *a, const struct reclaim_adapt_sample *s,
 		     const struct node_figures *n)
 {
-	char direct[32], p99[64];
+	char threads[32] = "", direct[32], p99[64], wmark[96] = "", hits[32];
 
+	/* on a kernel without the knob there is no number of threads to say */
+	if (a->threads)
+		snprintf(threads, sizeof(threads), "%lld thread%s: ", (long long)a->threads,
+			 plural(a->threads));
 	thousands(direct, sizeof(direct), direct_rate(s));
 	p99_note(p99, sizeof(p99),
 		 s->has[RECLAIM_ADAPT_DIRECT_P99] ? s->figure[RECLAIM_ADAPT_DIRECT_P99] : -1);
-	if (n)
-		say(a,
-		    "%lld thread%s: node %d's kswapd threads at %.0f%% CPU each, %s direct "
-		    "reclaims/s%s",
-		    (long long)a->threads, plural(a->threads), n->id, per_thread(n), direct, p99);
-	else
-		say(a, "%lld thread%s: no kswapd thread seen, %s direct reclaims/s%s",
-		    (long long)a->threads, plural(a->threads), direct, p99);
 	if (a->watermark_on) {
-		size_t len = strlen(a->reason);
-		char hits[32];
-
 		thousands(hits, sizeof(hits), figure(s, RECLAIM_ADAPT_LOW_WMARK_HITS));
-		snprintf(a->reason + len, sizeof(a->reason) - len,
+		snprintf(wmark, sizeof(wmark),
 			 "; watermark_scale_factor %lld, %s early kswapd wake-ups/s",
 			 (long long)a->wmark, hits);
 	}
-	if (!a->threads) /* "0 threads: ..." says nothing on a kernel without the knob */
-		memmove(a->reason, a->reason + strlen("0 threads: "),
-			strlen(a->reason) - strlen("0 threads: ") + 1);
+	if (n)
+		say(a, "%snode %d's kswapd threads at %.0f%% CPU each, %s direct reclaims/s%s%s",
+		    threads, n->id, per_thread(n), direct, p99, wmark);
+	else
+		say(a, "%sno kswapd thread seen, %s direct reclaims/s%s%s", threads, direct, p99,
+		    wmark);
 }
 
 /* Someone else wrote the knob: the controller steps aside once and for all. */
