@@ -16,6 +16,7 @@
 # (bench/README.md).
 #
 # vm-timeout: 1800
+# vm-tcg: multi
 # vm-numa: 128M:0 128M:1
 set -euo pipefail
 # shellcheck source=SCRIPTDIR/../../tests/vm/guest/lib.sh

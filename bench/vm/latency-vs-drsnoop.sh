@@ -23,6 +23,7 @@
 #
 # vm-root: debian
 # vm-timeout: 3600
+# vm-tcg: multi
 # vm-numa: 1024M:0 128M:1
 set -euo pipefail
 # shellcheck source=SCRIPTDIR/../../tests/vm/guest/lib.sh

@@ -10,6 +10,7 @@
 # mechanism, not the published speedup. Run by bench/sweep-repro.sh.
 #
 # vm-timeout: 1800
+# vm-tcg: multi
 # vm-numa: 128M:0 128M:1
 # vm-disk: 1G
 set -euo pipefail

@@ -11,6 +11,7 @@
 # Run by bench/sweep-repro.sh, not by the test suite.
 #
 # vm-timeout: 1800
+# vm-tcg: multi
 # vm-numa: 160M:0-1 160M:2-3
 # vm-smp: 4
 # vm-append: delayacct

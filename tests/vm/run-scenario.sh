@@ -66,6 +66,13 @@
 #       image, loads it), and the console must say so. For the scenarios that
 #       test reclaimctl rather than the series' locking: lockdep's bookkeeping
 #       doubles the CPU time of a scenario under memory pressure under TCG.
+#   # vm-tcg: single|multi           (default single) how QEMU's TCG runs the
+#       vCPUs: single, in turn on one host thread; multi, each on a thread of
+#       its own, at the same time. For the scenarios that test races between
+#       CPUs, or measure rates, times or CPU shares a controller reads:
+#       multi. Single costs a third less host CPU, and more beside another
+#       QEMU or a host test, where multi's vCPUs wait on each other's
+#       preempted threads.
 #   # vm-monitor: yes                the guest may run QEMU monitor commands: a
 #       console line "RECLAIMCTL-VM-MONITOR: COMMAND" (lib.sh vm_monitor) is
 #       sent once, in order, to QEMU's QMP socket (-qmp unix:TMP/qmp.sock) by
@@ -87,7 +94,7 @@
 # Exit status: 0 PASS, 1 FAIL, 2 usage or setup error.
 #
 # Environment: RECLAIMCTL_VM_CACHE (see build-kernel.sh), RECLAIMCTL_VM_QEMU
-# (default qemu-system-x86_64), RECLAIMCTL_VM_ACCEL (default tcg,thread=multi),
+# (default qemu-system-x86_64), RECLAIMCTL_VM_ACCEL (default: tcg, threaded as vm-tcg says),
 # RECLAIMCTL_VM_APPEND (extra kernel command line), RECLAIMCTL_VM_NICE (QEMU's
 # nice value, default 0), RECLAIMCTL_VM_ROOT_OVERLAY (vm-root: debian: a tree
 # copied over the image after the scenario's own files, e.g. a benchmark's
@@ -107,7 +114,7 @@ main() {
 	timeout=
 	extra_append=${RECLAIMCTL_VM_APPEND:-}
 	qemu=${RECLAIMCTL_VM_QEMU:-qemu-system-x86_64}
-	accel=${RECLAIMCTL_VM_ACCEL:-tcg,thread=multi}
+	accel=${RECLAIMCTL_VM_ACCEL:-}
 	# QEMU's nice value. -5 (as root) puts the scenarios, the longest path
 	# of a test run, before the host tests beside them, but it also makes
 	# the two vCPUs more parallel, and vm.hopeless then counts the kernel's
@@ -200,6 +207,11 @@ main() {
 		kernel=$("$here/debian-kernel.sh" | tail -n 1) || die "no Debian kernel"
 		;;
 	*) die "vm-kernel: must be patched or debian: $vmkernel" ;;
+	esac
+	tcg=$(header tcg)
+	case ${tcg:=single} in
+	single | multi) accel=${accel:-tcg,thread=$tcg} ;;
+	*) die "vm-tcg: must be single or multi: $tcg" ;;
 	esac
 	lockdep=$(header lockdep)
 	case ${lockdep:=on} in

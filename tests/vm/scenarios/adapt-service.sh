@@ -34,6 +34,7 @@
 # vm-root: debian
 # vm-enable: reclaimctl-autotune.service reclaimctl-adaptive.service
 # vm-timeout: 360
+# vm-tcg: multi
 # vm-lockdep: off
 # vm-numa: 96M:0 96M:1 96M 96M
 set -euo pipefail

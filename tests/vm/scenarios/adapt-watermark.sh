@@ -22,6 +22,7 @@
 #  3. SIGTERM: exit 0, both knobs at their baselines, the state file gone.
 #
 # vm-timeout: 300
+# vm-tcg: multi
 # vm-lockdep: off
 # vm-numa: 96M:0 96M:1 96M 96M
 set -euo pipefail

@@ -35,6 +35,7 @@
 # sample 1) = 46 s; the test allows 60 s and logs what it took.
 #
 # vm-timeout: 300
+# vm-tcg: multi
 # vm-lockdep: off
 # vm-numa: 96M:0 96M:1 96M 96M
 set -euo pipefail

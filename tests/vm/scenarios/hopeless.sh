@@ -44,6 +44,7 @@
 # progress on node 1, which makes it reclaimable again.
 #
 # vm-timeout: 420
+# vm-tcg: multi
 # vm-numa: 128M:0 128M:1
 set -euo pipefail
 # shellcheck source=SCRIPTDIR/../guest/lib.sh

@@ -24,6 +24,7 @@
 # The page allocator warns once about __GFP_NOFAIL with order > 1: expected.
 #
 # vm-timeout: 180
+# vm-tcg: multi
 # vm-numa: 128M:0 128M:1
 # vm-expect-warning: at mm/page_alloc\.c:[0-9]+ __alloc_pages_slowpath
 set -euo pipefail

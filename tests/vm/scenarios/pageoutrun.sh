@@ -15,6 +15,7 @@
 #    reclaim runs of each of node 1's threads by its index, 0 to 3 (printed).
 #
 # vm-timeout: 240
+# vm-tcg: multi
 # vm-lockdep: off
 # vm-share: 1
 # vm-numa: 128M:0 128M:1

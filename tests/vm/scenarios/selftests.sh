@@ -22,6 +22,7 @@
 # read tracefs (mounted here).
 #
 # vm-timeout: 420
+# vm-tcg: multi
 # vm-share: 2
 # vm-numa: 128M:0 128M:1 128M 128M
 set -euo pipefail

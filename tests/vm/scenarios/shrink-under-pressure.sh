@@ -34,6 +34,7 @@
 # change under one lock, so none can enter during a hold.
 #
 # vm-timeout: 240
+# vm-tcg: multi
 # vm-numa: 128M:0 128M:1
 set -euo pipefail
 # shellcheck source=SCRIPTDIR/../guest/lib.sh

@@ -13,6 +13,7 @@
 #
 # vm-kernel: debian
 # vm-timeout: 240
+# vm-tcg: multi
 # vm-numa: 96M:0 96M:1 96M 96M
 set -euo pipefail
 # shellcheck source=SCRIPTDIR/../guest/lib.sh

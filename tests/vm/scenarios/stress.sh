@@ -9,6 +9,7 @@
 # kswapd_threads threads.
 #
 # vm-timeout: 420
+# vm-tcg: multi
 # vm-numa: 96M:0 96M:1 96M 96M
 set -euo pipefail
 # shellcheck source=SCRIPTDIR/../guest/lib.sh

@@ -16,6 +16,7 @@
 # until they are done: the allocations made to start them do not count.
 #
 # vm-timeout: 420
+# vm-tcg: multi
 # vm-numa: 128M:0 128M:1
 set -euo pipefail
 # shellcheck source=SCRIPTDIR/../guest/lib.sh

@@ -21,6 +21,7 @@
 # is printed, not checked.
 #
 # vm-timeout: 300
+# vm-tcg: multi
 # vm-lockdep: off
 # vm-numa: 320M:0-1
 set -euo pipefail
