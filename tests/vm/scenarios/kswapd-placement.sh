@@ -16,6 +16,7 @@
 # The masks and nodes are printed.
 #
 # vm-timeout: 120
+# vm-share: 2
 # vm-numa: 128M:0 128M:1
 # vm-append: nohz_full=1
 set -euo pipefail

@@ -17,7 +17,6 @@
 # vm-timeout: 240
 # vm-tcg: multi
 # vm-lockdep: off
-# vm-share: 1
 # vm-numa: 128M:0 128M:1
 set -euo pipefail
 # shellcheck source=SCRIPTDIR/../guest/lib.sh

@@ -11,6 +11,8 @@
 # RAM is kept small: under TCG swapping runs at ~10-15 MiB/s.
 #
 # vm-timeout: 420
+# vm-lockdep: off
+# vm-share: 1
 # vm-numa: 96M:0 96M:1 96M 96M
 set -euo pipefail
 # shellcheck source=SCRIPTDIR/../guest/lib.sh

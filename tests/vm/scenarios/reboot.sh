@@ -15,7 +15,7 @@
 # vm-boots: 2
 # vm-timeout: 240
 # vm-lockdep: off
-# vm-share: 2
+# vm-share: 1
 # vm-numa: 256M:0 256M:1 256M 256M
 set -euo pipefail
 # shellcheck source=SCRIPTDIR/../guest/lib.sh

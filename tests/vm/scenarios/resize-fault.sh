@@ -19,7 +19,7 @@
 #     runs: every node runs exactly the number it reads, 1 or 16.
 #
 # vm-timeout: 240
-# vm-share: 2
+# vm-share: 1
 # vm-numa: 128M:0 128M:1 128M 128M
 set -euo pipefail
 # shellcheck source=SCRIPTDIR/../guest/lib.sh

@@ -11,6 +11,7 @@
 # memory (tmpfs pages swapped earlier stay where they are).
 #
 # vm-timeout: 300
+# vm-lockdep: off
 # vm-share: 1
 # vm-numa: 96M:0 96M:1 96M 96M
 set -euo pipefail

@@ -8,6 +8,7 @@
 # are refused by the kernel (EINVAL) and by the tool (exit 2, nothing changed).
 #
 # vm-timeout: 240
+# vm-lockdep: off
 # vm-share: 2
 # vm-numa: 256M:0 256M:1 256M 256M
 set -euo pipefail

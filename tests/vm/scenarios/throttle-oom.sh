@@ -10,6 +10,8 @@
 # the figures of both rounds are printed ("FIGURES: ...").
 #
 # vm-timeout: 600
+# vm-lockdep: off
+# vm-share: 2
 # vm-numa: 160M:0 160M:1
 set -euo pipefail
 # shellcheck source=SCRIPTDIR/../guest/lib.sh
