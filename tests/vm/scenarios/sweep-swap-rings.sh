@@ -12,7 +12,10 @@
 # where the quota is smaller) per such node, plus one:
 #  - at each quota, every run's range is at most
 #    (nodes with CPUs + 1) x max(quota, 2 MiB);
-#  - a larger quota gives a larger range (the medians of summary.json);
+#  - 64M gives a larger range than 0 and than 2M (the medians of
+#    summary.json); 0 and 2M's ranges are both below about one turn of
+#    the ring, and which is larger depends on where the last turn stopped:
+#    printed, not compared;
 #  - the knob is back to its value from before the sweep;
 #  - the table of the devices' shares is printed.
 #
@@ -95,7 +98,11 @@ for ((i = 0; i < 3; i++)); do
 	medians+=("$(jv ".values[$i].figures.range.median")")
 done
 log "FIGURES: median range (KiB) at quota 0, 2M, 64M: ${medians[*]}"
-assert_gt "${medians[1]%.*}" "${medians[0]%.*}" "quota 2M spreads less evenly than quota 0"
+# 0 and 2M both end within about one 2 MiB turn of the ring: where the
+# last turn stopped decides which range is larger (a run at 2M ended with
+# 512 KiB, as much as quota 0's), so their order is printed, not checked
+echo "quota 0 and 2M ranges (not compared): ${medians[0]} ${medians[1]}"
+assert_gt "${medians[2]%.*}" "${medians[0]%.*}" "quota 64M spreads less evenly than quota 0"
 assert_gt "${medians[2]%.*}" "${medians[1]%.*}" "quota 64M spreads less evenly than quota 2M"
 
 check_dmesg_clean
