@@ -175,6 +175,40 @@ run() {
 	return "$rc"
 }
 
+# bounded SECONDS CMD...: CMD, killed if it has not ended after SECONDS (exit
+# 137). Before the kill, what it was waiting on goes to the console: the
+# state and kernel stack of each of its threads, memory pressure, and the
+# kernel's list of blocked tasks (sysrq w). A hang then fails its step at
+# once and says where, instead of running into the scenario's timeout.
+bounded() {
+	local secs=$1 pid watch rc=0
+	shift
+	"$@" &
+	pid=$!
+	(
+		sleep "$secs"
+		hang_report "$pid" "$*" >/dev/console 2>&1
+		kill -KILL "$pid" 2>/dev/null
+	) &
+	watch=$!
+	wait "$pid" || rc=$?
+	kill "$watch" 2>/dev/null || true
+	wait "$watch" 2>/dev/null || true
+	return "$rc"
+}
+hang_report() {
+	local t
+	printf 'HANG: %s (pid %s) still running\n' "$2" "$1"
+	for t in /proc/"$1"/task/*; do
+		printf '  thread %s: %s, wchan %s\n' "${t##*/}" "$(status_field "${t##*/}" State)" "$(cat "$t/wchan" 2>/dev/null)"
+		sed 's/^/    /' "$t/stack" 2>/dev/null || true
+	done
+	printf '  loadavg %s\n' "$(cat /proc/loadavg)"
+	grep -E '^(allocstall_normal|pgscan_direct|pswpin|pswpout|oom_kill) ' /proc/vmstat | xargs printf '  %s %s\n'
+	cat /proc/pressure/memory 2>/dev/null | sed 's/^/  memory pressure: /'
+	echo w >/proc/sysrq-trigger 2>/dev/null || true
+}
+
 # ---------------------------------------------------------------------------
 # Requirements (hard)
 

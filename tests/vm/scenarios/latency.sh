@@ -170,7 +170,7 @@ step "the same figures in monitor, and as Prometheus histograms"
 memhog -N 1 -m 192 -p 1000 -q &
 HOGS+=($!)
 wait_for 60 "the hog direct-reclaims" -- allocstall_above $(($(allocstall) + 20)) || die "the hog does not direct-reclaim"
-reclaimctl monitor --latency -i 1 -c 4 --json >/tmp/mon.json 2>/tmp/mon.err && rc=0 || rc=$?
+bounded 60 reclaimctl monitor --latency -i 1 -c 4 --json >/tmp/mon.json 2>/tmp/mon.err && rc=0 || rc=$?
 assert_eq 0 "$rc" "monitor --latency -c 4 exits 0 ($(cat /tmp/mon.err))"
 assert_eq "" "$(instances)" "monitor --latency left no instance"
 p99s=$(awk -F'"direct_p99_us":' 'NF > 1 { v = $2; sub(/[,}].*/, "", v); printf "%s ", v }' /tmp/mon.json)

@@ -13,6 +13,8 @@
 #    and leaves no instance;
 #  - monitor --latency under the hog: the direct reclaims' p99 and longest in
 #    each line, the throttle's null, and the same one line about the event.
+#    It has 60 s: should it hang, the console shows what it waited on and
+#    the step fails then.
 #
 # vm-kernel: debian
 # vm-timeout: 300
@@ -70,7 +72,7 @@ kswapd_comms=$(jsonq -f /tmp/lat.json .tasks | awk -F= '$1 ~ /\.kind$/ { k[subst
 assert_eq "kswapd1" "$kswapd_comms" "kswapd's runs are node 1's one thread's"
 
 step "monitor --latency"
-reclaimctl monitor --latency -i 1 -c 3 --json >/tmp/mon.json 2>/tmp/mon.err && rc=0 || rc=$?
+bounded 60 reclaimctl monitor --latency -i 1 -c 3 --json >/tmp/mon.json 2>/tmp/mon.err && rc=0 || rc=$?
 assert_eq 0 "$rc" "monitor --latency -c 3 exits 0"
 assert_eq "$no_throttle" "$(cat /tmp/mon.err)" "one line: the throttle's event is missing"
 p99s=$(awk -F'"direct_p99_us":' 'NF > 1 { v = $2; sub(/[,}].*/, "", v); printf "%s ", v }' /tmp/mon.json)
