@@ -30,7 +30,6 @@ set -euo pipefail
 source /vm/lib.sh
 
 require_patched_kernel
-STATE=/run/reclaimctl/adapt
 
 # the distance between the low and the high watermark, in pages, summed over the zones
 zone_gap() { awk '$1 == "low" { low += $2 } $1 == "high" { high += $2 } END { print high - low }' /proc/zoneinfo; }
@@ -45,25 +44,16 @@ gap0=$(zone_gap)
 log "low-high distance at 10: $gap0 pages"
 
 step "1. adapt with a hog: the watermark up, the threads not"
-reclaimctl adapt --max 1 "${WMARK_ADAPT_OPTS[@]}" >/tmp/adapt.out 2>&1 &
-adapt_pid=$!
-at_exit 'kill $adapt_pid 2>/dev/null || true'
-wait_for 10 "adapt wrote $STATE" -- test -s "$STATE" || true
-assert_eq "pid=$adapt_pid knob=kswapd_threads before=1 last=1 knob=watermark_scale_factor before=10 last=10" \
-	"$(tr '\n' ' ' <"$STATE" | sed 's/ $//')" "$STATE: both knobs"
-start_ram_hog
-t0=$(now)
-if wait_for 120 "watermark_scale_factor above 10" -- wsf_above 10; then
-	log "raised $(awk -v a="$(now)" -v b="$t0" 'BEGIN {printf "%.1f", a - b}') s after the hog started"
-fi
+adapt_raise_watermark "knob=kswapd_threads before=1 last=1 knob=watermark_scale_factor before=10 last=10" \
+	"both knobs" --max 1
 raised=$(wsf)
 assert_gt "$raised" 10 "adapt raised watermark_scale_factor"
 gap1=$(zone_gap)
 log "low-high distance at $(wsf): $gap1 pages"
 assert_gt "$gap1" "$gap0" "the kernel widened the zones' low-high distance"
 assert_file_eq "$KNOB_THREADS" 1 "kswapd_threads stays 1 (--max 1)"
-wait_for 5 "$STATE to follow" -- grep -q "knob=watermark_scale_factor before=10 last=$(wsf)" "$STATE" || true
-assert_match "knob=watermark_scale_factor before=10 last=$(wsf)\$" "$(cat "$STATE")" "$STATE has the value adapt wrote"
+wait_for 5 "$ADAPT_STATE to follow" -- grep -q "knob=watermark_scale_factor before=10 last=$(wsf)" "$ADAPT_STATE" || true
+assert_match "knob=watermark_scale_factor before=10 last=$(wsf)\$" "$(cat "$ADAPT_STATE")" "$ADAPT_STATE has the value adapt wrote"
 
 step "2. the hog stops: back to 10"
 stop_ram_hog
@@ -100,7 +90,7 @@ wait "$adapt_pid" || rc=$?
 assert_eq 0 "$rc" "adapt exits 0 on SIGTERM"
 assert_file_eq "$WSF" 10 "vm.watermark_scale_factor at the baseline"
 assert_file_eq "$KNOB_THREADS" 1 "vm.kswapd_threads at the baseline"
-if [[ -e $STATE ]]; then fail "$STATE is left behind"; else ok "$STATE is gone"; fi
+if [[ -e $ADAPT_STATE ]]; then fail "$ADAPT_STATE is left behind"; else ok "$ADAPT_STATE is gone"; fi
 assert_eq "adapt: stopped; kswapd_threads left at 1
 adapt: stopped; watermark_scale_factor left at 10" "$(tail -n 2 /tmp/adapt.out)" "adapt says so, a line a knob"
 check_dmesg_clean

@@ -21,7 +21,6 @@ source /vm/lib.sh
 
 [[ ! -e $KNOB_THREADS ]] || die "this is a patched kernel ($(uname -r)): the scenario wants Debian's own"
 log "kernel $(uname -r)"
-STATE=/run/reclaimctl/adapt
 
 step "adapt --only threads: the kernel has none"
 assert_rc 1 "adapt --only threads" -- reclaimctl adapt --only threads
@@ -34,17 +33,7 @@ insmod /vm/modules/zsmalloc.ko || die "insmod zsmalloc failed"
 insmod /vm/modules/zram.ko num_devices=0 || die "insmod zram failed"
 log "swap: $(zram_swap 768M)"
 show_memory
-reclaimctl adapt "${WMARK_ADAPT_OPTS[@]}" >/tmp/adapt.out 2>&1 &
-adapt_pid=$!
-at_exit 'kill $adapt_pid 2>/dev/null || true'
-wait_for 10 "adapt wrote $STATE" -- test -s "$STATE" || true
-assert_eq "pid=$adapt_pid knob=watermark_scale_factor before=10 last=10" \
-	"$(tr '\n' ' ' <"$STATE" | sed 's/ $//')" "$STATE: the watermark alone"
-start_ram_hog
-t0=$(now)
-if wait_for 120 "watermark_scale_factor above 10" -- wsf_above 10; then
-	log "raised $(awk -v a="$(now)" -v b="$t0" 'BEGIN {printf "%.1f", a - b}') s after the hog started"
-fi
+adapt_raise_watermark "knob=watermark_scale_factor before=10 last=10" "the watermark alone"
 assert_gt "$(wsf)" 10 "adapt raised watermark_scale_factor"
 stop_ram_hog
 wait_for 90 "watermark_scale_factor back to 10" -- wsf_is 10 || true
@@ -64,6 +53,6 @@ kill -TERM "$adapt_pid"
 wait "$adapt_pid" && rc=0 || rc=$?
 assert_eq 0 "$rc" "adapt exits 0 on SIGTERM"
 assert_file_eq "$WSF" 10 "vm.watermark_scale_factor at the baseline"
-if [[ -e $STATE ]]; then fail "$STATE is left behind"; else ok "$STATE is gone"; fi
+if [[ -e $ADAPT_STATE ]]; then fail "$ADAPT_STATE is left behind"; else ok "$ADAPT_STATE is gone"; fi
 assert_eq "adapt: stopped; watermark_scale_factor left at 10" "$(tail -n 1 /tmp/adapt.out)" "adapt says so"
 check_dmesg_clean
