@@ -73,6 +73,7 @@ adapt_raise_watermark() {
 	shift 2
 	reclaimctl adapt "$@" "${WMARK_ADAPT_OPTS[@]}" >/tmp/adapt.out 2>&1 &
 	adapt_pid=$!
+	# shellcheck disable=SC2016 # expanded when the scenario ends
 	at_exit 'kill $adapt_pid 2>/dev/null || true'
 	wait_for 10 "adapt wrote $ADAPT_STATE" -- test -s "$ADAPT_STATE" || true
 	assert_eq "pid=$adapt_pid $want" "$(tr '\n' ' ' <"$ADAPT_STATE" | sed 's/ $//')" "$ADAPT_STATE: $msg"
@@ -224,7 +225,7 @@ hang_report() {
 	done
 	printf '  loadavg %s\n' "$(cat /proc/loadavg)"
 	grep -E '^(allocstall_normal|pgscan_direct|pswpin|pswpout|oom_kill) ' /proc/vmstat | xargs printf '  %s %s\n'
-	cat /proc/pressure/memory 2>/dev/null | sed 's/^/  memory pressure: /'
+	sed 's/^/  memory pressure: /' /proc/pressure/memory 2>/dev/null || true
 	echo w >/proc/sysrq-trigger 2>/dev/null || true
 }
 
