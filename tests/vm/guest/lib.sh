@@ -64,24 +64,38 @@ WMARK_ADAPT_OPTS=(-i 1 --up-direct 0.5 --wmark-hits 0.5 --up-window 5 --down-cpu
 	--down-psi 30 --down-window 8 --cooldown 4 --wmark-step 10 --wmark-max 30)
 wsf() { readf "$WSF"; }
 ADAPT_STATE=/run/reclaimctl/adapt
-# adapt_raise_watermark STATE MSG [OPTION...]: adapt in the background with
-# WMARK_ADAPT_OPTS and OPTIONs (adapt_pid, its output in /tmp/adapt.out);
-# its state file, on one line, is "pid=ADAPT_PID STATE" (MSG); then a RAM hog
-# and up to 120 s for adapt to raise the watermark above 10
-adapt_raise_watermark() {
-	local want=$1 msg=$2 t0
-	shift 2
-	reclaimctl adapt "$@" "${WMARK_ADAPT_OPTS[@]}" >/tmp/adapt.out 2>&1 &
+# adapt_start OUT STATE MSG [OPTION...]: reclaimctl adapt OPTIONs in the
+# background (adapt_pid, killed when the scenario ends), its output to OUT;
+# its state file, on one line, must read "pid=ADAPT_PID STATE" (MSG)
+adapt_start() {
+	local out=$1 want=$2 msg=$3
+	shift 3
+	reclaimctl adapt "$@" >"$out" 2>&1 &
 	adapt_pid=$!
 	# shellcheck disable=SC2016 # expanded when the scenario ends
 	at_exit 'kill $adapt_pid 2>/dev/null || true'
 	wait_for 10 "adapt wrote $ADAPT_STATE" -- test -s "$ADAPT_STATE" || true
 	assert_eq "pid=$adapt_pid $want" "$(tr '\n' ' ' <"$ADAPT_STATE" | sed 's/ $//')" "$ADAPT_STATE: $msg"
+}
+# hog_until SECONDS DESCRIPTION -- CMD...: start_ram_hog, then wait_for CMD;
+# logs how long it took from the hog's start
+hog_until() {
+	local secs=$1 desc=$2 t0
+	shift 2
 	start_ram_hog
 	t0=$(now)
-	if wait_for 120 "watermark_scale_factor above 10" -- wsf_above 10; then
-		log "raised $(awk -v a="$(now)" -v b="$t0" 'BEGIN {printf "%.1f", a - b}') s after the hog started"
+	if wait_for "$secs" "$desc" "$@"; then
+		log "$desc $(awk -v a="$(now)" -v b="$t0" 'BEGIN {printf "%.1f", a - b}') s after the hog started"
 	fi
+}
+# adapt_raise_watermark STATE MSG [OPTION...]: adapt_start with
+# WMARK_ADAPT_OPTS and OPTIONs (output in /tmp/adapt.out), then a RAM hog and
+# up to 120 s for adapt to raise the watermark above 10
+adapt_raise_watermark() {
+	local want=$1 msg=$2
+	shift 2
+	adapt_start /tmp/adapt.out "$want" "$msg" "$@" "${WMARK_ADAPT_OPTS[@]}"
+	hog_until 120 "watermark_scale_factor above 10" -- wsf_above 10
 }
 wsf_above() { (($(wsf) > $1)); }
 wsf_is() { [[ $(wsf) == "$1" ]]; }

@@ -47,7 +47,6 @@ require_patched_kernel
 ADAPT_OPTS=(-i 1 --only threads --max 3 --up-cpu 8 --up-direct 0 --up-window 3 --down-cpu 5
 	--down-psi 30 --down-window 8 --cooldown 4)
 COOLDOWN=4
-STATE=/run/reclaimctl/adapt
 mem_nodes=$(memory_nodes)
 
 # threads over time: a sample a second, "ELAPSED KNOB KSWAPD_TOTAL", elapsed
@@ -91,16 +90,8 @@ read -r T0 _ </proc/uptime
 sampler &
 sampler_pid=$!
 at_exit 'kill $sampler_pid 2>/dev/null || true'
-reclaimctl adapt "${ADAPT_OPTS[@]}" >/tmp/adapt1.out 2>&1 &
-adapt_pid=$!
-at_exit 'kill $adapt_pid 2>/dev/null || true'
-wait_for 10 "adapt wrote $STATE" -- test -s "$STATE" || true
-assert_eq "pid=$adapt_pid baseline=1 threads=1" "$(tr '\n' ' ' <"$STATE" | sed 's/ $//')" "$STATE"
-start_ram_hog
-up_t0=$(now)
-if wait_for 90 "kswapd_threads 3" -- knob_is 3; then
-	log "3 threads $(awk -v a="$(now)" -v b="$up_t0" 'BEGIN {printf "%.1f", a - b}') s after the hog started"
-fi
+adapt_start /tmp/adapt1.out "baseline=1 threads=1" "the baseline" "${ADAPT_OPTS[@]}"
+hog_until 90 "kswapd_threads 3" -- knob_is 3
 wait_threads 3
 for n in $mem_nodes; do
 	assert_eq "$(expected_names "$n" 3)" "$(kswapd_names "$n")" "node$n runs 3 kswapd threads"
@@ -153,7 +144,7 @@ check_kswapd_per_node 1
 assert_eq "adapt: stopped; kswapd_threads $raised -> 1 (the baseline)" "$(tail -n 1 /tmp/adapt1.out)" "adapt says so"
 assert_eq "$raised 1" "$(adapt_history | tail -n 1)" "history: the restore is adapt's record too"
 step3=$( ((raised == 2)) && echo "1 2,2 1" || echo "1 2,2 3,3 1")
-if [[ -e $STATE ]]; then fail "$STATE is left behind"; else ok "$STATE is gone"; fi
+if [[ -e $ADAPT_STATE ]]; then fail "$ADAPT_STATE is left behind"; else ok "$ADAPT_STATE is gone"; fi
 assert_rc 0 "adapt --reset after a clean stop" -- reclaimctl adapt --reset
 assert_eq "adapt: nothing to reset" "$(reclaimctl adapt --reset)" "adapt --reset: nothing to reset"
 
@@ -174,12 +165,12 @@ assert_eq "reclaimctl: adapt: cannot write to standard output (Broken pipe): sto
 	"$(cat /tmp/adapt-pipe.err)" "adapt | head -n1: one line on stderr"
 assert_file_eq "$KNOB_THREADS" 1 "adapt | head -n1: vm.kswapd_threads back at the baseline"
 assert_eq "1 2,2 1" "$(adapt_history | tail -n 2 | paste -sd, -)" "history: raised, then put back"
-if [[ -e $STATE ]]; then fail "adapt | head -n1: $STATE is left behind"; else ok "adapt | head -n1: $STATE is gone"; fi
+if [[ -e $ADAPT_STATE ]]; then fail "adapt | head -n1: $ADAPT_STATE is left behind"; else ok "adapt | head -n1: $ADAPT_STATE is gone"; fi
 
 step "4. someone else sets the knob: adapt steps aside"
 reclaimctl adapt "${ADAPT_OPTS[@]}" >/tmp/adapt2.out 2>&1 &
 adapt_pid=$!
-wait_for 10 "adapt wrote $STATE" -- test -s "$STATE" || true
+wait_for 10 "adapt wrote $ADAPT_STATE" -- test -s "$ADAPT_STATE" || true
 sleep 2
 assert_rc 0 "reclaimctl set threads 2 beside adapt" -- reclaimctl set threads 2
 wait_for 10 "adapt noticed" -- grep -q 'someone else changed it' /tmp/adapt2.out || true
@@ -198,7 +189,7 @@ assert_eq 1 "$(grep -c '^kswapd_threads is 2, not the 1 adapt set: someone else 
 assert_eq "" "$(output_changes /tmp/adapt2.out)" "the second adapt changed nothing"
 assert_eq "adapt: stopped; kswapd_threads is not adapt's: left at 2" "$(tail -n 1 /tmp/adapt2.out)" "SIGTERM leaves the knob"
 assert_file_eq "$KNOB_THREADS" 2 "vm.kswapd_threads still 2 after adapt stopped"
-if [[ -e $STATE ]]; then fail "$STATE is left behind"; else ok "$STATE is gone"; fi
+if [[ -e $ADAPT_STATE ]]; then fail "$ADAPT_STATE is left behind"; else ok "$ADAPT_STATE is gone"; fi
 assert_eq "1 2,2 3,3 2,2 1,$step3,1 2,2 1" "$(adapt_history | paste -sd, -)" "history: nothing more from adapt"
 reclaimctl history
 assert_rc 0 "reclaimctl set threads 1" -- reclaimctl set threads 1
