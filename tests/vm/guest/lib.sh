@@ -63,6 +63,15 @@ WSF=$KNOB_DIR/watermark_scale_factor
 WMARK_ADAPT_OPTS=(-i 1 --up-direct 0.5 --wmark-hits 0.5 --up-window 5 --down-cpu 10
 	--down-psi 30 --down-window 8 --cooldown 4 --wmark-step 10 --wmark-max 30)
 wsf() { readf "$WSF"; }
+wsf_above() { (($(wsf) > $1)); }
+wsf_is() { [[ $(wsf) == "$1" ]]; }
+wmark_output_changes() { sed -n 's/^[0-9:]* watermark_scale_factor \([0-9]*\) -> \([0-9]*\): .*/\1 \2/p' "$1"; }
+wmark_history_changes() {
+	awk '/command=adapt / && /knob=watermark_scale_factor/ { sub(/.*old=/, ""); sub(/ new=/, " "); print }' \
+		/run/reclaimctl/history 2>/dev/null
+}
+# adapt (adapt, adapt-watermark, stock-adapt): its state file, and the
+# start of a run under a RAM hog
 ADAPT_STATE=/run/reclaimctl/adapt
 # adapt_start OUT STATE MSG [OPTION...]: reclaimctl adapt OPTIONs in the
 # background (adapt_pid, killed when the scenario ends), its output to OUT;
@@ -96,13 +105,6 @@ adapt_raise_watermark() {
 	shift 2
 	adapt_start /tmp/adapt.out "$want" "$msg" "$@" "${WMARK_ADAPT_OPTS[@]}"
 	hog_until 120 "watermark_scale_factor above 10" -- wsf_above 10
-}
-wsf_above() { (($(wsf) > $1)); }
-wsf_is() { [[ $(wsf) == "$1" ]]; }
-wmark_output_changes() { sed -n 's/^[0-9:]* watermark_scale_factor \([0-9]*\) -> \([0-9]*\): .*/\1 \2/p' "$1"; }
-wmark_history_changes() {
-	awk '/command=adapt / && /knob=watermark_scale_factor/ { sub(/.*old=/, ""); sub(/ new=/, " "); print }' \
-		/run/reclaimctl/history 2>/dev/null
 }
 # new_hog_out: sets HOG_OUT to a file for the output of a background hog that
 # the scenario then polls (wait_for ... grep -q OK "$HOG_OUT"). The name is
@@ -220,7 +222,11 @@ bounded() {
 	"$@" &
 	pid=$!
 	(
-		sleep "$secs"
+		# a kill of this watcher ends its sleep too, not left to run out
+		trap 'kill "$nap" 2>/dev/null; exit 0' TERM
+		sleep "$secs" &
+		nap=$!
+		wait "$nap"
 		hang_report "$pid" "$*" >/dev/console 2>&1
 		kill -KILL "$pid" 2>/dev/null
 	) &
