@@ -5,14 +5,19 @@
 # kswapd threads. The same load (a hog bound to node 1, 128 MiB, writing
 # 160 MiB and reading it back twice, swapping to zram) runs with 1 and with
 # 4 threads:
-#  - pageoutrun (kswapd runs in /proc/vmstat) with 4 threads is at most 1.5
-#    times that with 1 thread, plus 4 (before, every thread counted its own
-#    runs: 312 and 881 with the series before the fix, 313 and 255 with it);
+#  - with 4 threads, the tracepoint mm_vmscan_kswapd_thread_wake shows the
+#    reclaim runs of each of node 1's threads by its index, 0 to 3 (printed);
+#  - pageoutrun (kswapd runs in /proc/vmstat) counts the runs of thread 0
+#    alone: with 4 threads it grows by at most the runs of thread 0 of every
+#    node the tracepoint showed over the same load (the tracepoint fires
+#    before the run counts itself), and less than all threads' runs (before
+#    the fix every thread counted its own runs: 312 with 1 thread and 881
+#    with 4). How many runs a load takes depends on how the host schedules
+#    the guest (55 with 1 thread and 219 with 4 in one run, 313 and 255 in
+#    another), so the figures of 1 and 4 threads are printed, not compared;
 #  - the MGLRU generations node 1's kswapd and direct reclaim created (the
 #    highest sequence number of node 1 in /sys/kernel/debug/lru_gen) and
-#    pgsteal_kswapd are printed for both: kswapd threads age one at a time;
-#  - with 4 threads, the tracepoint mm_vmscan_kswapd_thread_wake shows the
-#    reclaim runs of each of node 1's threads by its index, 0 to 3 (printed).
+#    pgsteal_kswapd are printed for both: kswapd threads age one at a time.
 #
 # vm-timeout: 240
 # vm-tcg: multi
@@ -66,15 +71,20 @@ step "4 threads"
 [[ ! -f $WAKE/enable ]] || echo 1 >"$WAKE/enable"
 load 4
 [[ ! -f $WAKE/enable ]] || echo 0 >"$WAKE/enable"
-wakes=$({ grep -o 'mm_vmscan_kswapd_thread_wake: nid=1 id=[0-9]*' $T/trace || true; } | sed 's/.*id=//' | sort -n | uniq -c | awk '{ printf "id %s: %s, ", $2, $1 }')
+trace=$(grep -o 'mm_vmscan_kswapd_thread_wake: nid=[0-9]* id=[0-9]*' $T/trace || true)
+wakes=$({ grep 'nid=1 ' <<<"$trace" || true; } | sed 's/.*id=//' | sort -n | uniq -c | awk '{ printf "id %s: %s, ", $2, $1 }')
 log "node 1 thread wakes (mm_vmscan_kswapd_thread_wake): $wakes"
 for id in 0 1 2 3; do
 	assert_match "id $id: [1-9]" "$wakes" "the tracepoint shows runs of node 1's thread $id"
 done
+runs_id0=$(grep -c ' id=0$' <<<"$trace" || true)
+runs_all=$(grep -c . <<<"$trace" || true)
+log "runs of every node's thread 0: $runs_id0; of all threads: $runs_all; pageoutrun: +$RUNS"
 log "FIGURES: 1 thread: pageoutrun $runs1, generations $gens1, pgsteal_kswapd $steal1; 4 threads: pageoutrun $RUNS, generations $GENS, pgsteal_kswapd $STEAL"
 assert_gt "$runs1" 0 "1 thread: kswapd ran"
 assert_gt "$RUNS" 0 "4 threads: kswapd ran"
-assert_le $((2 * RUNS)) $((3 * runs1 + 8)) "4 threads: pageoutrun at most 1.5 times that of 1 thread, plus 4"
+assert_le "$RUNS" "$runs_id0" "4 threads: pageoutrun counts thread 0's runs, no more"
+assert_gt "$runs_all" "$RUNS" "4 threads: pageoutrun counts fewer than all threads' runs"
 assert_rc 0 "reclaimctl set threads 1" -- reclaimctl set threads 1
 swapoff "$swap" || true
 check_dmesg_clean
