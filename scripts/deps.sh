@@ -14,7 +14,7 @@ build_pkgs=(
 test_pkgs=(
 	libcmocka-dev python3 groff-base man-db bash-completion zsh fish
 	# the real-kernel tests: kernel build and QEMU
-	linux-source-6.12 build-essential bc flex bison libelf-dev libssl-dev cpio
+	linux-source-6.12 build-essential bc flex bison libelf-dev libssl-dev cpio lz4
 	qemu-system-x86 busybox-static
 	# modinfo: the modules Debian's kernel needs to boot from a disk (debian-kernel.sh)
 	kmod

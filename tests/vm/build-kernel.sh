@@ -108,7 +108,7 @@ main() {
 	# Packages
 	ensure_packages() {
 		local pkgs=(linux-source-6.12 build-essential bc flex bison libelf-dev
-			libssl-dev cpio xz-utils qemu-system-x86 busybox-static)
+			libssl-dev cpio xz-utils lz4 qemu-system-x86 busybox-static)
 		local missing=() p
 		for p in "${pkgs[@]}"; do
 			dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
