@@ -2,18 +2,25 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # boot-persist: a value persisted with --persist wins over the boot preset in
-# the next boot, and `restore --boot` puts back the values the boot left.
-# Two boots of one disk; the boot unit applies preset vmtest (threads = 3,
+# the next boot, a plain change does not survive it, and `restore --boot`
+# puts back the values the boot left. Two boots of one disk, as the harness
+# makes them; the boot unit applies preset vmtest (threads = 3,
 # throttle = 5, swap-quota = 2M, boot-persist.root/) in both.
 #  - boot 1: the unit applied vmtest (knobs 3, 5, 2048), and journalctl -x
 #    shows the catalog's explanation of its knob entry and summary; `set --persist
 #    throttle 7` writes vm.max_direct_reclaimers = 7 into
 #    /etc/sysctl.d/90-reclaimctl.conf; `boot --dry-run --json` skips that knob
 #    (persisted, kept at boot) and `check --json` has the same plan as "boot";
-#  - boot 2: systemd-sysctl applied 7 and the unit kept it: knobs 3, 7, 2048,
-#    3 kswapd threads per node; the history has the unit's change (boot,
-#    preset:vmtest, kswapd_threads 1 -> 3) and nothing for
-#    max_direct_reclaimers; after `set throttle 9` and `set swap-quota 4M`,
+#    last, `set swappiness 30` without --persist (a knob the preset leaves
+#    alone: 30, a history record), and a file with this boot's id and the
+#    kernel's swappiness goes to /var/lib on the disk;
+#  - boot 2: boot 1's file is there, with another boot's id; systemd-sysctl
+#    applied 7 and the unit kept it: knobs 3, 7, 2048, 3 kswapd threads per
+#    node, and swappiness is the kernel's again (boot 1's plain change is
+#    gone); the
+#    history has the unit's change (boot, preset:vmtest, kswapd_threads
+#    1 -> 3) and nothing for max_direct_reclaimers or boot 1's plain change;
+#    after `set throttle 9` and `set swap-quota 4M`,
 #    `restore --boot` puts every knob back to its value at boot (threads 1,
 #    one thread per node, throttle 7, quota 2048) with restore-boot records
 #    in the history, and a following `restore` has nothing to do;
@@ -34,8 +41,11 @@ set -euo pipefail
 source /vm/lib.sh
 
 PERSISTED=/etc/sysctl.d/90-reclaimctl.conf
+STATE=/var/lib/reclaimctl-vm-boot-persist
+SWAPPINESS=/proc/sys/vm/swappiness
 TMPFILES=/etc/tmpfiles.d/90-reclaimctl.conf
 LRU_GEN=/sys/kernel/mm/lru_gen/enabled
+read -r boot_id </proc/sys/kernel/random/boot_id
 require_patched_kernel
 assert_eq 2 "$VM_BOOTS" "this scenario boots twice"
 
@@ -96,10 +106,31 @@ boot1() {
 	assert_eq 0 "${#differ[@]}" "check's boot plan agrees with boot --dry-run (${#boot[@]} values)"
 	((${#differ[@]} == 0)) || printf '  | %s\n' "${differ[@]}" | sort | sed -n 1,12p
 	assert_eq "${JSON[.boot.entries:len]-missing}" "${boot[.entries:len]-?}" "the same number of entries"
+
+	step "a change without --persist, which the next boot does not keep"
+	local swappiness
+	read -r swappiness <"$SWAPPINESS"
+	assert_ne 30 "$swappiness" "vm.swappiness: the kernel's"
+	assert_rc 0 "reclaimctl set swappiness 30" -- reclaimctl set swappiness 30
+	assert_file_eq "$SWAPPINESS" 30 "vm.swappiness"
+	history_load
+	assert_match "set value swappiness $swappiness 30 undone=false" "${HISTORY[*]-}" \
+		"history: the plain change"
+	assert_eq "vm.max_direct_reclaimers = 7" "$(grep -v '^#' "$PERSISTED" 2>/dev/null)" \
+		"$PERSISTED: still the one persisted value"
+	mkdir -p "$STATE"
+	echo "$boot_id $swappiness" >"$STATE/boot1"
 	sync
 }
 
 boot2() {
+	step "the disk of boot 1, a new boot"
+	require_file "$STATE/boot1" "$STATE/boot1 (written in boot 1) is missing: not the same disk"
+	local boot1_id swappiness
+	read -r boot1_id swappiness <"$STATE/boot1"
+	assert_ne "$boot_id" "$boot1_id" "boot 2 has another boot id than boot 1"
+	assert_file_eq "$SWAPPINESS" "$swappiness" "vm.swappiness: the kernel's again, boot 1's plain 30 is gone"
+
 	step "after the boot: the persisted value won over the preset"
 	unit_load "$BOOT_UNIT"
 	assert_eq success "${UNIT[Result]-}" "$BOOT_UNIT: Result"
@@ -121,7 +152,7 @@ boot2() {
 	assert_eq "ok persisted 0" "$found" "verify: lru_gen_enabled ok, as persisted (0x0000)"
 	history_load
 	assert_eq "1 boot preset:vmtest kswapd_threads 1 3 undone=false" "${HISTORY[*]-}" \
-		"history: the unit's change only (kswapd_threads; nothing for the persisted max_direct_reclaimers)"
+		"history: the unit's change only (kswapd_threads; nothing for the persisted max_direct_reclaimers or boot 1's plain change)"
 
 	step "two changes, then restore --boot"
 	assert_rc 0 "reclaimctl set throttle 9" -- reclaimctl set throttle 9
