@@ -17,10 +17,9 @@
 #  - boot 2: boot 1's file is there, with another boot's id; systemd-sysctl
 #    applied 7 and the unit kept it: knobs 3, 7, 2048, 3 kswapd threads per
 #    node, and swappiness is the kernel's again (boot 1's plain change is
-#    gone); the
-#    history has the unit's change (boot, preset:vmtest, kswapd_threads
-#    1 -> 3) and nothing for max_direct_reclaimers or boot 1's plain change;
-#    after `set throttle 9` and `set swap-quota 4M`,
+#    gone); the history has the unit's change (boot, preset:vmtest,
+#    kswapd_threads 1 -> 3) and nothing for max_direct_reclaimers or boot
+#    1's plain change; after `set throttle 9` and `set swap-quota 4M`,
 #    `restore --boot` puts every knob back to its value at boot (threads 1,
 #    one thread per node, throttle 7, quota 2048) with restore-boot records
 #    in the history, and a following `restore` has nothing to do;
