@@ -1021,7 +1021,8 @@ static int persist_preview(struct reclaim_eval *e)
 			knobs[n] = e->entries[i].knob;
 			values[n++] = e->entries[i].new_value;
 		}
-	r = reclaim_persist_preview(e->ctx, knobs, values, n, e->persist_before, e->persist_after);
+	r = reclaim_persist_preview(e->ctx, knobs, values, n, e->persist_before, e->persist_after,
+				    restore ? NULL : &e->persist_changes);
 	e->persist_previewed = r == 0;
 	free(knobs);
 	free(values);
@@ -1048,7 +1049,8 @@ static int persist_changes(struct reclaim_eval *e)
 	return 0;
 }
 
-static int evaluate(struct reclaim_request *req, struct reclaim_eval *e)
+/* @preview: persist_preview() follows, and tells whether the persisted files change. */
+static int evaluate(struct reclaim_request *req, struct reclaim_eval *e, bool preview)
 {
 	bool restore =
 	    req->kind == RECLAIM_REQUEST_RESTORE || req->kind == RECLAIM_REQUEST_RESTORE_BOOT;
@@ -1096,13 +1098,13 @@ static int evaluate(struct reclaim_request *req, struct reclaim_eval *e)
 	}
 	if (r == -ENOMEM)
 		return reclaim_error(e->ctx, ENOMEM, "out of memory");
-	if (r == 0 && !restore && (req->flags & RECLAIM_REQUEST_PERSIST))
+	if (r == 0 && !restore && !preview && (req->flags & RECLAIM_REQUEST_PERSIST))
 		r = persist_changes(e);
 	e->persist = req->flags & RECLAIM_REQUEST_PERSIST;
 	return r;
 }
 
-static int eval_new(struct reclaim_request *req, struct reclaim_eval **ret)
+static int eval_new(struct reclaim_request *req, struct reclaim_eval **ret, bool preview)
 {
 	struct reclaim_eval *e;
 	int r;
@@ -1115,7 +1117,7 @@ static int eval_new(struct reclaim_request *req, struct reclaim_eval **ret)
 	e->ctx = reclaim_ref(req->ctx);
 	e->kind = req->kind;
 	e->verified_nodes = -1;
-	r = evaluate(req, e);
+	r = evaluate(req, e, preview);
 	/* What the evaluation read is not needed after it. */
 	e->conf = reclaim_sysctl_conf_unref(e->conf);
 	e->topo = reclaim_topology_unref(e->topo);
@@ -1134,7 +1136,7 @@ RECLAIM_EXPORT int reclaim_request_evaluate(struct reclaim_request *req, struct 
 	int r;
 
 	assert_return(req && ret, -EINVAL);
-	r = eval_new(req, ret);
+	r = eval_new(req, ret, true);
 	if (r == 0 && (*ret)->persist) {
 		r = persist_preview(*ret);
 		if (r < 0)
@@ -1262,7 +1264,7 @@ int reclaim_request_apply_report(struct reclaim_request *req, struct reclaim_eva
 
 	*ret = NULL;
 	*ran = NULL;
-	r = eval_new(req, &e);
+	r = eval_new(req, &e, false);
 	if (r < 0)
 		return r;
 	if (!has_work(e)) {
@@ -1273,7 +1275,7 @@ int reclaim_request_apply_report(struct reclaim_request *req, struct reclaim_eva
 	r = reclaim_lock_take(req->ctx, &fd);
 	/* Under the lock, what another writer did meanwhile is seen. */
 	if (r == 0)
-		r = eval_new(req, &e);
+		r = eval_new(req, &e, false);
 	if (r == 0 && has_work(e)) {
 		r = build_change(req, e, &c);
 		if (r == 0 && (e->count > 0 || e->nswaps == 0))

@@ -335,10 +335,12 @@ int reclaim_adapt_state_save_locked(struct reclaim_ctx *ctx, pid_t pid, int64_t 
 /*
  * What reclaim_persist_write() of the same arguments would write, nothing
  * written: @after[i] the text of file i (NULL: not written), @before[i] its
- * text now (NULL: absent); each to free().
+ * text now (NULL: absent); each to free(). With @differs: whether a knob of
+ * @knobs is not persisted with its value in @values.
  */
 int reclaim_persist_preview(struct reclaim_ctx *ctx, const struct reclaim_knob *const *knobs,
-			    const int64_t *values, size_t n, char **before, char **after);
+			    const int64_t *values, size_t n, char **before, char **after,
+			    bool *differs);
 const char *reclaim_persist_file_path(size_t idx);
 int reclaim_adapt_state_parse(struct reclaim_ctx *ctx, char *text, pid_t *pid, int64_t *baseline,
 			      int64_t *threads);

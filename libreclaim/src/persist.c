@@ -167,10 +167,11 @@ static int parse_persisted(struct reclaim_ctx *ctx, const struct persist_file *f
 
 /*
  * Reads @f into @values/@set; *exists false (and nothing set) without it. A
- * link or anything but a regular file is not reclaimctl's.
+ * link or anything but a regular file is not reclaimctl's. With @keep, its
+ * text (NULL without it) goes there, to free().
  */
 static int read_one(struct reclaim_ctx *ctx, const struct persist_file *f, int64_t *values,
-		    bool *set, bool *exists)
+		    bool *set, bool *exists, char **keep)
 {
 	_cleanup_free_ char *name = NULL, *text = NULL;
 	_cleanup_close_ int dirfd = -1;
@@ -198,16 +199,26 @@ static int read_one(struct reclaim_ctx *ctx, const struct persist_file *f, int64
 		return reclaim_error(ctx, -r, "cannot read %s: %s", f->path,
 				     reclaim_read_strerror(r));
 	*exists = true;
-	return parse_persisted(ctx, f, text, values, set);
+	r = parse_persisted(ctx, f, text, values, set);
+	if (r == 0 && keep) {
+		*keep = text;
+		text = NULL;
+	}
+	return r;
 }
 
-/* Both files; exists[i] says whether persist_files[i] is there. */
-static int read_persisted(struct reclaim_ctx *ctx, int64_t *values, bool *set, bool *exists)
+/*
+ * Both files; exists[i] says whether persist_files[i] is there. With @texts,
+ * texts[i] is its text (NULL: absent), to free() on success and failure.
+ */
+static int read_persisted(struct reclaim_ctx *ctx, int64_t *values, bool *set, bool *exists,
+			  char **texts)
 {
 	int r = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(persist_files) && r == 0; i++)
-		r = read_one(ctx, &persist_files[i], values, set, &exists[i]);
+		r = read_one(ctx, &persist_files[i], values, set, &exists[i],
+			     texts ? &texts[i] : NULL);
 	return r;
 }
 
@@ -224,7 +235,7 @@ RECLAIM_EXPORT int reclaim_persist_read(struct reclaim_ctx *ctx, struct reclaim_
 	reclaim_error_reset(ctx);
 	if (!values || !set)
 		return reclaim_error(ctx, ENOMEM, "out of memory");
-	r = read_persisted(ctx, values, set, exists);
+	r = read_persisted(ctx, values, set, exists, NULL);
 	if (r < 0)
 		return r;
 	p = calloc(1, sizeof(*p));
@@ -341,20 +352,6 @@ static int put_file(struct reclaim_ctx *ctx, const struct persist_file *f, const
 }
 
 /* The files' texts as they are now (NULL for one that is not there), to put back. */
-static int keep_texts(struct reclaim_ctx *ctx, char **texts)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(persist_files); i++) {
-		int r = reclaim_read_file(ctx, persist_files[i].path, &texts[i], NULL);
-
-		if (r == -ENOENT)
-			texts[i] = NULL;
-		else if (r < 0)
-			return reclaim_error(ctx, -r, "cannot read %s: %s", persist_files[i].path,
-					     reclaim_read_strerror(r));
-	}
-	return 0;
-}
-
 /*
  * Writes @texts[i] to persist_files[i] where @change[i] (NULL: removes
  * it); if one fails, those already written get their @old text back.
@@ -387,9 +384,13 @@ static void free_texts(char **texts)
 /*
  * The texts reclaim_persist_write(@knobs, @values) writes: @after[i] that of
  * persist_files[i] (NULL: not written), @old[i] its text now (NULL: absent).
+ * With @differs: whether a knob of @knobs is not persisted with its value.
+ * @write: for reclaim_persist_write(), whose error says nothing was written
+ * (a preview's is its evaluation's, word for word).
  */
 static int persist_texts(struct reclaim_ctx *ctx, const struct reclaim_knob *const *knobs,
-			 const int64_t *values, size_t n, char **old, char **after)
+			 const int64_t *values, size_t n, char **old, char **after, bool *differs,
+			 bool write)
 {
 	size_t nk = reclaim_knob_count();
 	_cleanup_free_ int64_t *merged = calloc(nk, sizeof(*merged));
@@ -407,17 +408,22 @@ static int persist_texts(struct reclaim_ctx *ctx, const struct reclaim_knob *con
 		if (r < 0)
 			return r;
 	}
-	r = read_persisted(ctx, merged, set, exists);
+	r = read_persisted(ctx, merged, set, exists, old);
+	if (r < 0 && !write)
+		return r;
 	if (r < 0) {
 		snprintf(detail, sizeof(detail), "%s", reclaim_strerror(ctx));
 		return reclaim_error(ctx, -r, "%s; nothing written", detail);
 	}
 	for (size_t i = 0; i < n; i++) {
-		merged[knob_index(knobs[i])] = values[i];
-		set[knob_index(knobs[i])] = true;
+		size_t k = knob_index(knobs[i]);
+
+		if (differs && (!set[k] || merged[k] != values[i]))
+			*differs = true;
+		merged[k] = values[i];
+		set[k] = true;
 		change[file_of(knobs[i]) - persist_files] = true;
 	}
-	r = keep_texts(ctx, old);
 	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(persist_files); i++)
 		if (change[i] && !(after[i] = format_file(&persist_files[i], merged, set)))
 			r = reclaim_error(ctx, ENOMEM, "out of memory");
@@ -425,9 +431,14 @@ static int persist_texts(struct reclaim_ctx *ctx, const struct reclaim_knob *con
 }
 
 int reclaim_persist_preview(struct reclaim_ctx *ctx, const struct reclaim_knob *const *knobs,
-			    const int64_t *values, size_t n, char **before, char **after)
+			    const int64_t *values, size_t n, char **before, char **after,
+			    bool *differs)
 {
-	int r = persist_texts(ctx, knobs, values, n, before, after);
+	int r;
+
+	if (differs)
+		*differs = false;
+	r = persist_texts(ctx, knobs, values, n, before, after, differs, false);
 
 	if (r < 0) {
 		free_texts(before);
@@ -451,7 +462,7 @@ RECLAIM_EXPORT int reclaim_persist_write(struct reclaim_ctx *ctx,
 
 	assert_return(ctx && (n == 0 || (knobs && values)), -EINVAL);
 	reclaim_error_reset(ctx);
-	r = persist_texts(ctx, knobs, values, n, old, texts);
+	r = persist_texts(ctx, knobs, values, n, old, texts, NULL, true);
 	for (size_t i = 0; i < ARRAY_SIZE(persist_files); i++)
 		change[i] = texts[i] != NULL;
 	if (r == 0)
@@ -475,8 +486,9 @@ RECLAIM_EXPORT int reclaim_persist_remove(struct reclaim_ctx *ctx)
 	reclaim_error_reset(ctx);
 	if (!values || !set)
 		return reclaim_error(ctx, ENOMEM, "out of memory");
-	r = read_persisted(ctx, values, set, exists);
+	r = read_persisted(ctx, values, set, exists, old);
 	if (r < 0) {
+		free_texts(old);
 		snprintf(detail, sizeof(detail), "%s", reclaim_strerror(ctx));
 		return reclaim_error(ctx, -r, "%s; not removed", detail);
 	}
@@ -484,9 +496,7 @@ RECLAIM_EXPORT int reclaim_persist_remove(struct reclaim_ctx *ctx)
 		return reclaim_error(ctx, ENOENT,
 				     "nothing is persisted: there is no " RECLAIM_PERSIST_FILE
 				     " nor " RECLAIM_PERSIST_TMPFILES);
-	r = keep_texts(ctx, old);
-	if (r == 0)
-		r = put_files(ctx, none, exists, old);
+	r = put_files(ctx, none, exists, old);
 	free_texts(old);
 	return r;
 }
