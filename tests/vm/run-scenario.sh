@@ -115,11 +115,9 @@ main() {
 	extra_append=${RECLAIMCTL_VM_APPEND:-}
 	qemu=${RECLAIMCTL_VM_QEMU:-qemu-system-x86_64}
 	accel=${RECLAIMCTL_VM_ACCEL:-}
-	# QEMU's nice value. -5 (as root) puts the scenarios, the longest path
-	# of a test run, before the host tests beside them, but it also makes
-	# the two vCPUs more parallel, and vm.hopeless then counts the kernel's
-	# lost increments of kswapd_failures (8 threads: 85 runs against at
-	# most 56): 0 until the series counts them atomically
+	# QEMU's nice value. Beside a host test a scenario costs about 40% more
+	# CPU time whatever the priority (tests/vm/README.md: the scenarios of
+	# a cold run took 1,820 CPU-seconds at -5, 1,691 at 0), so 0
 	vm_nice=${RECLAIMCTL_VM_NICE:-0}
 
 	usage() {
