@@ -69,10 +69,11 @@
 #   # vm-tcg: single|multi           (default single) how QEMU's TCG runs the
 #       vCPUs: single, in turn on one host thread; multi, each on a thread of
 #       its own, at the same time. For the scenarios that test races between
-#       CPUs, or measure rates, times or CPU shares a controller reads:
-#       multi. Single costs a third less host CPU, and more beside another
-#       QEMU or a host test, where multi's vCPUs wait on each other's
-#       preempted threads.
+#       CPUs, or whose checks bound times or CPU shares a controller reads:
+#       multi (one that compares two views of the same guest runs
+#       single). Single costs a third less host CPU, and more beside
+#       another QEMU or a host test, where multi's vCPUs wait on each
+#       other's preempted threads.
 #   # vm-monitor: yes                the guest may run QEMU monitor commands: a
 #       console line "RECLAIMCTL-VM-MONITOR: COMMAND" (lib.sh vm_monitor) is
 #       sent once, in order, to QEMU's QMP socket (-qmp unix:TMP/qmp.sock) by

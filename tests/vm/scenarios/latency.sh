@@ -42,7 +42,6 @@
 # The figures are printed.
 #
 # vm-timeout: 600
-# vm-tcg: multi
 # vm-lockdep: off
 # vm-numa: 128M:0 128M:1
 set -euo pipefail

@@ -20,7 +20,6 @@
 #    pgsteal_kswapd are printed for both: kswapd threads age one at a time.
 #
 # vm-timeout: 240
-# vm-tcg: multi
 # vm-lockdep: off
 # vm-numa: 128M:0 128M:1
 set -euo pipefail

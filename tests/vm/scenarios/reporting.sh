@@ -24,7 +24,6 @@
 # Booted with "delayacct": every task is counted from its start.
 #
 # vm-timeout: 480
-# vm-tcg: multi
 # vm-lockdep: off
 # vm-numa: 96M:0 96M:1 96M 96M
 # vm-append: delayacct

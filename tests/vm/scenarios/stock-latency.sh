@@ -18,7 +18,6 @@
 #
 # vm-kernel: debian
 # vm-timeout: 300
-# vm-tcg: multi
 # vm-share: 2
 # vm-numa: 128M:0 128M:1
 set -euo pipefail

@@ -20,7 +20,6 @@
 #  - the table of the devices' shares is printed.
 #
 # vm-timeout: 600
-# vm-tcg: multi
 # vm-lockdep: off
 # vm-numa: 128M:0 128M:1 64M
 set -euo pipefail
