@@ -73,7 +73,11 @@ struct reclaim_eval {
 	char *preset_name, *preset_path;
 	struct reclaim_plan *plan;
 	struct reclaim_persist *unpersisted;
-	/* with --persist: the persisted files' texts now and after the apply, once asked for */
+	/*
+	 * with --persist: the persisted files' texts now and after the apply (a
+	 * set's from its evaluation, a restore's from its preview), shown by a
+	 * preview alone (persist_previewed)
+	 */
 	bool persist, persist_previewed;
 	char *persist_before[PERSIST_NFILES], *persist_after[PERSIST_NFILES];
 	unsigned long undoes;
@@ -996,10 +1000,15 @@ static int check_join(struct reclaim_eval *e, unsigned long change)
 	return r;
 }
 
+static bool restores(const struct reclaim_eval *e)
+{
+	return e->kind == RECLAIM_REQUEST_RESTORE || e->kind == RECLAIM_REQUEST_RESTORE_BOOT;
+}
+
 /*
  * With --persist, the files' texts: what the apply's write (of the entries
- * not skipped, build_change()'s) would leave, or for a restore, which
- * removes them, their texts now.
+ * not skipped, build_change()'s) would leave, and whether it changes a
+ * persisted value; or for a restore, which removes them, their texts now.
  */
 static int persist_preview(struct reclaim_eval *e)
 {
@@ -1013,8 +1022,7 @@ static int persist_preview(struct reclaim_eval *e)
 		free(values);
 		return reclaim_error(e->ctx, ENOMEM, "out of memory");
 	}
-	bool restore =
-	    e->kind == RECLAIM_REQUEST_RESTORE || e->kind == RECLAIM_REQUEST_RESTORE_BOOT;
+	bool restore = restores(e);
 
 	for (size_t i = 0; !restore && i < e->count; i++)
 		if (e->entries[i].action != RECLAIM_ACTION_SKIPPED) {
@@ -1023,34 +1031,12 @@ static int persist_preview(struct reclaim_eval *e)
 		}
 	r = reclaim_persist_preview(e->ctx, knobs, values, n, e->persist_before, e->persist_after,
 				    restore ? NULL : &e->persist_changes);
-	e->persist_previewed = r == 0;
 	free(knobs);
 	free(values);
 	return r;
 }
 
-/* With --persist: whether the persisted file would change. */
-static int persist_changes(struct reclaim_eval *e)
-{
-	struct reclaim_persist *p = NULL;
-	int r = reclaim_persist_read(e->ctx, &p);
-
-	if (r < 0)
-		return r;
-	for (size_t i = 0; i < e->count; i++) {
-		const struct eval_entry *n = &e->entries[i];
-		ssize_t at = reclaim_persist_find(p, n->knob);
-
-		if (n->action != RECLAIM_ACTION_SKIPPED &&
-		    (at < 0 || reclaim_persist_value(p, (size_t)at) != n->new_value))
-			e->persist_changes = true;
-	}
-	reclaim_persist_unref(p);
-	return 0;
-}
-
-/* @preview: persist_preview() follows, and tells whether the persisted files change. */
-static int evaluate(struct reclaim_request *req, struct reclaim_eval *e, bool preview)
+static int evaluate(struct reclaim_request *req, struct reclaim_eval *e)
 {
 	bool restore =
 	    req->kind == RECLAIM_REQUEST_RESTORE || req->kind == RECLAIM_REQUEST_RESTORE_BOOT;
@@ -1098,13 +1084,13 @@ static int evaluate(struct reclaim_request *req, struct reclaim_eval *e, bool pr
 	}
 	if (r == -ENOMEM)
 		return reclaim_error(e->ctx, ENOMEM, "out of memory");
-	if (r == 0 && !restore && !preview && (req->flags & RECLAIM_REQUEST_PERSIST))
-		r = persist_changes(e);
+	if (r == 0 && !restore && (req->flags & RECLAIM_REQUEST_PERSIST))
+		r = persist_preview(e);
 	e->persist = req->flags & RECLAIM_REQUEST_PERSIST;
 	return r;
 }
 
-static int eval_new(struct reclaim_request *req, struct reclaim_eval **ret, bool preview)
+static int eval_new(struct reclaim_request *req, struct reclaim_eval **ret)
 {
 	struct reclaim_eval *e;
 	int r;
@@ -1117,7 +1103,7 @@ static int eval_new(struct reclaim_request *req, struct reclaim_eval **ret, bool
 	e->ctx = reclaim_ref(req->ctx);
 	e->kind = req->kind;
 	e->verified_nodes = -1;
-	r = evaluate(req, e, preview);
+	r = evaluate(req, e);
 	/* What the evaluation read is not needed after it. */
 	e->conf = reclaim_sysctl_conf_unref(e->conf);
 	e->topo = reclaim_topology_unref(e->topo);
@@ -1136,21 +1122,22 @@ RECLAIM_EXPORT int reclaim_request_evaluate(struct reclaim_request *req, struct 
 	int r;
 
 	assert_return(req && ret, -EINVAL);
-	r = eval_new(req, ret, true);
-	if (r == 0 && (*ret)->persist) {
+	r = eval_new(req, ret);
+	if (r < 0)
+		return r;
+	/* a set's texts came with its evaluation; a restore's are its files now */
+	if ((*ret)->persist && restores(*ret)) {
 		r = persist_preview(*ret);
-		if (r < 0)
+		if (r < 0) {
 			*ret = reclaim_eval_unref(*ret);
+			return r;
+		}
 	}
-	return r;
+	(*ret)->persist_previewed = (*ret)->persist;
+	return 0;
 }
 
 /* ---- applying ---- */
-
-static bool restores(const struct reclaim_eval *e)
-{
-	return e->kind == RECLAIM_REQUEST_RESTORE || e->kind == RECLAIM_REQUEST_RESTORE_BOOT;
-}
 
 /* Whether applying has anything to do: a knob to set, the persisted file, an undo to record. */
 static bool has_work(const struct reclaim_eval *e)
@@ -1264,7 +1251,7 @@ int reclaim_request_apply_report(struct reclaim_request *req, struct reclaim_eva
 
 	*ret = NULL;
 	*ran = NULL;
-	r = eval_new(req, &e, false);
+	r = eval_new(req, &e);
 	if (r < 0)
 		return r;
 	if (!has_work(e)) {
@@ -1275,7 +1262,7 @@ int reclaim_request_apply_report(struct reclaim_request *req, struct reclaim_eva
 	r = reclaim_lock_take(req->ctx, &fd);
 	/* Under the lock, what another writer did meanwhile is seen. */
 	if (r == 0)
-		r = eval_new(req, &e, false);
+		r = eval_new(req, &e);
 	if (r == 0 && has_work(e)) {
 		r = build_change(req, e, &c);
 		if (r == 0 && (e->count > 0 || e->nswaps == 0))
@@ -1357,7 +1344,7 @@ RECLAIM_EXPORT int reclaim_eval_persist_file(const struct reclaim_eval *e, size_
 		return -ENODATA;
 	if (idx >= PERSIST_NFILES)
 		return -ENOENT;
-	/* an apply's evaluation has none: the files are its own by then */
+	/* an apply's evaluation does not show them: the files are its own by then */
 	if (!e->persist_previewed)
 		return -EALREADY;
 	if (path)

@@ -351,7 +351,6 @@ static int put_file(struct reclaim_ctx *ctx, const struct persist_file *f, const
 	return 0;
 }
 
-/* The files' texts as they are now (NULL for one that is not there), to put back. */
 /*
  * Writes @texts[i] to persist_files[i] where @change[i] (NULL: removes
  * it); if one fails, those already written get their @old text back.
