@@ -90,18 +90,22 @@ struct reclaim_adapt_sample {
 	int64_t knob, watermark;
 };
 
-/* The knob of the last change. */
-enum actuator { CHANGED_NONE, CHANGED_THREADS, CHANGED_WATERMARK };
+/* A knob the controller moves: the value it set, and the one before its last change. */
+struct setting {
+	enum reclaim_knob_id knob;
+	int64_t now, before;
+};
 
 struct reclaim_adapt {
 	int refcount;
 	struct reclaim_ctx *ctx;
 	double param[ARRAY_SIZE(params)];
-	int64_t threads, before; /* current value; the one before the last change; 0: no knob */
+	struct setting threads; /* now 0: the kernel has no kswapd_threads */
 	int64_t min, max;
 	bool watermark_on; /* the watermark actuator (reclaim_adapt_add_watermark()) */
-	int64_t wmark, wmark_before, wmark_min; /* its max is the parameter wmark-max */
-	enum actuator changed;
+	struct setting wmark;
+	int64_t wmark_min;	 /* its max is the parameter wmark-max */
+	struct setting *changed; /* the knob of the last change; NULL: none yet */
 	bool handed_off;
 	double up_held, down_held, since_change;
 	double up_cpu_sum, up_direct_sum; /* integrals over the up window */
@@ -194,7 +198,9 @@ RECLAIM_EXPORT int reclaim_adapt_new(struct reclaim_ctx *ctx, const struct recla
 	a->ctx = reclaim_ref(ctx);
 	for (size_t i = 0; i < ARRAY_SIZE(params); i++)
 		a->param[i] = params[i].def;
-	a->threads = a->before = a->min = threads;
+	a->threads.knob = RECLAIM_KNOB_KSWAPD_THREADS;
+	a->wmark.knob = RECLAIM_KNOB_WATERMARK_SCALE_FACTOR;
+	a->threads.now = a->threads.before = a->min = threads;
 	a->max = !threads ? 0 : topo ? reclaim_adapt_default_max(topo) : 1;
 	if (a->max < threads)
 		a->max = threads;
@@ -251,7 +257,7 @@ static int check_bounds(struct reclaim_adapt *a, int64_t min, int64_t max)
 {
 	const struct reclaim_knob *k = reclaim_knob_by_id(RECLAIM_KNOB_KSWAPD_THREADS);
 
-	if (!a->threads)
+	if (!a->threads.now)
 		return reclaim_error(
 		    a->ctx, EOPNOTSUPP,
 		    "the kernel has no vm.kswapd_threads: no bounds of threads apply");
@@ -262,10 +268,10 @@ static int check_bounds(struct reclaim_adapt *a, int64_t min, int64_t max)
 	if (min > max)
 		return reclaim_error(a->ctx, ERANGE, "--min %lld is above --max %lld",
 				     (long long)min, (long long)max);
-	if (a->threads < min || a->threads > max)
+	if (a->threads.now < min || a->threads.now > max)
 		return reclaim_error(a->ctx, ERANGE,
 				     "kswapd_threads is %lld, outside the bounds %lld-%lld",
-				     (long long)a->threads, (long long)min, (long long)max);
+				     (long long)a->threads.now, (long long)min, (long long)max);
 	return 0;
 }
 
@@ -323,7 +329,7 @@ RECLAIM_EXPORT int64_t reclaim_adapt_max(const struct reclaim_adapt *a)
 RECLAIM_EXPORT int64_t reclaim_adapt_threads(const struct reclaim_adapt *a)
 {
 	assert_return(a, -EINVAL);
-	return a->threads;
+	return a->threads.now;
 }
 
 RECLAIM_EXPORT const char *reclaim_adapt_reason(const struct reclaim_adapt *a)
@@ -362,7 +368,7 @@ RECLAIM_EXPORT int reclaim_adapt_resume(struct reclaim_adapt *a, int64_t threads
 				     (long long)threads, (long long)reclaim_knob_min(k),
 				     (long long)reclaim_knob_max(k));
 	/* someone else's value may be outside the bounds: no step goes further out */
-	a->threads = a->before = threads;
+	a->threads.now = a->threads.before = threads;
 	a->handed_off = false;
 	windows_reset(a);
 	a->since_change = 0;
@@ -373,10 +379,8 @@ RECLAIM_EXPORT int reclaim_adapt_resume(struct reclaim_adapt *a, int64_t threads
 RECLAIM_EXPORT int reclaim_adapt_rollback(struct reclaim_adapt *a)
 {
 	assert_return(a, -EINVAL);
-	if (a->changed == CHANGED_WATERMARK)
-		a->wmark = a->wmark_before;
-	else
-		a->threads = a->before;
+	if (a->changed)
+		a->changed->now = a->changed->before;
 	return 0;
 }
 
@@ -396,27 +400,20 @@ RECLAIM_EXPORT int reclaim_adapt_add_watermark(struct reclaim_adapt *a, int64_t 
 	if (r < 0)
 		return r;
 	a->watermark_on = true;
-	a->wmark = a->wmark_before = a->wmark_min = value;
+	a->wmark.now = a->wmark.before = a->wmark_min = value;
 	return 0;
 }
 
 RECLAIM_EXPORT int64_t reclaim_adapt_watermark(const struct reclaim_adapt *a)
 {
 	assert_return(a, -EINVAL);
-	return a->watermark_on ? a->wmark : -ENODATA;
+	return a->watermark_on ? a->wmark.now : -ENODATA;
 }
 
 RECLAIM_EXPORT const struct reclaim_knob *reclaim_adapt_changed(const struct reclaim_adapt *a)
 {
 	assert_return(a, NULL);
-	switch (a->changed) {
-	case CHANGED_THREADS:
-		return reclaim_knob_by_id(RECLAIM_KNOB_KSWAPD_THREADS);
-	case CHANGED_WATERMARK:
-		return reclaim_knob_by_id(RECLAIM_KNOB_WATERMARK_SCALE_FACTOR);
-	default:
-		return NULL;
-	}
+	return a->changed ? reclaim_knob_by_id(a->changed->knob) : NULL;
 }
 
 RECLAIM_EXPORT int reclaim_adapt_resume_watermark(struct reclaim_adapt *a, int64_t value)
@@ -430,7 +427,7 @@ RECLAIM_EXPORT int reclaim_adapt_resume_watermark(struct reclaim_adapt *a, int64
 	r = check_watermark(a, value);
 	if (r < 0)
 		return r;
-	a->wmark = a->wmark_before = value;
+	a->wmark.now = a->wmark.before = value;
 	a->handed_off = false;
 	windows_reset(a);
 	a->since_change = 0;
@@ -655,21 +652,11 @@ static const char *plural(int64_t n)
 	return n == 1 ? "" : "s";
 }
 
-static enum reclaim_adapt_verdict change(struct reclaim_adapt *a, int64_t to)
+static enum reclaim_adapt_verdict change(struct reclaim_adapt *a, struct setting *k, int64_t to)
 {
-	a->before = a->threads;
-	a->threads = to;
-	a->changed = CHANGED_THREADS;
-	a->since_change = 0;
-	windows_reset(a);
-	return RECLAIM_ADAPT_CHANGE;
-}
-
-static enum reclaim_adapt_verdict change_watermark(struct reclaim_adapt *a, int64_t to)
-{
-	a->wmark_before = a->wmark;
-	a->wmark = to;
-	a->changed = CHANGED_WATERMARK;
+	k->before = k->now;
+	k->now = to;
+	a->changed = k;
 	a->since_change = 0;
 	windows_reset(a);
 	return RECLAIM_ADAPT_CHANGE;
@@ -688,7 +675,7 @@ static enum reclaim_adapt_verdict step_up(struct reclaim_adapt *a, const struct 
 
 	thousands(direct, sizeof(direct), a->up_direct_sum / window);
 	p99_note(p99, sizeof(p99), a->up_p99);
-	if (!a->threads) {
+	if (!a->threads.now) {
 		say(a,
 		    "kswapd saturated: node %d's kswapd at %.0f%% CPU for %.0f s, %s direct "
 		    "reclaims/s%s; the kernel has no vm.kswapd_threads to add a thread, and an "
@@ -696,7 +683,7 @@ static enum reclaim_adapt_verdict step_up(struct reclaim_adapt *a, const struct 
 		    n->id, a->up_cpu_sum / window, window, direct, p99);
 		return RECLAIM_ADAPT_KEEP;
 	}
-	if (a->threads >= a->max) {
+	if (a->threads.now >= a->max) {
 		say(a,
 		    "kswapd saturated: node %d: kswapd threads at %.0f%% CPU each for %.0f s, %s "
 		    "direct reclaims/s%s, but %lld thread%s is the most allowed",
@@ -723,8 +710,8 @@ static enum reclaim_adapt_verdict step_up(struct reclaim_adapt *a, const struct 
 	say(a,
 	    "kswapd saturated: node %d: kswapd threads at %.0f%% CPU each for %.0f s, %s direct "
 	    "reclaims/s%s -> %lld threads",
-	    n->id, a->up_cpu_sum / window, window, direct, p99, (long long)a->threads + 1);
-	return change(a, a->threads + 1);
+	    n->id, a->up_cpu_sum / window, window, direct, p99, (long long)a->threads.now + 1);
+	return change(a, &a->threads, a->threads.now + 1);
 }
 
 /* Over the window: "N kswapd wake-ups within 0.1 s/s and D direct reclaims/s for W s, ..." */
@@ -746,13 +733,13 @@ static void late_figures(const struct reclaim_adapt *a, char *buf, size_t size)
 static enum reclaim_adapt_verdict raise_watermark(struct reclaim_adapt *a)
 {
 	int64_t max = (int64_t)a->param[RECLAIM_ADAPT_WMARK_MAX];
-	int64_t to = a->wmark + (int64_t)a->param[RECLAIM_ADAPT_WMARK_STEP];
+	int64_t to = a->wmark.now + (int64_t)a->param[RECLAIM_ADAPT_WMARK_STEP];
 	char figures[224];
 
 	late_figures(a, figures, sizeof(figures));
-	if (a->wmark >= max) {
+	if (a->wmark.now >= max) {
 		say(a, "%s, but watermark_scale_factor %lld is the most allowed (wmark-max)",
-		    figures, (long long)a->wmark);
+		    figures, (long long)a->wmark.now);
 		late_reset(a);
 		return RECLAIM_ADAPT_KEEP;
 	}
@@ -762,7 +749,7 @@ static enum reclaim_adapt_verdict raise_watermark(struct reclaim_adapt *a)
 		return RECLAIM_ADAPT_KEEP;
 	}
 	say(a, "%s -> watermark_scale_factor %lld", figures, (long long)(to < max ? to : max));
-	return change_watermark(a, to < max ? to : max);
+	return change(a, &a->wmark, to < max ? to : max);
 }
 
 static enum reclaim_adapt_verdict step_down(struct reclaim_adapt *a)
@@ -770,23 +757,24 @@ static enum reclaim_adapt_verdict step_down(struct reclaim_adapt *a)
 	char direct[32], p99[64];
 
 	thousands(direct, sizeof(direct), a->down_direct_sum / a->down_held);
-	if (a->watermark_on && a->wmark > a->wmark_min) {
+	if (a->watermark_on && a->wmark.now > a->wmark_min) {
 		int64_t step = (int64_t)a->param[RECLAIM_ADAPT_WMARK_STEP];
-		int64_t to = a->wmark - step > a->wmark_min ? a->wmark - step : a->wmark_min;
+		int64_t to =
+		    a->wmark.now - step > a->wmark_min ? a->wmark.now - step : a->wmark_min;
 
 		say(a,
 		    "quiet: kswapd threads below %.0f%% CPU each and %s direct reclaims/s%s for "
 		    "%.0f s -> watermark_scale_factor %lld",
 		    a->param[RECLAIM_ADAPT_DOWN_CPU], direct,
 		    p99_note(p99, sizeof(p99), a->down_p99), a->down_held, (long long)to);
-		return change_watermark(a, to);
+		return change(a, &a->wmark, to);
 	}
 	say(a,
 	    "quiet: kswapd threads below %.0f%% CPU each and %s direct reclaims/s%s for %.0f s "
 	    "-> %lld thread%s",
 	    a->param[RECLAIM_ADAPT_DOWN_CPU], direct, p99_note(p99, sizeof(p99), a->down_p99),
-	    a->down_held, (long long)a->threads - 1, plural(a->threads - 1));
-	return change(a, a->threads - 1);
+	    a->down_held, (long long)a->threads.now - 1, plural(a->threads.now - 1));
+	return change(a, &a->threads, a->threads.now - 1);
 }
 
 static void watching(struct reclaim_adapt *a, const struct reclaim_adapt_sample *s,
@@ -795,9 +783,9 @@ static void watching(struct reclaim_adapt *a, const struct reclaim_adapt_sample 
 	char threads[32] = "", direct[32], p99[64], wmark[96] = "", hits[32];
 
 	/* on a kernel without the knob there is no number of threads to say */
-	if (a->threads)
-		snprintf(threads, sizeof(threads), "%lld thread%s: ", (long long)a->threads,
-			 plural(a->threads));
+	if (a->threads.now)
+		snprintf(threads, sizeof(threads), "%lld thread%s: ", (long long)a->threads.now,
+			 plural(a->threads.now));
 	thousands(direct, sizeof(direct), direct_rate(s));
 	p99_note(p99, sizeof(p99),
 		 s->has[RECLAIM_ADAPT_DIRECT_P99] ? s->figure[RECLAIM_ADAPT_DIRECT_P99] : -1);
@@ -805,7 +793,7 @@ static void watching(struct reclaim_adapt *a, const struct reclaim_adapt_sample 
 		thousands(hits, sizeof(hits), figure(s, RECLAIM_ADAPT_LOW_WMARK_HITS));
 		snprintf(wmark, sizeof(wmark),
 			 "; watermark_scale_factor %lld, %s early kswapd wake-ups/s",
-			 (long long)a->wmark, hits);
+			 (long long)a->wmark.now, hits);
 	}
 	if (n)
 		say(a, "%snode %d's kswapd threads at %.0f%% CPU each, %s direct reclaims/s%s%s",
@@ -815,29 +803,27 @@ static void watching(struct reclaim_adapt *a, const struct reclaim_adapt_sample 
 		    wmark);
 }
 
-/* Someone else wrote the knob: the controller steps aside once and for all. */
+/* Someone else wrote k, which is now seen: the controller steps aside once and for all. */
+static bool hand_off(struct reclaim_adapt *a, struct setting *k, int64_t seen, const char *what)
+{
+	a->handed_off = true;
+	a->changed = k;
+	say(a,
+	    "%s is %lld, not the %lld adapt set: someone else changed it; adapt leaves %s alone "
+	    "until SIGHUP or a restart",
+	    reclaim_knob_name(reclaim_knob_by_id(k->knob)), (long long)seen, (long long)k->now,
+	    what);
+	k->now = seen;
+	return true;
+}
+
 static bool external_change(struct reclaim_adapt *a, const struct reclaim_adapt_sample *s)
 {
-	if (a->watermark_on && s->has_watermark && s->watermark != a->wmark) {
-		a->handed_off = true;
-		a->changed = CHANGED_WATERMARK;
-		say(a,
-		    "watermark_scale_factor is %lld, not the %lld adapt set: someone else changed "
-		    "it; adapt leaves both knobs alone until SIGHUP or a restart",
-		    (long long)s->watermark, (long long)a->wmark);
-		a->wmark = s->watermark;
-		return true;
-	}
-	if (!a->threads || !s->has_knob || s->knob == a->threads)
-		return false;
-	a->handed_off = true;
-	a->changed = CHANGED_THREADS;
-	say(a,
-	    "kswapd_threads is %lld, not the %lld adapt set: someone else changed it; adapt "
-	    "leaves it alone until SIGHUP or a restart",
-	    (long long)s->knob, (long long)a->threads);
-	a->threads = s->knob;
-	return true;
+	if (a->watermark_on && s->has_watermark && s->watermark != a->wmark.now)
+		return hand_off(a, &a->wmark, s->watermark, "both knobs");
+	if (a->threads.now && s->has_knob && s->knob != a->threads.now)
+		return hand_off(a, &a->threads, s->knob, "it");
+	return false;
 }
 
 /*
@@ -873,7 +859,7 @@ static bool late_window(struct reclaim_adapt *a, const struct reclaim_adapt_samp
 
 static bool can_step_down(const struct reclaim_adapt *a)
 {
-	return a->threads > a->min || (a->watermark_on && a->wmark > a->wmark_min);
+	return a->threads.now > a->min || (a->watermark_on && a->wmark.now > a->wmark_min);
 }
 
 RECLAIM_EXPORT int reclaim_adapt_step(struct reclaim_adapt *a, const struct reclaim_adapt_sample *s)
@@ -891,7 +877,7 @@ RECLAIM_EXPORT int reclaim_adapt_step(struct reclaim_adapt *a, const struct recl
 	if (dt <= 0) {
 		snprintf(a->reason, sizeof(a->reason),
 			 "%lld thread%s: first sample, nothing to compare yet",
-			 (long long)a->threads, plural(a->threads));
+			 (long long)a->threads.now, plural(a->threads.now));
 		return RECLAIM_ADAPT_KEEP;
 	}
 	a->since_change += dt;
