@@ -445,6 +445,11 @@ static char *adopted(struct reclaim_eval *e, const struct reclaim_knob *k, int64
 		      KNOB_TEXT(k, ours), KNOB_TEXT(k, value));
 }
 
+static bool restoring(enum reclaim_request_kind kind)
+{
+	return kind == RECLAIM_REQUEST_RESTORE || kind == RECLAIM_REQUEST_RESTORE_BOOT;
+}
+
 /*
  * The action of entry @n: the precedence, in one place. A knob the kernel
  * lacks is skipped; so is one another sysctl file sets (unless --force), and
@@ -453,8 +458,7 @@ static char *adopted(struct reclaim_eval *e, const struct reclaim_knob *k, int64
 static int decide(struct reclaim_eval *e, const struct reclaim_request *req, struct eval_entry *n)
 {
 	bool strict = req->flags & RECLAIM_REQUEST_STRICT;
-	bool restore =
-	    req->kind == RECLAIM_REQUEST_RESTORE || req->kind == RECLAIM_REQUEST_RESTORE_BOOT;
+	bool restore = restoring(req->kind);
 	char *why;
 	int r;
 
@@ -1000,11 +1004,6 @@ static int check_join(struct reclaim_eval *e, unsigned long change)
 	return r;
 }
 
-static bool restores(const struct reclaim_eval *e)
-{
-	return e->kind == RECLAIM_REQUEST_RESTORE || e->kind == RECLAIM_REQUEST_RESTORE_BOOT;
-}
-
 /*
  * With --persist, the files' texts: what the apply's write (of the entries
  * not skipped, build_change()'s) would leave, and whether it changes a
@@ -1022,7 +1021,7 @@ static int persist_preview(struct reclaim_eval *e)
 		free(values);
 		return reclaim_error(e->ctx, ENOMEM, "out of memory");
 	}
-	bool restore = restores(e);
+	bool restore = restoring(e->kind);
 
 	for (size_t i = 0; !restore && i < e->count; i++)
 		if (e->entries[i].action != RECLAIM_ACTION_SKIPPED) {
@@ -1038,8 +1037,7 @@ static int persist_preview(struct reclaim_eval *e)
 
 static int evaluate(struct reclaim_request *req, struct reclaim_eval *e)
 {
-	bool restore =
-	    req->kind == RECLAIM_REQUEST_RESTORE || req->kind == RECLAIM_REQUEST_RESTORE_BOOT;
+	bool restore = restoring(req->kind);
 	int r;
 
 	req->failed_knob = NULL;
@@ -1126,7 +1124,7 @@ RECLAIM_EXPORT int reclaim_request_evaluate(struct reclaim_request *req, struct 
 	if (r < 0)
 		return r;
 	/* a set's texts came with its evaluation; a restore's are its files now */
-	if ((*ret)->persist && restores(*ret)) {
+	if ((*ret)->persist && restoring((*ret)->kind)) {
 		r = persist_preview(*ret);
 		if (r < 0) {
 			*ret = reclaim_eval_unref(*ret);
@@ -1147,7 +1145,7 @@ static bool has_work(const struct reclaim_eval *e)
 	/* a restore of knobs all left alone records nothing: the change stays to undo */
 	for (size_t i = 0; i < e->count; i++)
 		any |= e->entries[i].action != RECLAIM_ACTION_SKIPPED;
-	return reclaim_eval_changed(e) || (restores(e) && e->undoes > 0 && any);
+	return reclaim_eval_changed(e) || (restoring(e->kind) && e->undoes > 0 && any);
 }
 
 static bool swap_changes(const struct eval_swap *sw)
@@ -1210,7 +1208,7 @@ static int build_change(const struct reclaim_request *req, const struct reclaim_
 	for (size_t i = 0; r == 0 && i < e->count; i++) {
 		const struct eval_entry *n = &e->entries[i];
 		bool keep = n->action == RECLAIM_ACTION_SET ||
-			    (restores(e) && n->action == RECLAIM_ACTION_UNCHANGED) ||
+			    (restoring(e->kind) && n->action == RECLAIM_ACTION_UNCHANGED) ||
 			    (n->action == RECLAIM_ACTION_UNCHANGED &&
 			     (req->flags & RECLAIM_REQUEST_PERSIST));
 
@@ -1228,11 +1226,11 @@ static int build_change(const struct reclaim_request *req, const struct reclaim_
 		undoes = HISTORY_UNDOES_ALL;
 	if (r == 0)
 		r = reclaim_change_set_history(c, reclaim_request_kind_name(e->kind), undoes);
-	if (r == 0 && !restores(e) && (req->flags & RECLAIM_REQUEST_PERSIST))
+	if (r == 0 && !restoring(e->kind) && (req->flags & RECLAIM_REQUEST_PERSIST))
 		r = reclaim_change_set_persist(c, true);
-	if (r == 0 && !restores(e))
+	if (r == 0 && !restoring(e->kind))
 		reclaim_change_set_join(c, req->change);
-	if (r == 0 && restores(e))
+	if (r == 0 && restoring(e->kind))
 		reclaim_change_set_unpersist(c, e->unpersisted != NULL);
 	if (r < 0) {
 		reclaim_change_unref(c);
@@ -1267,7 +1265,7 @@ int reclaim_request_apply_report(struct reclaim_request *req, struct reclaim_eva
 		r = build_change(req, e, &c);
 		if (r == 0 && (e->count > 0 || e->nswaps == 0))
 			r = reclaim_change_apply_locked(c);
-		if (r == 0 && restores(e))
+		if (r == 0 && restoring(e->kind))
 			r = apply_swaps(e);
 		if (r == 0) {
 			e->applied = true;
@@ -1353,7 +1351,7 @@ RECLAIM_EXPORT int reclaim_eval_persist_file(const struct reclaim_eval *e, size_
 		*before = e->persist_before[idx];
 	if (after)
 		*after = e->persist_after[idx];
-	if (e->kind == RECLAIM_REQUEST_RESTORE || e->kind == RECLAIM_REQUEST_RESTORE_BOOT)
+	if (restoring(e->kind))
 		return e->persist_before[idx] != NULL;
 	return e->persist_after[idx] &&
 	       (!e->persist_before[idx] || strcmp(e->persist_before[idx], e->persist_after[idx]));
